@@ -1,0 +1,23 @@
+// The CLI's subcommands. Each lives in its own file and takes the arguments after its
+// name; main dispatches by name and prints errors in one place.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ridge::cli {
+
+using Args = std::vector<std::string>;
+
+int run_analyze(const Args& args);
+int run_list(const Args& args);
+
+struct Command {
+  const char* name;
+  int (*run)(const Args&);
+  const char* synopsis;
+};
+
+const std::vector<Command>& commands();
+
+}  // namespace ridge::cli

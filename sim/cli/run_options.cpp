@@ -1,0 +1,68 @@
+// Shared option groups (see run_options.hpp).
+#include "sim/cli/run_options.hpp"
+
+#include <iostream>
+
+#include "sim/error.hpp"
+
+namespace ridge::cli {
+
+po::options_description run_option_group(RunOptionValues& v) {
+  po::options_description g("Run options");
+  g.add_options()
+      ("batch,b", po::value(&v.batch)->default_value(1), "samples per step")
+      ("dtype,d", po::value(&v.dtype)->default_value("fp32"), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8")
+      ("phase,p", po::value(&v.phase)->default_value("inference"), "inference | training")
+      ("optimizer", po::value(&v.optimizer)->default_value("adam"), "training: sgd | momentum | adam | adamw");
+  return g;
+}
+
+po::options_description output_option_group(OutputOptionValues& v, const std::string& formats) {
+  po::options_description g("Output options");
+  g.add_options()
+      ("format,f", po::value(&v.format)->default_value(v.format), formats.c_str())
+      ("output,o", po::value(&v.output), "write to FILE (atomically) instead of stdout");
+  return g;
+}
+
+RunSettings to_run_settings(const RunOptionValues& v) {
+  RunSettings s;
+  if (v.batch <= 0) throw InputError({}, "--batch must be a positive integer (got " + std::to_string(v.batch) + ")");
+  s.batch = v.batch;
+  auto dt = parse_dtype(v.dtype);
+  if (!dt) throw InputError({}, "--dtype: unknown data type '" + v.dtype + "'", "use one of " + dtype_names());
+  s.dtype = *dt;
+  auto ph = parse_phase(v.phase);
+  if (!ph) throw InputError({}, "--phase: unknown phase '" + v.phase + "'", "use inference or training");
+  s.phase = *ph;
+  auto opt = parse_optimizer(v.optimizer);
+  if (!opt) throw InputError({}, "--optimizer: unknown optimizer '" + v.optimizer + "'", "use sgd, momentum, adam or adamw");
+  s.optimizer = *opt;
+  return s;
+}
+
+OutputFormat to_output_format(const OutputOptionValues& v) {
+  auto f = parse_output_format(v.format);
+  if (!f) throw InputError({}, "--format: unknown format '" + v.format + "'", "use table, csv, json or md");
+  return *f;
+}
+
+bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
+                        const po::positional_options_description& positional, po::variables_map& vm,
+                        const std::string& usage) {
+  po::options_description all;
+  all.add(visible);
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << usage << "\n\n" << visible << '\n';
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError({}, e.what(), "see: " + usage.substr(0, usage.find(' ', 6)) + " --help");
+  }
+  return true;
+}
+
+}  // namespace ridge::cli

@@ -1,0 +1,42 @@
+// What one layer costs, independent of hardware: counted per sample (activations,
+// MACs, FLOPs) or per model (parameters, weights). RunSettings scale them by batch
+// and dtype. Conventions (README, "Counting conventions"):
+//   macs  = multiply-accumulates of conv / linear / matmul-type ops only;
+//   flops = 2 x macs + every other arithmetic op (bias add, activation, normalisation,
+//           pooling comparison, softmax, elementwise add), each counted as 1.
+#pragma once
+
+#include <cstdint>
+
+namespace ridge {
+
+struct LayerCounts {
+  // Per model (independent of batch).
+  int64_t params = 0;        // trainable parameters this layer owns
+  int64_t weight_elems = 0;  // weight elements read per pass (a tied weight reads elements it does not own)
+
+  // Per sample, forward.
+  int64_t macs = 0;
+  int64_t flops = 0;
+  int64_t input_elems = 0;   // all inputs together
+  int64_t output_elems = 0;
+
+  // Per sample, backward. The gradient of the inputs and of the weights are apart
+  // because the first layer of a network computes no input gradient.
+  int64_t bwd_input_macs = 0;
+  int64_t bwd_weight_macs = 0;
+  int64_t bwd_input_other_flops = 0;   // non-MAC arithmetic of the input gradient (activation derivative, ...)
+  int64_t bwd_weight_other_flops = 0;  // non-MAC arithmetic of the weight gradient (bias gradient sums, ...)
+
+  // What backward needs kept from the forward pass (per sample).
+  bool saves_input = false;      // e.g. conv / linear keep their input
+  bool saves_output = false;     // e.g. relu keeps its output
+  int64_t saved_aux_bytes = 0;   // masks, pooling indices, normalisation statistics
+
+  // Layer kinds whose cost depends on the phase.
+  bool identity_at_inference = false;  // dropout: does nothing in eval mode
+  bool inplace = false;                // output overwrites the (single) input's storage
+  bool is_view = false;                // flatten / reshape: no data moved, output aliases input
+};
+
+}  // namespace ridge

@@ -1,0 +1,38 @@
+// The model zoo and MODEL argument resolution (see model_catalog.hpp).
+#include "sim/model_catalog.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "sim/close_names.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/model_reader.hpp"
+
+namespace ridge {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> zoo_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(data_root() / "models", ec))
+    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Model load_model(const std::string& arg) {
+  bool looks_like_path = arg.find('/') != std::string::npos || arg.ends_with(".toml");
+  if (looks_like_path) {
+    if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
+    return read_model_file(arg);
+  }
+  fs::path zoo = data_root() / "models" / (arg + ".toml");
+  if (!fs::exists(zoo)) {
+    if (fs::exists(arg)) return read_model_file(arg);
+    throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
+  }
+  return read_model_file(zoo.string());
+}
+
+}  // namespace ridge

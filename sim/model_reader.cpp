@@ -1,0 +1,278 @@
+// Model file reading (see model_reader.hpp). Three passes:
+//  1. expand: walk `layer` arrays, instantiating blocks (`body` + `repeat`) into a flat
+//     list of declarations with scoped names ("stage1.0.conv1");
+//  2. resolve: turn input names into indices (innermost scope first, then outer ones,
+//     `@input` = the input of the enclosing block instance or of the model) and order
+//     the graph topologically, rejecting dangling inputs and cycles;
+//  3. evaluate: each op checks its input shapes, infers its output and counts its costs.
+#include "sim/model_reader.hpp"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sim/checked_math.hpp"
+#include "sim/close_names.hpp"
+#include "sim/op_registry.hpp"
+#include "sim/toml_fields.hpp"
+
+namespace ridge {
+
+namespace {
+
+constexpr int kMaxNesting = 16;
+constexpr size_t kMaxLayers = 1'000'000;
+
+struct Decl {
+  std::string name;                 // full, scoped name
+  const toml::table* table;
+  std::vector<std::string> scopes;  // enclosing prefixes, innermost first ("" last)
+  int previous;                     // the default input
+  int block_input;                  // what `@input` means here
+  SourceLoc loc;
+};
+
+class Expander {
+ public:
+  explicit Expander(std::string file) : file_(std::move(file)) {}
+
+  void expand(const toml::array& layers, const std::vector<std::string>& scopes, int block_input, int depth) {
+    for (const toml::node& node : layers) {
+      const toml::table* t = node.as_table();
+      if (!t) throw InputError(location_of(node, file_), "each entry of 'layer' / 'body' must be a table");
+      TomlFields f(*t, file_, "layer");
+      std::string local = f.string("name");
+      check_name(f, local);
+      const std::string& scope = scopes.front();
+      if (f.has("body")) {
+        expand_block(f, scope + local, scopes, depth);
+      } else {
+        f.accept("op");
+        f.accept("inputs");
+        decls_.push_back({scope + local, t, scopes, previous(), block_input, f.where()});
+        if (decls_.size() > kMaxLayers)
+          throw InputError(f.where(), "the model expands to more than 1,000,000 layers", "check the repeat counts");
+        register_name(scope + local, static_cast<int>(decls_.size()) - 1, f.where("name"));
+      }
+    }
+  }
+
+  std::vector<Decl>& decls() { return decls_; }
+  const std::map<std::string, int>& names() const { return names_; }
+
+ private:
+  int previous() const { return decls_.empty() ? kModelInput : static_cast<int>(decls_.size()) - 1; }
+
+  void check_name(TomlFields& f, const std::string& name) {
+    if (name.empty()) f.fail("name", "must not be empty");
+    if (name.find_first_of(".@") != std::string::npos)
+      f.fail("name", "must not contain '.' or '@' (got '" + name + "')",
+             "'.' separates block scopes and '@input' names a block's input");
+  }
+
+  void register_name(const std::string& name, int index, const SourceLoc& loc) {
+    if (!names_.emplace(name, index).second)
+      throw InputError(loc, "two layers are called '" + name + "'", "layer names must be unique in their block");
+  }
+
+  void expand_block(TomlFields& f, const std::string& full, const std::vector<std::string>& scopes, int depth) {
+    if (depth >= kMaxNesting) throw InputError(f.where(), "blocks are nested more than 16 deep");
+    int64_t repeat = f.positive("repeat", 1);
+    if (static_cast<size_t>(repeat) > kMaxLayers)
+      throw InputError(f.where("repeat"), "repeat = " + std::to_string(repeat) + " expands to too many layers");
+    const toml::array* body = f.optional_array("body");
+    if (body->empty()) f.fail("body", "must hold at least one layer");
+    f.reject_unknown_keys();
+    for (int64_t i = 0; i < repeat; ++i) {
+      std::string instance = repeat > 1 ? full + "." + std::to_string(i) : full;
+      std::vector<std::string> inner = scopes;
+      inner.insert(inner.begin(), instance + ".");
+      expand(*body, inner, previous(), depth + 1);
+      if (repeat > 1) register_name(instance, previous(), f.where("name"));
+    }
+    register_name(full, previous(), f.where("name"));  // the block's output: its last layer
+  }
+
+  std::string file_;
+  std::vector<Decl> decls_;
+  std::map<std::string, int> names_;
+};
+
+// Input indices of each declaration (into the flat list).
+std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std::map<std::string, int>& names,
+                                             const std::string& file) {
+  std::vector<std::string> all_names;
+  for (const auto& [n, i] : names) all_names.push_back(n);
+  std::vector<std::vector<int>> inputs(decls.size());
+  for (size_t i = 0; i < decls.size(); ++i) {
+    Decl& d = decls[i];
+    TomlFields f(*d.table, file, "layer '" + d.name + "'");
+    if (!f.has("inputs")) {
+      inputs[i] = {d.previous};
+      continue;
+    }
+    std::vector<std::string> refs = f.string_list("inputs");
+    if (refs.empty()) f.fail("inputs", "must name at least one layer");
+    for (const std::string& ref : refs) {
+      if (ref == "@input") {
+        inputs[i].push_back(d.block_input);
+        continue;
+      }
+      int found = -2;
+      for (const std::string& scope : d.scopes) {
+        auto it = names.find(scope + ref);
+        if (it != names.end()) {
+          found = it->second;
+          break;
+        }
+      }
+      if (found == -2)
+        throw InputError(f.where("inputs"), "layer '" + d.name + "': input '" + ref + "' names no layer",
+                         suggestion_hint(ref, all_names));
+      inputs[i].push_back(found);
+    }
+  }
+  return inputs;
+}
+
+// Kahn's algorithm, taking ready layers in file order so the report follows the file.
+std::vector<int> topological_order(const std::vector<Decl>& decls, const std::vector<std::vector<int>>& inputs) {
+  size_t n = decls.size();
+  std::vector<int> pending(n, 0);
+  std::vector<std::vector<int>> users(n);
+  for (size_t i = 0; i < n; ++i)
+    for (int in : inputs[i])
+      if (in != kModelInput) {
+        ++pending[i];
+        users[in].push_back(static_cast<int>(i));
+      }
+  std::vector<int> order;
+  std::vector<bool> done(n, false);
+  // A min-ordered frontier keeps file order among ready layers.
+  std::map<int, bool> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) ready[static_cast<int>(i)] = true;
+  while (!ready.empty()) {
+    int i = ready.begin()->first;
+    ready.erase(ready.begin());
+    order.push_back(i);
+    done[i] = true;
+    for (int u : users[i])
+      if (--pending[u] == 0) ready[u] = true;
+  }
+  if (order.size() != n) {
+    std::string members;
+    int first = -1;
+    for (size_t i = 0; i < n; ++i)
+      if (!done[i]) {
+        if (first < 0) first = static_cast<int>(i);
+        if (members.size() < 200) members += (members.empty() ? "'" : ", '") + decls[i].name + "'";
+      }
+    throw InputError(decls[first].loc, "the layers " + members + " form a cycle through their inputs",
+                     "a layer's inputs must come from earlier layers or '@input'");
+  }
+  return order;
+}
+
+Model build(const toml::table& root, const std::string& file) {
+  TomlFields top(root, file, "model");
+  Model m;
+  m.file = file;
+  m.name = top.string("name");
+  m.source = top.optional_string("source").value_or("");
+  const toml::table* input = top.optional_table("input");
+  if (!input) throw InputError(top.where(), "model: missing required table [input]", "add [input] shape = [3, 224, 224]");
+  TomlFields in(*input, file, "[input]");
+  m.input = in.integer_list("shape");
+  if (m.input.empty()) in.fail("shape", "must have at least one dimension");
+  in.reject_unknown_keys();
+  const toml::array* layers = top.optional_array("layer");
+  if (!layers || layers->empty()) throw InputError(top.where(), "model: no [[layer]] entries");
+  top.reject_unknown_keys();
+
+  Expander ex(file);
+  ex.expand(*layers, {""}, kModelInput, 0);
+  std::vector<Decl>& decls = ex.decls();
+  auto flat_inputs = resolve_inputs(decls, ex.names(), file);
+  std::vector<int> order = topological_order(decls, flat_inputs);
+  std::vector<int> position(decls.size());
+  for (size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<int>(k);
+
+  for (int i : order) {
+    const Decl& d = decls[i];
+    TomlFields f(*d.table, file, "layer '" + d.name + "'");
+    f.accept("name");
+    f.accept("inputs");
+    std::string op_name = f.string("op");
+    const OpInfo* op = find_op(op_name);
+    if (!op)
+      throw InputError(f.where("op"), "layer '" + d.name + "': unknown op '" + op_name + "'",
+                       suggestion_hint(op_name, op_names()));
+    Layer layer;
+    layer.name = d.name;
+    layer.op = op_name;
+    layer.loc = d.loc;
+    std::vector<Shape> shapes;
+    for (int in : flat_inputs[i]) {
+      layer.inputs.push_back(in == kModelInput ? kModelInput : position[in]);
+      shapes.push_back(in == kModelInput ? m.input : m.layers[position[in]].output);
+    }
+    int count = static_cast<int>(shapes.size());
+    if (count < op->min_inputs || (op->max_inputs >= 0 && count > op->max_inputs))
+      throw InputError(f.where("inputs"), "layer '" + d.name + "' (" + op_name + ") takes " +
+                                              (op->max_inputs < 0 ? "at least " + std::to_string(op->min_inputs)
+                                                                  : std::to_string(op->min_inputs)) +
+                                              " input(s), got " + std::to_string(count));
+    TomlFields attrs(*d.table, file, "layer '" + d.name + "' (" + op_name + ")");
+    attrs.accept("name");
+    attrs.accept("op");
+    attrs.accept("inputs");
+    try {
+      OpResult r = op->evaluate(attrs, shapes);
+      layer.output = std::move(r.output);
+      layer.counts = r.counts;
+      element_count(layer.output);
+    } catch (const ShapeMismatch& e) {
+      std::string got;
+      for (const Shape& s : shapes) got += (got.empty() ? "" : ", ") + shape_to_string(s);
+      throw InputError(d.loc, "layer '" + d.name + "' (" + op_name + "): " + e.what() + " (input shapes: " + got + ")");
+    } catch (const CountOverflow&) {
+      throw InputError(d.loc, "layer '" + d.name + "' (" + op_name + "): its counts overflow 64 bits",
+                       "check the shapes: some dimension is far too large");
+    }
+    attrs.reject_unknown_keys();
+    m.layers.push_back(std::move(layer));
+  }
+  return m;
+}
+
+Model parse_and_build(const std::string& text, const std::string& file) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    SourceLoc loc{file, e.source().begin.line, e.source().begin.column};
+    throw InputError(loc, "invalid TOML: " + std::string(e.description()));
+  }
+  try {
+    return build(root, file);
+  } catch (const CountOverflow&) {
+    throw InputError({file}, "a size in the model overflows 64 bits");
+  }
+}
+
+}  // namespace
+
+Model read_model_string(const std::string& text, const std::string& file_label) {
+  return parse_and_build(text, file_label);
+}
+
+Model read_model_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read the model file", "check the path");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_and_build(ss.str(), path);
+}
+
+}  // namespace ridge

@@ -1,0 +1,33 @@
+// Every layer type's evaluate function, one family per file in sim/ops/; the
+// registry (sim/op_registry.cpp) names them.
+#pragma once
+
+#include "sim/op.hpp"
+
+namespace ridge::ops {
+
+OpResult conv2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult linear(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult adaptive_max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult adaptive_avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult global_avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult relu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult relu6(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult gelu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult sigmoid(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult tanh(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult silu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult hardswish(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult dropout(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult flatten(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult add(TomlFields& attrs, const std::vector<Shape>& in);
+
+}  // namespace ridge::ops

@@ -1,0 +1,117 @@
+// Building the analyze report (see analyze_report.hpp).
+#include "sim/views/analyze_report.hpp"
+
+#include "sim/views/format_units.hpp"
+
+namespace ridge {
+
+namespace {
+
+Cell count_cell(int64_t v) { return {format_count(static_cast<double>(v)), format_raw(v)}; }
+Cell bytes_cell(int64_t v) { return {format_bytes(static_cast<double>(v)), format_raw(v)}; }
+Cell ratio_cell(double v) { return {format_fixed(v, 2), format_raw(v)}; }
+
+std::vector<Cell> cost_cells(const LayerCost& c, bool training) {
+  std::vector<Cell> cells = {count_cell(c.params),      count_cell(c.macs),         count_cell(c.flops),
+                             bytes_cell(c.input_bytes), bytes_cell(c.output_bytes), bytes_cell(c.weight_bytes),
+                             ratio_cell(c.arithmetic_intensity())};
+  if (training) {
+    cells.push_back(count_cell(c.backward_macs));
+    cells.push_back(count_cell(c.backward_flops));
+  }
+  return cells;
+}
+
+std::string settings_line(const Model& m, const RunSettings& s) {
+  std::string line = "model " + m.name + ", batch " + std::to_string(s.batch) + ", dtype " +
+                     std::string(dtype_name(s.dtype)) + ", phase " + std::string(phase_name(s.phase));
+  if (s.phase == Phase::training) line += ", optimizer " + std::string(optimizer_name(s.optimizer));
+  return line;
+}
+
+}  // namespace
+
+ColumnTable analyze_table(const Model& model, const CostAnalysis& costs) {
+  bool training = costs.settings.phase == Phase::training;
+  ColumnTable t;
+  t.preamble.push_back(settings_line(model, costs.settings));
+  for (const auto& line : counting_conventions()) t.preamble.push_back(line);
+  t.columns = {{"layer", "layer", false},        {"op", "op", false},
+               {"output", "output_shape", false}, {"params", "params"},
+               {"MACs", "macs"},                  {"FLOPs", "flops"},
+               {"input", "input_bytes"},          {"output", "output_bytes"},
+               {"weights", "weight_bytes"},       {"FLOP/B", "arithmetic_intensity"}};
+  if (training) {
+    t.columns.push_back({"bwd MACs", "backward_macs"});
+    t.columns.push_back({"bwd FLOPs", "backward_flops"});
+  }
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& l = model.layers[i];
+    std::vector<Cell> row = {text_cell(l.name), text_cell(l.op), text_cell(shape_to_string(l.output, costs.settings.batch))};
+    for (Cell& c : cost_cells(costs.layers[i], training)) row.push_back(std::move(c));
+    t.rows.push_back(std::move(row));
+  }
+  t.totals = {text_cell("total"), text_cell(""), text_cell("")};
+  for (Cell& c : cost_cells(costs.totals, training)) t.totals.push_back(std::move(c));
+  return t;
+}
+
+namespace {
+void put_counts(Json& j, const LayerCost& c, bool training) {
+  j.set("params", c.params);
+  j.set("macs", c.macs);
+  j.set("flops", c.flops);
+  j.set("input_bytes", c.input_bytes);
+  j.set("output_bytes", c.output_bytes);
+  j.set("weight_bytes", c.weight_bytes);
+  j.set("arithmetic_intensity", c.arithmetic_intensity());
+  if (training) {
+    j.set("backward_macs", c.backward_macs);
+    j.set("backward_flops", c.backward_flops);
+  }
+}
+}  // namespace
+
+Json analyze_json(const Model& model, const CostAnalysis& costs) {
+  const RunSettings& s = costs.settings;
+  bool training = s.phase == Phase::training;
+  Json root = Json::object();
+  root.set("schema_version", 1);
+  root.set("model", model.name);
+  root.set("batch", s.batch);
+  root.set("dtype", std::string(dtype_name(s.dtype)));
+  root.set("phase", std::string(phase_name(s.phase)));
+  if (training) root.set("optimizer", std::string(optimizer_name(s.optimizer)));
+  Json conventions = Json::array();
+  for (const auto& line : counting_conventions()) conventions.push(line);
+  root.set("conventions", conventions);
+  Json layers = Json::array();
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& l = model.layers[i];
+    Json j = Json::object();
+    j.set("name", l.name);
+    j.set("op", l.op);
+    Json shape = Json::array();
+    shape.push(s.batch);
+    for (int64_t d : l.output) shape.push(d);
+    j.set("output_shape", shape);
+    put_counts(j, costs.layers[i], training);
+    layers.push(std::move(j));
+  }
+  root.set("layers", layers);
+  Json totals = Json::object();
+  put_counts(totals, costs.totals, training);
+  root.set("totals", totals);
+  return root;
+}
+
+void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out) {
+  switch (format) {
+    case OutputFormat::json: analyze_json(model, costs).write(out); break;
+    case OutputFormat::csv: write_csv(analyze_table(model, costs), out); break;
+    case OutputFormat::md: write_markdown(analyze_table(model, costs), out); break;
+    case OutputFormat::table: write_text_table(analyze_table(model, costs), out); break;
+  }
+}
+
+}  // namespace ridge

@@ -1,0 +1,36 @@
+// One tabular result, rendered three ways from the same cells so they cannot disagree:
+// an aligned text table and Markdown use each cell's human text, CSV its raw value.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ridge {
+
+struct Cell {
+  std::string text;  // for people: "105.4M", "618.3 KB"
+  std::string raw;   // for machines: "105415200", "618348"
+};
+
+struct Column {
+  std::string title;     // table and Markdown header
+  std::string csv_name;  // CSV header (snake_case)
+  bool numeric = true;   // right-aligned
+};
+
+struct ColumnTable {
+  std::vector<std::string> preamble;  // header lines (conventions, settings)
+  std::vector<Column> columns;
+  std::vector<std::vector<Cell>> rows;
+  std::vector<Cell> totals;           // optional last row
+};
+
+Cell text_cell(const std::string& s);
+
+void write_text_table(const ColumnTable& t, std::ostream& out);
+void write_csv(const ColumnTable& t, std::ostream& out);
+void write_markdown(const ColumnTable& t, std::ostream& out);
+std::string csv_quote(const std::string& s);
+
+}  // namespace ridge

@@ -1,0 +1,18 @@
+// Human-readable numbers for reports, SI throughout (1 GB = 1e9 B, 1 TFLOP/s = 1e12).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ridge {
+
+std::string format_count(double n);         // 105.4M, 1.23G, 950
+std::string format_bytes(double bytes);     // 618.3 KB, 1.2 GB
+std::string format_seconds(double s);       // 1.757 us, 3.2 ms
+std::string format_rate(double per_s, const std::string& unit);  // 351.9 GB/s, 15.7 TFLOP/s
+std::string format_fixed(double v, int decimals);
+// Machine form: integers exactly, other values with 6 significant digits.
+std::string format_raw(int64_t v);
+std::string format_raw(double v);
+
+}  // namespace ridge
