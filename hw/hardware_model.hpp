@@ -1,0 +1,41 @@
+// The interface every hardware model implements: turn a layer's work on a piece of
+// hardware into a timing. One file per model in hw/, one row per model in
+// hw/model_registry.cpp.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "hw/hardware_spec.hpp"
+#include "sim/dtype.hpp"
+#include "sim/layer_work.hpp"
+
+namespace ridge {
+
+struct LayerTiming {
+  double compute_s = 0;         // flops / (peak x efficiency)
+  std::vector<double> level_s;  // traffic time per memory level (parallel to HardwareSpec::memory; 0 = unused)
+  double memory_s = 0;          // the slowest level's time
+  double link_s = 0;            // host transfer, added
+  double overhead_s = 0;        // kernel launch, added
+  double time_s = 0;            // max(compute, memory) + link + overhead
+  int bound_level = -1;         // -1: compute-bound; else the index of the binding memory level
+  // Bandwidth each stream needs for the layer to stay compute-bound: bytes / compute time.
+  double required_input_Bps = 0;
+  double required_output_Bps = 0;
+  double required_weight_Bps = 0;
+
+  double required_Bps() const { return required_input_Bps + required_output_Bps + required_weight_Bps; }
+  bool memory_bound() const { return bound_level >= 0; }
+};
+
+class HardwareModel {
+ public:
+  virtual ~HardwareModel() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view summary() const = 0;
+  // `dtype` must be supported by `hw` (callers check first and report unsupported runs).
+  virtual LayerTiming time_layer(const LayerWork& work, const HardwareSpec& hw, DType dtype) const = 0;
+};
+
+}  // namespace ridge

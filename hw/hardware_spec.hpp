@@ -1,0 +1,48 @@
+// A hardware descriptor after parsing and validation: immutable, SI units throughout
+// (FLOP/s, B/s, bytes, seconds). Read from configs/hw/*.toml by descriptor_reader.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/dtype.hpp"
+
+namespace ridge {
+
+struct MemoryLevel {
+  std::string name;         // "HBM2", "L2", "DDR4"
+  double capacity_bytes;    // > 0
+  double bandwidth_Bps;     // > 0, peak
+};
+
+struct HostLink {
+  std::string name;         // "PCIe 3.0 x16"
+  double bandwidth_Bps;     // > 0, one direction
+};
+
+struct HardwareSpec {
+  std::string id;             // short name: file stem ("v100") or the path given
+  std::string name;           // "NVIDIA V100 SXM2 16 GB"
+  std::string kind;           // "gpu" | "cpu"
+  std::string default_model;  // hardware model used unless --hw-model says otherwise
+  std::string source;
+  std::string file;
+  std::map<DType, double> peak_flops;  // dense peak per supported dtype
+  std::vector<MemoryLevel> memory;     // far to near; memory[0] is the device DRAM
+  std::optional<HostLink> link;
+  double kernel_launch_s = 0;          // per-kernel overhead
+  double compute_efficiency = 1.0;     // achievable fraction of peak compute, (0, 1]
+  double memory_efficiency = 1.0;      // achievable fraction of peak bandwidth, (0, 1]
+
+  // Peak FLOP/s for a dtype, or nothing when the hardware does not support it.
+  std::optional<double> peak(DType t) const {
+    auto it = peak_flops.find(t);
+    if (it == peak_flops.end()) return std::nullopt;
+    return it->second;
+  }
+  const MemoryLevel& dram() const { return memory.front(); }
+};
+
+}  // namespace ridge

@@ -1,0 +1,21 @@
+// The work one layer asks of hardware in one step: arithmetic and the bytes of each
+// tensor stream, already summed over forward (and, in training, backward and the
+// optimizer update). Hardware models time this; they never look at layer types.
+#pragma once
+
+#include <cstdint>
+
+namespace ridge {
+
+struct LayerWork {
+  double flops = 0;
+  double input_bytes = 0;   // activations read
+  double output_bytes = 0;  // activations written
+  double weight_bytes = 0;  // weights (and, in training, gradients and optimizer state) moved
+  double link_bytes = 0;    // bytes that cross the host link (with --data-on host)
+  int kernels = 1;          // kernel launches (0 for a view that moves nothing)
+
+  double bytes() const { return input_bytes + output_bytes + weight_bytes; }
+};
+
+}  // namespace ridge
