@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace ridge {
 
@@ -17,5 +18,17 @@ struct LayerWork {
 
   double bytes() const { return input_bytes + output_bytes + weight_bytes; }
 };
+
+}  // namespace ridge
+
+namespace ridge {
+
+struct Model;
+struct CostAnalysis;
+
+// The work of every layer of `model` in one step of `costs.settings`. With data on the
+// host, the bytes of the model's input (read by layers that take it) and of the last
+// layer's output cross the link.
+std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs);
 
 }  // namespace ridge

@@ -12,6 +12,9 @@ namespace ridge {
 
 enum class Phase { inference, training };
 enum class Optimizer { sgd, momentum, adam, adamw };
+// Where the batch's input starts and its output must end: on the device, or on the
+// host, so that both cross the host link (PCIe / NVLink) every step.
+enum class DataPlacement { device, host };
 
 std::string_view phase_name(Phase p);
 std::optional<Phase> parse_phase(std::string_view s);
@@ -23,6 +26,7 @@ struct RunSettings {
   DType dtype = DType::fp32;
   Phase phase = Phase::inference;
   Optimizer optimizer = Optimizer::adam;
+  DataPlacement data_on = DataPlacement::device;
 };
 
 }  // namespace ridge

@@ -1,0 +1,31 @@
+// From hardware-independent costs to the work a hardware model times (see layer_work.hpp).
+#include "sim/layer_work.hpp"
+
+#include "sim/cost_analysis.hpp"
+#include "sim/model.hpp"
+
+namespace ridge {
+
+std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs) {
+  std::vector<LayerWork> out;
+  out.reserve(model.layers.size());
+  bool on_host = costs.settings.data_on == DataPlacement::host;
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& layer = model.layers[i];
+    const LayerCost& c = costs.layers[i];
+    LayerWork w;
+    w.flops = static_cast<double>(c.flops + c.backward_flops);
+    w.input_bytes = static_cast<double>(c.input_bytes);
+    w.output_bytes = static_cast<double>(c.output_bytes);
+    w.weight_bytes = static_cast<double>(c.weight_bytes);
+    w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;  // views and skipped layers launch nothing
+    if (on_host) {
+      if (reads_only_model_input(layer)) w.link_bytes += w.input_bytes;
+      if (i + 1 == model.layers.size()) w.link_bytes += w.output_bytes;
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace ridge
