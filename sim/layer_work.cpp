@@ -10,6 +10,7 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
   std::vector<LayerWork> out;
   out.reserve(model.layers.size());
   bool on_host = costs.settings.data_on == DataPlacement::host;
+  bool input_sent = false;  // the input crosses once, charged to the first layer reading it
   for (size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& layer = model.layers[i];
     const LayerCost& c = costs.layers[i];
@@ -20,7 +21,13 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     w.weight_bytes = static_cast<double>(c.weight_bytes);
     w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;  // views and skipped layers launch nothing
     if (on_host) {
-      if (reads_only_model_input(layer)) w.link_bytes += w.input_bytes;
+      bool reads_input = false;
+      for (int in : layer.inputs) reads_input |= in == kModelInput;
+      if (reads_input && !input_sent) {
+        input_sent = true;
+        w.link_bytes += static_cast<double>(element_count(model.input)) * static_cast<double>(costs.settings.batch) *
+                        dtype_bytes(costs.settings.dtype);
+      }
       if (i + 1 == model.layers.size()) w.link_bytes += w.output_bytes;
     }
     out.push_back(w);

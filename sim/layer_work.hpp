@@ -27,8 +27,8 @@ struct Model;
 struct CostAnalysis;
 
 // The work of every layer of `model` in one step of `costs.settings`. With data on the
-// host, the bytes of the model's input (read by layers that take it) and of the last
-// layer's output cross the link.
+// host, the model's input crosses the link once (charged to the first layer reading
+// it) and the last layer's output crosses back.
 std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs);
 
 }  // namespace ridge
