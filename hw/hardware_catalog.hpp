@@ -1,0 +1,20 @@
+// HW arguments: a shipped descriptor name (configs/hw/NAME.toml) or a path to one,
+// with `--set KEY=VALUE` overrides applied before validation, so an override is
+// checked exactly as if it were written in the file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hw/hardware_spec.hpp"
+
+namespace ridge {
+
+// Names of the shipped descriptors, sorted.
+std::vector<std::string> shipped_hardware_names();
+
+// `overrides` are "key.path=value" strings (`compute.fp32=120 TFLOPS`,
+// `memory.HBM2.bandwidth=2 TB/s`), the key paths sweep [[vary]] tables use too.
+HardwareSpec load_hardware(const std::string& name_or_path, const std::vector<std::string>& overrides = {});
+
+}  // namespace ridge
