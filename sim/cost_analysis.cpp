@@ -31,7 +31,8 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   r.flops = checked_mul(c.flops, b);
   r.input_bytes = checked_product({c.input_elems, b, size});
   r.output_bytes = checked_product({c.output_elems, b, size});
-  r.weight_bytes = checked_mul(c.weight_elems, size);
+  // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
+  r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
   if (s.phase == Phase::training) {
     bool input_grad = !reads_only_model_input(layer);
     int64_t macs = checked_add(input_grad ? c.bwd_input_macs : 0, c.bwd_weight_macs);

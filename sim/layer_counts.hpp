@@ -15,6 +15,12 @@ struct LayerCounts {
   int64_t params = 0;        // trainable parameters this layer owns
   int64_t weight_elems = 0;  // weight elements read per pass (a tied weight reads elements it does not own)
 
+  // Per sample: weight elements a layer reads by gathering only some rows of its table
+  // (an embedding lookup reads the S rows its ids select, not the V x D table). Weight
+  // bytes = (weight_elems + batch x gathered_weight_elems) x dtype size. A row looked
+  // up twice is read twice: no cache reuse is assumed.
+  int64_t gathered_weight_elems = 0;
+
   // Per sample, forward.
   int64_t macs = 0;
   int64_t flops = 0;

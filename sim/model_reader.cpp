@@ -98,6 +98,33 @@ class Expander {
   std::map<std::string, int> names_;
 };
 
+// The declaration `ref` names as seen from `scopes` (innermost first), or -1 (no
+// name maps to kModelInput: `@input` is resolved by the caller).
+int lookup(const std::map<std::string, int>& names, const std::vector<std::string>& scopes, const std::string& ref) {
+  for (const std::string& scope : scopes) {
+    auto it = names.find(scope + ref);
+    if (it != names.end()) return it->second;
+  }
+  return -1;
+}
+
+// `tied_to` (linear) names the layer whose weight it reuses; that name must resolve like
+// an input does, so a typo is an error rather than a silently untied count. The op
+// itself reads the key (and counts the shared weight as read, not owned).
+void check_tied_to(TomlFields& f, const Decl& d, const std::map<std::string, int>& names,
+                   const std::vector<std::string>& all_names) {
+  if (!f.has("tied_to")) return;
+  const toml::node* n = f.node("tied_to");
+  if (!n->is_string()) return;  // the op reports the wrong type
+  std::string ref = n->as_string()->get();
+  int found = lookup(names, d.scopes, ref);
+  if (found < 0)
+    throw InputError(f.where("tied_to"), "layer '" + d.name + "': tied_to '" + ref + "' names no layer",
+                     suggestion_hint(ref, all_names));
+  if (names.at(d.name) == found)
+    throw InputError(f.where("tied_to"), "layer '" + d.name + "' cannot be tied to itself");
+}
+
 // Input indices of each declaration (into the flat list).
 std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std::map<std::string, int>& names,
                                              const std::string& file) {
@@ -107,6 +134,7 @@ std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std
   for (size_t i = 0; i < decls.size(); ++i) {
     Decl& d = decls[i];
     TomlFields f(*d.table, file, "layer '" + d.name + "'");
+    check_tied_to(f, d, names, all_names);
     if (!f.has("inputs")) {
       inputs[i] = {d.previous};
       continue;
@@ -118,15 +146,8 @@ std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std
         inputs[i].push_back(d.block_input);
         continue;
       }
-      int found = -2;
-      for (const std::string& scope : d.scopes) {
-        auto it = names.find(scope + ref);
-        if (it != names.end()) {
-          found = it->second;
-          break;
-        }
-      }
-      if (found == -2)
+      int found = lookup(names, d.scopes, ref);
+      if (found < 0)
         throw InputError(f.where("inputs"), "layer '" + d.name + "': input '" + ref + "' names no layer",
                          suggestion_hint(ref, all_names));
       inputs[i].push_back(found);

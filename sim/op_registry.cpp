@@ -24,9 +24,19 @@ const std::vector<OpInfo>& all_ops() {
       {"hardswish", ops::hardswish, 1, 1, "x * relu6(x + 3) / 6"},
       {"batchnorm", ops::batchnorm, 1, 1, "batch normalisation over channel dim 0"},
       {"local_response_norm", ops::local_response_norm, 1, 1, "local response normalisation across channels"},
+      {"layernorm", ops::layernorm, 1, 1, "layer normalisation over the last dimension"},
+      {"softmax", ops::softmax, 1, 1, "softmax over the last dimension"},
+      {"embedding", ops::embedding, 1, 1, "table lookup: ids [...] -> [..., embedding_dim]"},
+      {"matmul", ops::matmul, 2, 2, "batched product of two activations (transpose_a, transpose_b)"},
       {"dropout", ops::dropout, 1, 1, "random zeroing in training; identity at inference"},
       {"flatten", ops::flatten, 1, 1, "view as one dimension from start_dim on"},
       {"add", ops::add, 2, -1, "element-wise sum of equal shapes"},
+      {"mul", ops::mul, 2, 2, "element-wise product of equal shapes"},
+      {"scale", ops::scale, 1, 1, "multiply by a constant factor"},
+      {"transpose", ops::transpose, 1, 1, "permute dimensions (perm), copying the data"},
+      {"reshape", ops::reshape, 1, 1, "view as another shape (one -1 inferred)"},
+      {"concat", ops::concat, 2, -1, "join along an axis"},
+      {"select", ops::select, 1, 1, "pick one index along an axis, dropping it (a view)"},
   };
   return table;
 }

@@ -25,9 +25,21 @@ OpResult hardswish(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult layernorm(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult softmax(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult embedding(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult matmul(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult transpose(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult reshape(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult concat(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult select(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult dropout(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult flatten(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult add(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult mul(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult scale(TomlFields& attrs, const std::vector<Shape>& in);
 
 }  // namespace ridge::ops

@@ -1,0 +1,109 @@
+// conv2d and linear against counts worked out by hand (the arithmetic is in the
+// comments). Conventions: macs per sample; flops = 2 x macs + bias adds.
+#include <gtest/gtest.h>
+
+#include "tests/model_text.hpp"
+
+namespace ridge {
+namespace {
+
+using testing::one_layer;
+
+TEST(OpsConv2d, StrideAndPadding) {
+  // [3, 10, 10], 4 kernels 3x3, stride 2, padding 1: Ho = floor((10 + 2 - 3) / 2) + 1 = 5.
+  Layer l = one_layer("[3, 10, 10]", "op = \"conv2d\"\nout_channels = 4\nkernel = 3\nstride = 2\npadding = 1");
+  EXPECT_EQ(l.output, (Shape{4, 5, 5}));
+  const LayerCounts& c = l.counts;
+  EXPECT_EQ(c.macs, 2700);             // 4*5*5 outputs x 3*3*3 = 100 x 27
+  EXPECT_EQ(c.params, 112);            // 4*3*3*3 = 108 weights + 4 biases
+  EXPECT_EQ(c.weight_elems, 112);
+  EXPECT_EQ(c.flops, 2 * 2700 + 100);  // + one bias add per output
+  EXPECT_EQ(c.input_elems, 300);
+  EXPECT_EQ(c.output_elems, 100);
+  EXPECT_EQ(c.bwd_input_macs, 2700);
+  EXPECT_EQ(c.bwd_weight_macs, 2700);
+  EXPECT_EQ(c.bwd_weight_other_flops, 100);  // bias gradient: a sum over the 100 outputs
+  EXPECT_TRUE(c.saves_input);
+}
+
+TEST(OpsConv2d, Dilation) {
+  // [2, 9, 9], 3 kernels 3x3, dilation 2: effective 2*(3-1)+1 = 5, Ho = 9 - 5 + 1 = 5.
+  Layer l = one_layer("[2, 9, 9]", "op = \"conv2d\"\nout_channels = 3\nkernel = 3\ndilation = 2");
+  EXPECT_EQ(l.output, (Shape{3, 5, 5}));
+  EXPECT_EQ(l.counts.macs, 1350);  // 3*5*5 = 75 outputs x 2*3*3 = 18
+  EXPECT_EQ(l.counts.params, 57);  // 3*18 + 3
+}
+
+TEST(OpsConv2d, GroupsWithoutBias) {
+  // [4, 6, 6], 8 kernels 3x3 padding 1, groups 2: each output sees 4/2 = 2 channels.
+  Layer l = one_layer("[4, 6, 6]", "op = \"conv2d\"\nout_channels = 8\nkernel = 3\npadding = 1\ngroups = 2\nbias = false");
+  EXPECT_EQ(l.output, (Shape{8, 6, 6}));
+  EXPECT_EQ(l.counts.macs, 5184);  // 8*6*6 = 288 outputs x 2*3*3 = 18
+  EXPECT_EQ(l.counts.params, 144);  // 8 x 18, no bias
+  EXPECT_EQ(l.counts.flops, 10368);  // 2 x 5184, no bias adds
+  EXPECT_EQ(l.counts.bwd_weight_other_flops, 0);
+}
+
+TEST(OpsConv2d, Depthwise) {
+  // [8, 7, 7], groups = 8 = channels, 3x3 padding 1: one input channel per output.
+  Layer l = one_layer("[8, 7, 7]", "op = \"conv2d\"\nout_channels = 8\nkernel = [3, 3]\npadding = 1\ngroups = 8");
+  EXPECT_EQ(l.output, (Shape{8, 7, 7}));
+  EXPECT_EQ(l.counts.macs, 3528);  // 8*7*7 = 392 outputs x 1*3*3
+  EXPECT_EQ(l.counts.params, 80);  // 8*9 + 8
+}
+
+TEST(OpsConv2d, RectangularKernel) {
+  // [1, 5, 5], one 1x3 kernel: output 5 x (5-3+1) = 5 x 3, 3 MACs each.
+  Layer l = one_layer("[1, 5, 5]", "op = \"conv2d\"\nout_channels = 1\nkernel = [1, 3]");
+  EXPECT_EQ(l.output, (Shape{1, 5, 3}));
+  EXPECT_EQ(l.counts.macs, 45);
+}
+
+TEST(OpsConv2d, BadShapesAreLocatedErrors) {
+  EXPECT_THROW(one_layer("[3, 8, 8]", "op = \"conv2d\"\nout_channels = 4\nkernel = 3\ngroups = 2"), InputError);
+  EXPECT_THROW(one_layer("[3, 4, 4]", "op = \"conv2d\"\nout_channels = 4\nkernel = 5"), InputError);
+  EXPECT_THROW(one_layer("[3, 4]", "op = \"conv2d\"\nout_channels = 4\nkernel = 1"), InputError);
+  EXPECT_THROW(one_layer("[3, 8, 8]", "op = \"conv2d\"\nout_channels = 0\nkernel = 3"), InputError);
+}
+
+TEST(OpsLinear, OverTheLastDimension) {
+  // [5, 6] (5 tokens of 6 features) -> 4 features: 5 rows x 6*4 weights.
+  Layer l = one_layer("[5, 6]", "op = \"linear\"\nout_features = 4");
+  EXPECT_EQ(l.output, (Shape{5, 4}));
+  const LayerCounts& c = l.counts;
+  EXPECT_EQ(c.macs, 120);             // 5*6*4
+  EXPECT_EQ(c.params, 28);            // 6*4 + 4
+  EXPECT_EQ(c.flops, 2 * 120 + 20);   // + 5*4 bias adds
+  EXPECT_EQ(c.bwd_input_macs, 120);   // dX = dY W: 5*4*6
+  EXPECT_EQ(c.bwd_weight_macs, 120);  // dW = dY^T X: 4*5*6
+  EXPECT_EQ(c.bwd_weight_other_flops, 20);
+  EXPECT_TRUE(c.saves_input);
+}
+
+TEST(OpsLinear, NoBiasAndTiedWeight) {
+  Layer plain = one_layer("[6]", "op = \"linear\"\nout_features = 4\nbias = false");
+  EXPECT_EQ(plain.counts.params, 24);
+  EXPECT_EQ(plain.counts.flops, 48);
+  // Tied to another layer: the 24 weights are read but not owned; the bias is owned.
+  Model m = testing::model_of("[6]", R"(
+[[layer]]
+name = "a"
+op = "linear"
+out_features = 6
+[[layer]]
+name = "b"
+op = "linear"
+out_features = 4
+tied_to = "a"
+)");
+  EXPECT_EQ(m.layers[1].counts.params, 4);
+  EXPECT_EQ(m.layers[1].counts.weight_elems, 28);
+}
+
+TEST(OpsLinear, DeclaredInFeaturesMustMatch) {
+  EXPECT_NO_THROW(one_layer("[6]", "op = \"linear\"\nout_features = 4\nin_features = 6"));
+  EXPECT_THROW(one_layer("[6]", "op = \"linear\"\nout_features = 4\nin_features = 5"), InputError);
+}
+
+}  // namespace
+}  // namespace ridge
