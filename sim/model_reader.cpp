@@ -7,6 +7,7 @@
 //  3. evaluate: each op checks its input shapes, infers its output and counts its costs.
 #include "sim/model_reader.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -185,6 +186,11 @@ Model build(const toml::table& root, const std::string& file) {
   TomlFields in(*input, file, "[input]");
   m.input = in.integer_list("shape");
   if (m.input.empty()) in.fail("shape", "must have at least one dimension");
+  try {
+    element_count(m.input);
+  } catch (const CountOverflow&) {
+    in.fail("shape", "has more elements than a 64-bit count holds (got " + shape_to_string(m.input) + ")");
+  }
   in.reject_unknown_keys();
   const toml::array* layers = top.optional_array("layer");
   if (!layers || layers->empty()) throw InputError(top.where(), "model: no [[layer]] entries");
@@ -268,6 +274,9 @@ Model read_model_string(const std::string& text, const std::string& file_label) 
 }
 
 Model read_model_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path}, "is a folder, not a model file", "give a .toml model file or a zoo name (ridge list models)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the model file", "check the path");
   std::stringstream ss;
