@@ -7,6 +7,7 @@
 //  3. evaluate: each op checks its input shapes, infers its output and counts its costs.
 #include "sim/model_reader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -162,14 +163,30 @@ std::vector<int> topological_order(const std::vector<Decl>& decls, const std::ve
       if (--pending[u] == 0) ready[u] = true;
   }
   if (order.size() != n) {
+    // Every layer left has an input that is left too; walking back along such inputs
+    // from the first one must come round to a layer already met: that loop is a cycle
+    // (layers merely downstream of it are not named).
+    int v = 0;
+    while (done[v]) ++v;
+    std::vector<int> met_at(n, -1), path;
+    while (met_at[v] < 0) {
+      met_at[v] = static_cast<int>(path.size());
+      path.push_back(v);
+      for (int in : inputs[v])
+        if (in != kModelInput && !done[in]) {
+          v = in;
+          break;
+        }
+    }
+    std::vector<int> cycle(path.begin() + met_at[v], path.end());
+    if (cycle.size() == 1)
+      throw InputError(decls[v].loc, "layer '" + decls[v].name + "' takes its own output as input",
+                       "a layer's inputs must come from other layers or '@input'");
+    std::sort(cycle.begin(), cycle.end());  // file order
     std::string members;
-    int first = -1;
-    for (size_t i = 0; i < n; ++i)
-      if (!done[i]) {
-        if (first < 0) first = static_cast<int>(i);
-        if (members.size() < 200) members += (members.empty() ? "'" : ", '") + decls[i].name + "'";
-      }
-    throw InputError(decls[first].loc, "the layers " + members + " form a cycle through their inputs",
+    for (int i : cycle)
+      if (members.size() < 200) members += (members.empty() ? "'" : ", '") + decls[i].name + "'";
+    throw InputError(decls[cycle.front()].loc, "the layers " + members + " form a cycle through their inputs",
                      "a layer's inputs must come from earlier layers or '@input'");
   }
   return order;

@@ -53,6 +53,7 @@ class BadInput : public testing::Test {
     }
     EXPECT_FALSE(std::getline(lines, third)) << "more than an error and a hint line:\n" << r.err;
     hint_ = second;
+    last_error_ = first;
     return first;
   }
 
@@ -79,7 +80,8 @@ class BadInput : public testing::Test {
   }
 
   fs::path root_;
-  std::string hint_;  // the hint line of the last rejected run, if any
+  std::string hint_;        // the hint line of the last rejected run, if any
+  std::string last_error_;  // its error line
 };
 
 const std::string kHead = "name = \"t\"\n[input]\nshape = [3, 8, 8]\n";  // lines 1-3
@@ -224,6 +226,21 @@ TEST_F(BadInput, CycleThroughInputs) {
                  "[[layer]]  #<\nname = \"a\"\nop = \"add\"\ninputs = [\"b\", \"@input\"]\n"
                  "[[layer]]\nname = \"b\"\nop = \"relu\"\ninputs = [\"a\"]\n",
                  "the layers 'a', 'b' form a cycle");
+}
+
+TEST_F(BadInput, CycleNamesOnlyItsMembers) {
+  // 'c' reads the cycle's output but is not part of it.
+  expect_located("name = \"t\"\n[input]\nshape = [4]\n"
+                 "[[layer]]\nname = \"c\"\nop = \"relu\"\ninputs = [\"a\"]\n"
+                 "[[layer]]  #<\nname = \"a\"\nop = \"relu\"\ninputs = [\"b\"]\n"
+                 "[[layer]]\nname = \"b\"\nop = \"relu\"\ninputs = [\"a\"]\n",
+                 "the layers 'a', 'b' form a cycle");
+  EXPECT_EQ(last_error_.find("'c'"), std::string::npos) << last_error_;
+}
+
+TEST_F(BadInput, LayerReadingItself) {
+  expect_located(kHead + "[[layer]]\nname = \"r\"\nop = \"relu\"\n[[layer]]  #<\nname = \"s\"\nop = \"add\"\ninputs = [\"r\", \"s\"]\n",
+                 "layer 's' takes its own output as input");
 }
 
 TEST_F(BadInput, DanglingInput) {
