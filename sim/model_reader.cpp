@@ -7,6 +7,8 @@
 //  3. evaluate: each op checks its input shapes, infers its output and counts its costs.
 #include "sim/model_reader.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -182,14 +184,30 @@ std::vector<int> topological_order(const std::vector<Decl>& decls, const std::ve
       if (--pending[u] == 0) ready[u] = true;
   }
   if (order.size() != n) {
+    // Every layer left has an input that is left too; walking back along such inputs
+    // from the first one must come round to a layer already met: that loop is a cycle
+    // (layers merely downstream of it are not named).
+    int v = 0;
+    while (done[v]) ++v;
+    std::vector<int> met_at(n, -1), path;
+    while (met_at[v] < 0) {
+      met_at[v] = static_cast<int>(path.size());
+      path.push_back(v);
+      for (int in : inputs[v])
+        if (in != kModelInput && !done[in]) {
+          v = in;
+          break;
+        }
+    }
+    std::vector<int> cycle(path.begin() + met_at[v], path.end());
+    if (cycle.size() == 1)
+      throw InputError(decls[v].loc, "layer '" + decls[v].name + "' takes its own output as input",
+                       "a layer's inputs must come from other layers or '@input'");
+    std::sort(cycle.begin(), cycle.end());  // file order
     std::string members;
-    int first = -1;
-    for (size_t i = 0; i < n; ++i)
-      if (!done[i]) {
-        if (first < 0) first = static_cast<int>(i);
-        if (members.size() < 200) members += (members.empty() ? "'" : ", '") + decls[i].name + "'";
-      }
-    throw InputError(decls[first].loc, "the layers " + members + " form a cycle through their inputs",
+    for (int i : cycle)
+      if (members.size() < 200) members += (members.empty() ? "'" : ", '") + decls[i].name + "'";
+    throw InputError(decls[cycle.front()].loc, "the layers " + members + " form a cycle through their inputs",
                      "a layer's inputs must come from earlier layers or '@input'");
   }
   return order;
@@ -206,6 +224,11 @@ Model build(const toml::table& root, const std::string& file) {
   TomlFields in(*input, file, "[input]");
   m.input = in.integer_list("shape");
   if (m.input.empty()) in.fail("shape", "must have at least one dimension");
+  try {
+    element_count(m.input);
+  } catch (const CountOverflow&) {
+    in.fail("shape", "has more elements than a 64-bit count holds (got " + shape_to_string(m.input) + ")");
+  }
   in.reject_unknown_keys();
   const toml::array* layers = top.optional_array("layer");
   if (!layers || layers->empty()) throw InputError(top.where(), "model: no [[layer]] entries");
@@ -289,6 +312,9 @@ Model read_model_string(const std::string& text, const std::string& file_label) 
 }
 
 Model read_model_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path}, "is a folder, not a model file", "give a .toml model file or a zoo name (ridge list models)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the model file", "check the path");
   std::stringstream ss;

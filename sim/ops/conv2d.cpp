@@ -8,11 +8,12 @@ namespace ridge::ops {
 
 namespace {
 int64_t conv_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, const char* axis) {
-  int64_t effective = d * (k - 1) + 1;
-  if (effective > in + 2 * p)
+  int64_t effective = checked_add(checked_mul(d, k - 1), 1);
+  int64_t padded = checked_add(in, checked_mul(2, p));
+  if (effective > padded)
     throw ShapeMismatch(std::string("kernel ") + std::to_string(effective) + " (dilated) is larger than the padded input " +
-                        axis + " " + std::to_string(in + 2 * p));
-  return (in + 2 * p - effective) / s + 1;
+                        axis + " " + std::to_string(padded));
+  return (padded - effective) / s + 1;
 }
 }  // namespace
 

@@ -2,6 +2,7 @@
 // given, window per cell as PyTorch computes it) and global average pooling.
 // FLOPs: a max over k elements is k-1 comparisons; an average is k-1 adds + 1 divide.
 #include <algorithm>
+#include <numeric>
 
 #include "sim/checked_math.hpp"
 #include "sim/ops/ops.hpp"
@@ -16,23 +17,25 @@ const Shape& chw(const std::vector<Shape>& in, const char* op) {
 }
 
 int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
-  int64_t effective = d * (k - 1) + 1;
-  if (effective > in + 2 * p)
+  int64_t effective = checked_add(checked_mul(d, k - 1), 1);
+  int64_t padded = checked_add(in, checked_mul(2, p));
+  if (effective > padded)
     throw ShapeMismatch("pooling window " + std::to_string(effective) + " is larger than the padded input " +
-                        std::to_string(in + 2 * p));
-  int64_t span = in + 2 * p - effective;
+                        std::to_string(padded));
+  int64_t span = padded - effective;
   int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
   // PyTorch: the last window must start inside the input or left padding.
   if (ceil_mode && (out - 1) * s >= in + p) --out;
   return out;
 }
 
-// Sum over output cells of the adaptive window size along one axis:
-// cell i covers [floor(i*in/out), ceil((i+1)*in/out)).
+// Sum over output cells of the adaptive window size along one axis, where cell i
+// covers [floor(i*in/out), ceil((i+1)*in/out)). In closed form this is
+// in + out - gcd(in, out): sum_{i<out} floor(i*in/out) = ((in-1)(out-1) + g - 1)/2, and
+// the ceilings add in (the i = out term) and out - g (every i*in not divisible by out).
+// A loop over the cells would take forever for a huge output_size.
 int64_t adaptive_window_sum(int64_t in, int64_t out) {
-  int64_t total = 0;
-  for (int64_t i = 0; i < out; ++i) total += (((i + 1) * in + out - 1) / out) - (i * in / out);
-  return total;
+  return checked_add(in, out) - std::gcd(in, out);
 }
 
 OpResult finish(const Shape& x, Shape out, int64_t window_elems_total, bool is_max) {
@@ -60,7 +63,7 @@ OpResult fixed_window(TomlFields& a, const std::vector<Shape>& in, bool is_max) 
   auto [ph, pw] = a.pair("padding", 0, true);
   auto [dh, dw] = is_max ? a.pair("dilation", 1) : std::pair<int64_t, int64_t>{1, 1};
   bool ceil_mode = a.boolean("ceil_mode", false);
-  if (2 * ph > kh || 2 * pw > kw) a.fail("padding", "must be at most half the kernel");
+  if (ph > kh / 2 || pw > kw / 2) a.fail("padding", "must be at most half the kernel");
   int64_t ho = pool_out(x[1], kh, sh, ph, dh, ceil_mode);
   int64_t wo = pool_out(x[2], kw, sw, pw, dw, ceil_mode);
   Shape out = {x[0], ho, wo};

@@ -1,0 +1,44 @@
+// Running the built `ridge` binary (RIDGE_BINARY) from a test, as a user's shell would.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ridge_test {
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct RidgeRun {
+  int status = -1;  // exit status; 124 when it ran past the time limit
+  std::string out;
+  std::string err;
+};
+
+// Runs `ridge ARGS` (ARGS as a shell would split them) with stdout and stderr captured
+// byte for byte.
+inline RidgeRun run_ridge(const std::string& args) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "ridge-run-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) return {};
+  fs::path dir = pattern, out = dir / "stdout", err = dir / "stderr";
+  std::string cmd = "timeout 60 '" RIDGE_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  int raw = std::system(cmd.c_str());
+  RidgeRun r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  fs::remove_all(dir);
+  return r;
+}
+
+}  // namespace ridge_test
