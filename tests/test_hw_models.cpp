@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "hw/model_registry.hpp"
+#include "tests/test_chips.hpp"
 #include "sim/cost_analysis.hpp"
 #include "sim/error.hpp"
 #include "sim/model_catalog.hpp"
@@ -11,16 +12,7 @@
 namespace ridge {
 namespace {
 
-HardwareSpec chip() {
-  HardwareSpec hw;
-  hw.id = "chip120";
-  hw.name = "worked-example chip";
-  hw.kind = "gpu";
-  hw.default_model = "roofline";
-  hw.peak_flops = {{DType::fp32, 120e12}};
-  hw.memory = {{"HBM2", 16.0 * (1 << 30), 900e9}};
-  return hw;
-}
+HardwareSpec chip() { return test::chip120(); }
 
 // AlexNet conv1 at batch 1, fp32, with FLOPs = 2 x MACs as DESIGN.md counts them.
 LayerWork conv1_design() {
