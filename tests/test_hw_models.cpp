@@ -2,6 +2,9 @@
 // built in code: the worked example's 120 TFLOP/s fp32 chip with 900 GB/s DRAM.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "tests/test_chips.hpp"
 #include "sim/cost_analysis.hpp"
@@ -44,6 +47,18 @@ TEST(Roofline, WorkedExampleConv1) {
   host.memory = {{"DDR4", 16.0 * (1 << 30), 19e9}};
   EXPECT_NEAR(find_hardware_model("roofline").time_layer(conv1_design(), host, DType::fp32).memory_s, 101.04e-6,
               0.01e-6);
+}
+
+TEST(Roofline, WorkedExampleFromATomlDescriptor) {
+  // tests/data/chip120.toml writes the same chip as a datasheet would: "120 TFLOPS", "900 GB/s".
+  HardwareSpec hw = load_hardware("tests/data/chip120.toml");
+  LayerTiming t = find_hardware_model(hw.default_model).time_layer(conv1_design(), hw, DType::fp32);
+  EXPECT_NEAR(t.compute_s, 1.757e-6, 0.0005e-6);
+  EXPECT_NEAR(t.required_input_Bps, 351.9e9, 0.1e9);
+  EXPECT_NEAR(t.required_output_Bps, 661.2e9, 0.1e9);
+  EXPECT_NEAR(t.required_weight_Bps, 79.5e9, 0.1e9);
+  EXPECT_NEAR(t.required_Bps(), 1.09e12, 0.005e12);
+  EXPECT_EQ(t.bound_level, 0);
 }
 
 TEST(Roofline, EfficienciesScalePeaks) {
@@ -219,6 +234,43 @@ TEST(TimingAnalysis, UnsupportedDtypeIsAnInputError) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "v100 has no fp8 peak");
     EXPECT_NE(e.hint().find("fp32"), std::string::npos);
+  }
+}
+
+// Every shipped descriptor times every zoo model with every hardware model, at inference
+// and in training, in each dtype it supports: finite, non-negative, consistent times.
+TEST(TimingAnalysis, EveryShippedDescriptorTimesEveryZooModel) {
+  std::vector<std::string> hardware = shipped_hardware_names(), zoo = zoo_names();
+  ASSERT_FALSE(hardware.empty());
+  ASSERT_FALSE(zoo.empty());
+  for (const std::string& hw_name : hardware) {
+    HardwareSpec hw = load_hardware(hw_name);
+    for (const std::string& model_name : zoo) {
+      Model m = load_model(model_name);
+      for (const auto& [dtype, peak] : hw.peak_flops) {
+        for (Phase phase : {Phase::inference, Phase::training}) {
+          RunSettings s;
+          s.dtype = dtype;
+          s.phase = phase;
+          s.batch = phase == Phase::training ? 8 : 1;
+          CostAnalysis c = analyze_costs(m, s);
+          for (const HardwareModel* hm : hardware_models()) {
+            SCOPED_TRACE(hw_name + " x " + model_name + " " + std::string(dtype_name(dtype)) + " " +
+                         std::string(phase_name(phase)) + " " + std::string(hm->name()));
+            TimingAnalysis r = analyze_timing(m, c, hw, *hm);
+            ASSERT_EQ(r.layers.size(), m.layers.size());
+            EXPECT_TRUE(std::isfinite(r.totals.time_s));
+            EXPECT_GT(r.totals.time_s, 0.0);
+            EXPECT_GE(r.totals.memory_bound_share, 0.0);
+            EXPECT_LE(r.totals.memory_bound_share, 1.0);
+            for (const LayerTimed& l : r.layers) {
+              EXPECT_GE(l.timing.time_s, std::max(l.timing.compute_s, l.timing.memory_s));
+              EXPECT_LE(l.peak_fraction, 1.0 + 1e-12);
+            }
+          }
+        }
+      }
+    }
   }
 }
 

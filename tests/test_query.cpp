@@ -2,6 +2,9 @@
 // chip built in code; every expected figure is worked out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <sys/wait.h>
+
 #include "hw/model_registry.hpp"
 #include "tests/test_chips.hpp"
 #include "sim/error.hpp"
@@ -100,6 +103,59 @@ TEST(Query, UnknownLayerListsCloseNames) {
     EXPECT_NE(std::string(e.what()).find("no layer 'conv'"), std::string::npos);
     EXPECT_NE(e.hint().find("conv1"), std::string::npos);
   }
+}
+
+// The built binary, run from the source root: exit status and stdout + stderr.
+std::pair<int, std::string> ridge(const std::string& args) {
+  std::string out;
+  FILE* p = popen((std::string(RIDGE_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  if (!p) return {-1, ""};
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(QueryCli, AnswersInSentencesAndJson) {
+  auto [rc, out] = ridge("query alexnet --hw tests/data/chip120.toml --layer conv1");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("bandwidth-limited at HBM2"), std::string::npos) << out;
+  std::tie(rc, out) = ridge("query alexnet --hw tests/data/chip120.toml --layer fc6 --format json");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"compute_bound_at_batch\": 295"), std::string::npos) << out;
+}
+
+TEST(QueryCli, BadInputExitsTwo) {
+  auto [rc, out] = ridge("query alexnet --hw tests/data/chip120.toml --layer conv");
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("did you mean 'conv1'"), std::string::npos) << out;
+  std::tie(rc, out) = ridge("query alexnet --layer conv1");
+  EXPECT_EQ(rc, 2) << out;
+}
+
+TEST(AnalyzeCli, HardwareColumnsAndErrors) {
+  auto [rc, out] = ridge("analyze alexnet --hw tests/data/chip120.toml --format json");
+  EXPECT_EQ(rc, 0) << out;
+  for (const char* key : {"\"hardware\"", "\"compute_time_s\"", "\"memory_time_s\"", "\"time_s\"",
+                          "\"bound\": \"memory:HBM2\"", "\"attained_flops\"", "\"required_bandwidth_Bps\"",
+                          "\"required_bandwidth_by_tensor_Bps\"", "\"samples_per_s\"", "\"memory_bound_share\""})
+    EXPECT_NE(out.find(key), std::string::npos) << key;
+  std::tie(rc, out) = ridge("analyze alexnet --hw tests/data/chip120.toml --dtype fp8");
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("error: tests/data/chip120.toml has no fp8 peak"), std::string::npos) << out;
+  std::tie(rc, out) = ridge("analyze alexnet --hw-model hierarchical");
+  EXPECT_EQ(rc, 2) << out;
+  std::tie(rc, out) = ridge("list hw-models");
+  EXPECT_EQ(rc, 0);
+  EXPECT_NE(out.find("hierarchical"), std::string::npos) << out;
+}
+
+TEST(AnalyzeCli, CsvCarriesTheTableColumns) {
+  auto [rc, out] = ridge("analyze alexnet --hw tests/data/chip120.toml --format csv");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("compute_time_s,memory_time_s,link_time_s,overhead_time_s,time_s,bound,attained_flops"),
+            std::string::npos);
+  EXPECT_NE(out.find("required_input_Bps,required_output_Bps,required_weights_Bps"), std::string::npos);
 }
 
 }  // namespace
