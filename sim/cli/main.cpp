@@ -12,7 +12,8 @@ namespace ridge::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
-      {"list", run_list, "list models"},
+      {"query", run_query, "why one layer is (or is not) bandwidth-limited, and what would flip it"},
+      {"list", run_list, "list models | hw-models"},
   };
   return table;
 }
