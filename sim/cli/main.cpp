@@ -12,7 +12,7 @@ namespace ridge::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
-      {"list", run_list, "list models"},
+      {"list", run_list, "list models | hardware"},
   };
   return table;
 }
