@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
       {"list", run_list, "list models"},
+      {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
   };
   return table;
 }

@@ -2,6 +2,7 @@
 #include "sim/views/analyze_report.hpp"
 
 #include "sim/views/format_units.hpp"
+#include "sim/views/write_report.hpp"
 
 namespace ridge {
 
@@ -97,14 +98,7 @@ void put_counts(Json& j, const LayerCost& c, bool training) {
 Json analyze_json(const Model& model, const CostAnalysis& costs) {
   const RunSettings& s = costs.settings;
   bool training = s.phase == Phase::training;
-  Json root = Json::object();
-  root.set("schema_version", 1);
-  root.set("model", model.name);
-  root.set("batch", s.batch);
-  root.set("dtype", std::string(dtype_name(s.dtype)));
-  root.set("phase", std::string(phase_name(s.phase)));
-  if (training) root.set("optimizer", std::string(optimizer_name(s.optimizer)));
-  root.set("precision", std::string(precision_name(s.precision)));
+  Json root = report_root(model.name, s);
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push(line);
   root.set("conventions", conventions);
@@ -129,12 +123,7 @@ Json analyze_json(const Model& model, const CostAnalysis& costs) {
 }
 
 void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out) {
-  switch (format) {
-    case OutputFormat::json: analyze_json(model, costs).write(out); break;
-    case OutputFormat::csv: write_csv(analyze_table(model, costs), out); break;
-    case OutputFormat::md: write_markdown(analyze_table(model, costs), out); break;
-    case OutputFormat::table: write_text_table(analyze_table(model, costs), out); break;
-  }
+  write_report(format, out, [&] { return analyze_json(model, costs); }, [&] { return analyze_table(model, costs); });
 }
 
 }  // namespace ridge
