@@ -34,7 +34,7 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
         w.link_bytes += static_cast<double>(element_count(model.input)) * static_cast<double>(costs.settings.batch) *
                         dtype_bytes(costs.settings.dtype);
       }
-      if (i + 1 == model.layers.size()) w.link_bytes += w.output_bytes;
+      if (i + 1 == model.layers.size()) w.link_bytes += static_cast<double>(c.output_bytes);  // forward output only
     }
     out.push_back(w);
   }

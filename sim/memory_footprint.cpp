@@ -286,7 +286,7 @@ MemoryFootprint memory_footprint(const Model& model, const RunSettings& settings
 }
 
 DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const HardwareSpec& hw,
-                        double reserve_fraction) {
+                        const HardwareModel& hw_model, double reserve_fraction) {
   DeviceFit d;
   d.hardware = hw.name;
   d.level = hw.dram().name;
@@ -309,22 +309,31 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
   if ((d.max_batch > 0 && d.max_batch_peak > d.capacity_bytes) || d.next_batch_peak <= d.capacity_bytes)
     throw RunError("internal: the largest batch that fits (" + std::to_string(d.max_batch) +
                    ") did not verify against the timeline");
-  if (fp.recompute_flops > 0 || fp.recompute_bytes > 0) {
-    if (auto peak = hw.peak(fp.settings.dtype)) {
-      double compute = static_cast<double>(fp.recompute_flops) / (*peak * hw.compute_efficiency);
-      double memory = static_cast<double>(fp.recompute_bytes) / (hw.dram().bandwidth_Bps * hw.memory_efficiency);
-      d.recompute_s = std::max(compute, memory);
+  if (fp.recompute_flops > 0 && hw.peak(fp.settings.dtype)) {
+    CostAnalysis costs = analyze_costs(model, fp.settings);
+    double t = 0;
+    for (size_t i = 0; i < model.layers.size(); ++i) {
+      if (!fp.layers[i].recomputed) continue;
+      const LayerCost& c = costs.layers[i];
+      LayerWork w;
+      w.flops = static_cast<double>(c.flops);
+      w.input_bytes = static_cast<double>(c.input_bytes);
+      w.output_bytes = static_cast<double>(c.output_bytes);
+      w.weight_bytes = static_cast<double>(c.weight_bytes);
+      w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;
+      t += hw_model.time_layer(w, hw, fp.settings.dtype).time_s;
     }
+    d.recompute_s = t;
   }
   return d;
 }
 
 MemoryReport analyze_memory(const Model& model, const RunSettings& settings, const CheckpointPolicy& checkpoint,
-                            const HardwareSpec* hw, double reserve_fraction) {
+                            const HardwareSpec* hw, const HardwareModel* hw_model, double reserve_fraction) {
   MemoryReport r{memory_footprint(model, settings, checkpoint), std::nullopt, std::nullopt};
   if (r.footprint.checkpoint.kind != CheckpointPolicy::Kind::none)
     r.without_checkpoint = memory_footprint(model, settings, CheckpointPolicy{});
-  if (hw) r.fit = fit_on_device(model, r.footprint, *hw, reserve_fraction);
+  if (hw && hw_model) r.fit = fit_on_device(model, r.footprint, *hw, *hw_model, reserve_fraction);
   return r;
 }
 

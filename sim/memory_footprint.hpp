@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
 #include "sim/model.hpp"
 #include "sim/run_settings.hpp"
@@ -110,14 +111,15 @@ struct DeviceFit {
   int64_t max_batch = 0;         // largest batch whose peak fits (0: not even the model part fits)
   int64_t max_batch_peak = 0;    // verified: the peak at max_batch (<= capacity)
   int64_t next_batch_peak = 0;   // verified: the peak at max_batch + 1 (> capacity)
-  // Checkpoint recompute time, roofline on DRAM: max(flops / peak, bytes / bandwidth),
-  // each derated by the descriptor's efficiency. Empty when the dtype is unsupported.
+  // Checkpoint recompute time: the recomputed layers' forward work timed by the hardware
+  // model, one kernel each. Empty when the hardware lacks the dtype.
   std::optional<double> recompute_s;
 };
 
 inline constexpr double kDefaultReserveFraction = 0.05;
 
-DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const HardwareSpec& hw, double reserve_fraction);
+DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const HardwareSpec& hw,
+                        const HardwareModel& hw_model, double reserve_fraction);
 
 struct MemoryReport {
   MemoryFootprint footprint;
@@ -125,7 +127,9 @@ struct MemoryReport {
   std::optional<DeviceFit> fit;
 };
 
+// `hw_model` is used only with `hw`.
 MemoryReport analyze_memory(const Model& model, const RunSettings& settings, const CheckpointPolicy& checkpoint,
-                            const HardwareSpec* hw, double reserve_fraction = kDefaultReserveFraction);
+                            const HardwareSpec* hw, const HardwareModel* hw_model,
+                            double reserve_fraction = kDefaultReserveFraction);
 
 }  // namespace ridge

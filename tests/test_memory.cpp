@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hw/model_registry.hpp"
 #include "sim/memory_footprint.hpp"
 #include "sim/model_reader.hpp"
 #include "tests/training_models.hpp"
@@ -201,6 +202,8 @@ out_features = 10
   EXPECT_EQ(f.peak_bytes(), 306'010 * 4 + 6'000);
 }
 
+const HardwareModel& roofline() { return find_hardware_model("roofline"); }
+
 HardwareSpec small_device() {
   HardwareSpec hw;
   hw.id = hw.name = "test-device";
@@ -212,7 +215,7 @@ HardwareSpec small_device() {
 TEST(Memory, LargestBatchThatFitsFitsAndOneMoreDoesNot) {
   Model m = test_models::mlp();
   MemoryFootprint f = memory_footprint(m, training(256), {});
-  DeviceFit d = fit_on_device(m, f, small_device(), 0.05);
+  DeviceFit d = fit_on_device(m, f, small_device(), roofline(), 0.05);
   // Usable 10,000,000 * 0.95 = 9,500,000. (9,500,000 - 2,102,560) / 6,400 = 1,155.85 -> 1,155.
   EXPECT_EQ(d.capacity_bytes, 9'500'000);
   EXPECT_EQ(d.max_batch, 1'155);
@@ -225,7 +228,7 @@ TEST(Memory, LargestBatchThatFitsFitsAndOneMoreDoesNot) {
   // Not even the model part fits in 2 MB.
   HardwareSpec tiny = small_device();
   tiny.memory[0].capacity_bytes = 2e6;
-  DeviceFit t = fit_on_device(m, f, tiny, 0.0);
+  DeviceFit t = fit_on_device(m, f, tiny, roofline(), 0.0);
   EXPECT_FALSE(t.fits);
   EXPECT_EQ(t.max_batch, 0);
 }
@@ -233,13 +236,15 @@ TEST(Memory, LargestBatchThatFitsFitsAndOneMoreDoesNot) {
 TEST(Memory, RecomputeTimeOnTheDevice) {
   Model m = test_models::mlp();
   MemoryFootprint f = memory_footprint(m, training(256), *parse_checkpoint("sqrt"));
-  DeviceFit d = fit_on_device(m, f, small_device(), 0.05);
-  // Recompute 256 * 240,600 = 61,593,600 FLOPs at 1e12/s = 61.5936 us. Bytes of those six
-  // forwards: fc0 256*1100*4 + 400,400 = 1,526,800; fc1, fc2 256*200*4 + 40,400 = 245,200
-  // each; ReLUs 256*200*4 = 204,800 each: 2,631,600 B at 1e11 B/s = 26.316 us. Compute wins.
+  DeviceFit d = fit_on_device(m, f, small_device(), roofline(), 0.05);
+  // The six recomputed forwards, each max(FLOPs / 1e12, bytes / 1e11) on the roofline:
+  //   fc0   256*200,100 = 51,225,600 FLOPs -> 51.2256 us; 256*1100*4 + 400,400 = 1,526,800 B -> 15.268 us
+  //   fc1, fc2  256*20,100 = 5,145,600 -> 5.1456 us; 256*200*4 + 40,400 = 245,200 B -> 2.452 us
+  //   relu x3   25,600 FLOPs -> 0.0256 us; 256*200*4 = 204,800 B -> 2.048 us
+  // 51.2256 + 2 * 5.1456 + 3 * 2.048 = 67.6608 us.
   EXPECT_EQ(f.recompute_bytes, 2'631'600);
   ASSERT_TRUE(d.recompute_s);
-  EXPECT_NEAR(*d.recompute_s, 61.5936e-6, 1e-12);
+  EXPECT_NEAR(*d.recompute_s, 67.6608e-6, 1e-12);
 }
 
 // The CLI: exit status 2 for bad input, and the JSON keys of DESIGN.md.

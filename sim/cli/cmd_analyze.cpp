@@ -8,6 +8,7 @@
 #include "sim/error.hpp"
 #include "sim/model_catalog.hpp"
 #include "sim/output_file.hpp"
+#include "sim/timing_analysis.hpp"
 #include "sim/views/analyze_report.hpp"
 
 namespace ridge::cli {
@@ -16,10 +17,11 @@ int run_analyze(const Args& args) {
   std::string model_arg;
   RunOptionValues run;
   OutputOptionValues out;
+  HardwareOptionValues hwo;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(output_option_group(out, "table | csv | json | md"));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(output_option_group(out, "table | csv | json | md"));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
@@ -31,7 +33,14 @@ int run_analyze(const Args& args) {
   OutputFormat format = to_output_format(out);
   Model model = load_model(model_arg);
   CostAnalysis costs = analyze_costs(model, settings);
-  write_output(out.output, [&](std::ostream& os) { write_analyze(model, costs, format, os); });
+  std::optional<SelectedHardware> hw = to_hardware(hwo);
+  if (!hw) {
+    write_output(out.output, [&](std::ostream& os) { write_analyze(model, costs, format, os); });
+    return 0;
+  }
+  TimingAnalysis timing = analyze_timing(model, costs, hw->spec, *hw->model);
+  TimedRun timed{hw->spec, timing};
+  write_output(out.output, [&](std::ostream& os) { write_analyze(model, costs, format, os, &timed); });
   return 0;
 }
 

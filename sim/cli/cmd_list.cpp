@@ -1,6 +1,7 @@
 // `ridge list models`: what the zoo holds, a line each.
 #include <iostream>
 
+#include "hw/model_registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/close_names.hpp"
@@ -28,18 +29,28 @@ int list_models() {
   return 0;
 }
 
+int list_hw_models() {
+  ColumnTable t;
+  t.columns = {{"hw-model", "hw_model", false}, {"what it computes", "summary", false}};
+  for (const HardwareModel* m : hardware_models())
+    t.rows.push_back({text_cell(std::string(m->name())), text_cell(std::string(m->summary()))});
+  write_text_table(t, std::cout);
+  return 0;
+}
+
 }  // namespace
 
 int run_list(const Args& args) {
   std::string what;
   po::options_description general("General");
-  general.add_options()("help,h", "show this help")("what", po::value(&what), "models");
+  general.add_options()("help,h", "show this help")("what", po::value(&what), "models | hw-models");
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, general, pos, vm, "ridge list models")) return 0;
+  if (!parse_command_line(args, general, pos, vm, "ridge list models|hw-models")) return 0;
   if (what == "models") return list_models();
-  const std::vector<std::string> known = {"models"};
+  if (what == "hw-models") return list_hw_models();
+  const std::vector<std::string> known = {"models", "hw-models"};
   throw InputError({}, "list: unknown list '" + what + "'", suggestion_hint(what, known));
 }
 

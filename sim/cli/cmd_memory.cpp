@@ -4,7 +4,6 @@
 #include <iostream>
 #include <optional>
 
-#include "hw/hardware_catalog.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/error.hpp"
@@ -16,8 +15,8 @@
 namespace ridge::cli {
 
 int run_memory(const Args& args) {
-  std::string model_arg, hw_arg, checkpoint_arg = "none";
-  std::vector<std::string> overrides;
+  std::string model_arg, checkpoint_arg = "none";
+  HardwareOptionValues hwo;
   double reserve_percent = kDefaultReserveFraction * 100;
   RunOptionValues run;
   run.phase = "training";
@@ -28,12 +27,10 @@ int run_memory(const Args& args) {
   memory.add_options()
       ("checkpoint", po::value(&checkpoint_arg)->default_value(checkpoint_arg),
        "training: none | sqrt (segments of ceil(sqrt(layers))) | every=N (segments of N layers)")
-      ("hw", po::value(&hw_arg), "hardware descriptor (name or file): capacity, fit, largest batch")
-      ("set", po::value(&overrides)->composing(), "override a descriptor field, KEY=VALUE (repeatable)")
       ("reserve", po::value(&reserve_percent)->default_value(reserve_percent),
-       "percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)");
+       "with --hw: percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(memory).add(output_option_group(out, "table | csv | json | md"));
+  visible.add(general).add(run_option_group(run)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, "table | csv | json | md"));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
@@ -50,11 +47,10 @@ int run_memory(const Args& args) {
     throw InputError({}, "--checkpoint " + checkpoint_arg + " applies to training only", "add --phase training");
   if (!(reserve_percent >= 0 && reserve_percent < 100))
     throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + std::to_string(reserve_percent) + ")");
-  if (!overrides.empty() && hw_arg.empty()) throw InputError({}, "--set needs --hw", "ridge memory MODEL --hw v100 --set ...");
   Model model = load_model(model_arg);
-  std::optional<HardwareSpec> hw;
-  if (!hw_arg.empty()) hw = load_hardware(hw_arg, overrides);
-  MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &*hw : nullptr, reserve_percent / 100);
+  std::optional<SelectedHardware> hw = to_hardware(hwo);
+  MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &hw->spec : nullptr,
+                                       hw ? hw->model : nullptr, reserve_percent / 100);
   write_output(out.output, [&](std::ostream& os) { write_memory(model, report, format, os); });
   return 0;
 }

@@ -12,8 +12,9 @@ namespace ridge::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
-      {"list", run_list, "list models"},
+      {"query", run_query, "why one layer is (or is not) bandwidth-limited, and what would flip it"},
       {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
+      {"list", run_list, "list models | hw-models"},
   };
   return table;
 }

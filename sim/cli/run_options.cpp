@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
 #include "sim/error.hpp"
 
 namespace ridge::cli {
@@ -16,7 +18,17 @@ po::options_description run_option_group(RunOptionValues& v) {
       ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
-       "and optimizer state)");
+       "and optimizer state)")
+      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link");
+  return g;
+}
+
+po::options_description hardware_option_group(HardwareOptionValues& v) {
+  po::options_description g("Hardware options");
+  g.add_options()
+      ("hw", po::value(&v.hw), "shipped descriptor name (ridge list hardware) or descriptor file")
+      ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
+      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\" (repeatable)");
   return g;
 }
 
@@ -47,6 +59,9 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   if (s.precision == Precision::mixed && s.dtype != DType::fp16 && s.dtype != DType::bf16)
     throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + v.dtype + ")",
                      "use --dtype fp16 or --dtype bf16 with --precision mixed");
+  if (v.data_on == "device") s.data_on = DataPlacement::device;
+  else if (v.data_on == "host") s.data_on = DataPlacement::host;
+  else throw InputError({}, "--data-on: unknown placement '" + v.data_on + "'", "use device or host");
   return s;
 }
 
@@ -54,6 +69,18 @@ OutputFormat to_output_format(const OutputOptionValues& v) {
   auto f = parse_output_format(v.format);
   if (!f) throw InputError({}, "--format: unknown format '" + v.format + "'", "use table, csv, json or md");
   return *f;
+}
+
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v) {
+  if (v.hw.empty()) {
+    if (!v.hw_model.empty()) throw InputError({}, "--hw-model needs --hw", "ridge list hardware");
+    if (!v.sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
+    return std::nullopt;
+  }
+  SelectedHardware s;
+  s.spec = load_hardware(v.hw, v.sets);
+  s.model = &select_hardware_model(s.spec, v.hw_model);
+  return s;
 }
 
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,

@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
 
+#include "hw/hardware_model.hpp"
+#include "hw/hardware_spec.hpp"
 #include "sim/run_settings.hpp"
 #include "sim/views/output_format.hpp"
 
@@ -20,6 +23,14 @@ struct RunOptionValues {
   std::string phase = "inference";
   std::string optimizer = "adam";
   std::string precision = "uniform";
+  std::string data_on = "device";
+};
+
+// --hw, --hw-model, --set: which hardware a run is timed on.
+struct HardwareOptionValues {
+  std::string hw;
+  std::string hw_model;
+  std::vector<std::string> sets;
 };
 
 struct OutputOptionValues {
@@ -29,11 +40,20 @@ struct OutputOptionValues {
 
 // Defaults are the values `v` holds when called (memory defaults to training).
 po::options_description run_option_group(RunOptionValues& v);
+po::options_description hardware_option_group(HardwareOptionValues& v);
 po::options_description output_option_group(OutputOptionValues& v, const std::string& formats);
 
 // Validated settings; bad values are InputErrors naming the option.
 RunSettings to_run_settings(const RunOptionValues& v);
 OutputFormat to_output_format(const OutputOptionValues& v);
+
+struct SelectedHardware {
+  HardwareSpec spec;
+  const HardwareModel* model = nullptr;
+};
+// The descriptor (with --set overrides) and hardware model named by the options, or
+// nothing without --hw; --hw-model or --set without --hw is an InputError.
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v);
 
 // Parses `args` against `visible` plus positionals; prints help and returns false on
 // --help. Unknown options and missing values are InputErrors (exit 2).
