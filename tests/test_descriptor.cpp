@@ -2,6 +2,8 @@
 // each checked against values worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "hw/descriptor_reader.hpp"
 #include "hw/hardware_catalog.hpp"
 
@@ -281,6 +283,33 @@ TEST(Catalog, UnknownNamesListCloseOnes) {
     EXPECT_TRUE(contains(e.hint(), "'v100'")) << e.hint();
   }
   EXPECT_THROW(load_hardware("no/such/file.toml"), InputError);
+}
+
+}  // namespace
+}  // namespace ridge
+
+namespace ridge {
+namespace {
+
+TEST(ListHardware, OneLineEachWithRidgePoint) {
+  FILE* p = popen(RIDGE_BINARY " list hardware 2>&1", "r");
+  ASSERT_TRUE(p);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << out;
+  for (const std::string& name : shipped_hardware_names()) EXPECT_NE(out.find("\n" + name + " "), std::string::npos) << name;
+  // V100: 15.7 TFLOP/s / 900 GB/s = 17.4 FLOP/B at fp32; 125e12 / 900e9 = 138.9 at fp16.
+  size_t v100 = out.find("\nv100 ");
+  ASSERT_NE(v100, std::string::npos);
+  std::string line = out.substr(v100 + 1, out.find('\n', v100 + 1) - v100 - 1);
+  EXPECT_NE(line.find("900.0 GB/s"), std::string::npos) << line;
+  EXPECT_NE(line.find("16 GiB"), std::string::npos) << line;
+  EXPECT_NE(line.find("17.4"), std::string::npos) << line;
+  EXPECT_NE(line.find("138.9 (fp16)"), std::string::npos) << line;
+  // Derived host figures are printed with how they were derived.
+  EXPECT_NE(out.find("xeon-2s-ddr4: DDR4 bandwidth = 2 sockets x 6 channels x 2933 MT/s x 8 B = 281.6 GB/s"),
+            std::string::npos);
 }
 
 }  // namespace

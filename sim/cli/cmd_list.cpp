@@ -1,6 +1,10 @@
-// `ridge list models`: what the zoo holds, a line each.
+// `ridge list models|hardware`: what the zoo and the shipped descriptors hold, a line each.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 
+#include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
@@ -38,19 +42,74 @@ int list_hw_models() {
   return 0;
 }
 
+// 4 significant digits: 15.7, 989.4, 1979, 0.47.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// A capacity in GiB / MiB when it is a whole number of them (as descriptors write
+// memory), else in SI bytes.
+std::string format_capacity(double bytes) {
+  for (auto [unit, scale] : {std::pair{"GiB", 1024.0 * 1024 * 1024}, std::pair{"MiB", 1024.0 * 1024}})
+    if (bytes >= scale && std::fmod(bytes, scale) == 0) return short_number(bytes / scale) + " " + unit;
+  return format_bytes(bytes);
+}
+
+int list_hardware() {
+  ColumnTable t;
+  t.preamble = {"dense peaks in TFLOP/s (int8: TOP/s), '-' = not supported; ridge point = peak / DRAM bandwidth (FLOP/B)"};
+  t.columns = {{"id", "id", false}, {"name", "name", false}};
+  for (DType d : kAllDTypes) t.columns.push_back({std::string(dtype_name(d)), std::string(dtype_name(d)) + "_tflops"});
+  t.columns.insert(t.columns.end(), {{"DRAM", "dram", false},
+                                     {"bandwidth", "dram_bandwidth_Bps"},
+                                     {"capacity", "dram_capacity_bytes"},
+                                     {"ridge fp32", "ridge_fp32"},
+                                     {"ridge best", "ridge_best", false}});
+  std::vector<std::string> notes;
+  for (const std::string& id : shipped_hardware_names()) {
+    HardwareSpec s = load_hardware(id);
+    const MemoryLevel& dram = s.dram();
+    std::vector<Cell> row = {text_cell(id), text_cell(s.name)};
+    for (DType d : kAllDTypes) {
+      auto peak = s.peak(d);
+      row.push_back(peak ? Cell{short_number(*peak / 1e12), format_raw(*peak / 1e12)} : Cell{"-", ""});
+    }
+    auto best = std::max_element(s.peak_flops.begin(), s.peak_flops.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    auto fp32 = s.peak(DType::fp32);
+    row.insert(row.end(), {text_cell(dram.name), {format_rate(dram.bandwidth_Bps, "B/s"), format_raw(dram.bandwidth_Bps)},
+                           {format_capacity(dram.capacity_bytes), format_raw(dram.capacity_bytes)},
+                           fp32 ? Cell{format_fixed(*fp32 / dram.bandwidth_Bps, 1), format_raw(*fp32 / dram.bandwidth_Bps)}
+                                : Cell{"-", ""},
+                           text_cell(format_fixed(best->second / dram.bandwidth_Bps, 1) + " (" +
+                                     std::string(dtype_name(best->first)) + ")")});
+    t.rows.push_back(std::move(row));
+    for (const std::string& d : s.derivations) notes.push_back(id + ": " + d);
+  }
+  write_text_table(t, std::cout);
+  if (!notes.empty()) {
+    std::cout << "\nderived:\n";
+    for (const std::string& n : notes) std::cout << "  " << n << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_list(const Args& args) {
   std::string what;
   po::options_description general("General");
-  general.add_options()("help,h", "show this help")("what", po::value(&what), "models | hw-models");
+  general.add_options()("help,h", "show this help")("what", po::value(&what), "models | hardware | hw-models");
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, general, pos, vm, "ridge list models|hw-models")) return 0;
+  if (!parse_command_line(args, general, pos, vm, "ridge list models|hardware|hw-models")) return 0;
   if (what == "models") return list_models();
+  if (what == "hardware") return list_hardware();
   if (what == "hw-models") return list_hw_models();
-  const std::vector<std::string> known = {"models", "hw-models"};
+  const std::vector<std::string> known = {"models", "hardware", "hw-models"};
   throw InputError({}, "list: unknown list '" + what + "'", suggestion_hint(what, known));
 }
 
