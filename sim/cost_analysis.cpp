@@ -7,8 +7,9 @@
 namespace ridge {
 
 double LayerCost::arithmetic_intensity() const {
-  int64_t b = bytes();
-  return b > 0 ? static_cast<double>(flops) / static_cast<double>(b) : 0.0;
+  double b = static_cast<double>(bytes()) + static_cast<double>(backward_bytes()) + static_cast<double>(update_bytes);
+  double f = static_cast<double>(flops) + static_cast<double>(backward_flops) + static_cast<double>(update_flops);
+  return b > 0 ? f / b : 0.0;
 }
 
 bool reads_only_model_input(const Layer& layer) {

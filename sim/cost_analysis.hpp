@@ -38,7 +38,8 @@ struct LayerCost {
 
   int64_t bytes() const { return input_bytes + output_bytes + weight_bytes; }  // forward
   int64_t backward_bytes() const { return backward_input_bytes + backward_output_bytes + backward_weight_bytes; }
-  // FLOPs per byte moved (0 when nothing moves).
+  // FLOPs per byte moved over the whole step (0 when nothing moves): forward at
+  // inference; forward + backward + update in training, as hardware models see it.
   double arithmetic_intensity() const;
 };
 

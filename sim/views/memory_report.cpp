@@ -10,6 +10,15 @@ namespace {
 
 Cell bytes_cell(int64_t v) { return {format_bytes(static_cast<double>(v)), format_raw(v)}; }
 std::string b(int64_t v) { return format_bytes(static_cast<double>(v)); }
+std::string exact(int64_t v) { return format_raw(v) + " B"; }
+// A capacity as descriptors write it: GiB when it is a whole number of them, and SI.
+std::string capacity_text(double bytes) {
+  const double gib = 1024.0 * 1024 * 1024;
+  std::string si = format_bytes(bytes);
+  if (bytes >= gib && bytes / gib == static_cast<double>(static_cast<int64_t>(bytes / gib)))
+    return format_raw(static_cast<int64_t>(bytes / gib)) + " GiB (" + si + ")";
+  return si;
+}
 
 // Timeline event index of each layer's forward, recompute and backward (-1: none).
 struct LayerEvents {
@@ -85,13 +94,15 @@ std::vector<std::string> summary(const Model& m, const MemoryReport& r) {
   }
   if (r.fit) {
     const DeviceFit& d = *r.fit;
-    l.push_back("device " + d.hardware + ": " + d.level + " " + b(static_cast<int64_t>(d.dram_bytes)) + " less " +
+    l.push_back("device " + d.hardware + ": " + d.level + " " + capacity_text(d.dram_bytes) + " less " +
                 format_fixed(d.reserve_fraction * 100, 1) + "% reserve (runtime context, allocator) = " +
                 b(d.capacity_bytes) + " usable; " + (d.fits ? "fits" : "does NOT fit") + " at batch " +
                 std::to_string(s.batch));
     if (d.max_batch > 0)
-      l.push_back("largest batch that fits: " + std::to_string(d.max_batch) + " (peak " + b(d.max_batch_peak) +
-                  "; batch " + std::to_string(d.max_batch + 1) + " would need " + b(d.next_batch_peak) + ")");
+      l.push_back("largest batch that fits: " + std::to_string(d.max_batch) + " = floor((" + exact(d.capacity_bytes) +
+                  " - " + exact(f.model_bytes()) + ") / " + exact(f.peak_per_sample) + "); verified: peak " +
+                  exact(d.max_batch_peak) + ", batch " + std::to_string(d.max_batch + 1) + " would need " +
+                  exact(d.next_batch_peak));
     else
       l.push_back("no batch fits: batch 1 needs " + b(d.next_batch_peak) + " (the model part alone " +
                   b(f.model_bytes()) + ")");
