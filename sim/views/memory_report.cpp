@@ -42,7 +42,7 @@ std::string peak_where(const Model& m, const MemoryFootprint& f) {
 std::string per_param_line(const MemoryFootprint& f) {
   const ByteSizes& z = f.sizes;
   std::string p = std::to_string(z.weight) + " (weights)";
-  if (f.settings.phase == Phase::inference) return p + " B/param";
+  if (f.settings.phase == Phase::inference) return p + " = " + std::to_string(z.weight) + " B/param";
   p += " + " + std::to_string(z.gradient) + " (gradients)";
   if (z.master) p += " + " + std::to_string(z.master) + " (fp32 master)";
   if (z.state_slots)
