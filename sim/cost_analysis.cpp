@@ -7,8 +7,9 @@
 namespace ridge {
 
 double LayerCost::arithmetic_intensity() const {
-  int64_t b = bytes();
-  return b > 0 ? static_cast<double>(flops) / static_cast<double>(b) : 0.0;
+  double b = static_cast<double>(bytes()) + static_cast<double>(backward_bytes()) + static_cast<double>(update_bytes);
+  double f = static_cast<double>(flops) + static_cast<double>(backward_flops) + static_cast<double>(update_flops);
+  return b > 0 ? f / b : 0.0;
 }
 
 bool reads_only_model_input(const Layer& layer) {
@@ -18,6 +19,33 @@ bool reads_only_model_input(const Layer& layer) {
 }
 
 namespace {
+
+// Backward and update costs of one layer (see LayerCost for the traffic rules).
+void add_training(LayerCost& r, const Layer& layer, const RunSettings& s) {
+  const LayerCounts& c = layer.counts;
+  ByteSizes sizes = byte_sizes(s);
+  int64_t b = s.batch;
+  bool input_grad = !reads_only_model_input(layer);
+  bool weight_grad = c.weight_elems > 0;
+  int64_t in_macs = input_grad ? c.bwd_input_macs : 0;
+  int64_t other = checked_add(input_grad ? c.bwd_input_other_flops : 0, c.bwd_weight_other_flops);
+  r.backward_input_macs = checked_mul(in_macs, b);
+  r.backward_weight_macs = checked_mul(c.bwd_weight_macs, b);
+  r.backward_macs = checked_add(r.backward_input_macs, r.backward_weight_macs);
+  r.backward_flops = checked_mul(checked_add(checked_mul(2, checked_add(in_macs, c.bwd_weight_macs)), other), b);
+  if (input_grad || weight_grad) {
+    int64_t act = sizes.activation;
+    int64_t read = c.output_elems;  // the output gradient
+    if (c.saves_input) read = checked_add(read, c.input_elems);
+    if (c.saves_output) read = checked_add(read, c.output_elems);
+    r.backward_input_bytes = checked_add(checked_product({read, b, act}), checked_mul(c.saved_aux_bytes, b));
+    r.backward_output_bytes = input_grad ? checked_product({c.input_elems, b, act}) : 0;
+    r.backward_weight_bytes = checked_add(input_grad ? checked_mul(c.weight_elems, sizes.weight) : 0,
+                                          checked_mul(c.weight_elems, sizes.gradient));
+  }
+  r.update_flops = checked_mul(c.params, optimizer_flops_per_param(s.optimizer));
+  r.update_bytes = checked_mul(c.params, sizes.update_bytes_per_param());
+}
 
 LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   const LayerCounts& c = layer.counts;
@@ -33,25 +61,17 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   r.output_bytes = checked_product({c.output_elems, b, size});
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
   r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
-  if (s.phase == Phase::training) {
-    bool input_grad = !reads_only_model_input(layer);
-    int64_t macs = checked_add(input_grad ? c.bwd_input_macs : 0, c.bwd_weight_macs);
-    int64_t other = checked_add(input_grad ? c.bwd_input_other_flops : 0, c.bwd_weight_other_flops);
-    r.backward_macs = checked_mul(macs, b);
-    r.backward_flops = checked_mul(checked_add(checked_mul(2, macs), other), b);
-  }
+  if (s.phase == Phase::training) add_training(r, layer, s);
   return r;
 }
 
 void accumulate(LayerCost& total, const LayerCost& l) {
-  total.params = checked_add(total.params, l.params);
-  total.macs = checked_add(total.macs, l.macs);
-  total.flops = checked_add(total.flops, l.flops);
-  total.input_bytes = checked_add(total.input_bytes, l.input_bytes);
-  total.output_bytes = checked_add(total.output_bytes, l.output_bytes);
-  total.weight_bytes = checked_add(total.weight_bytes, l.weight_bytes);
-  total.backward_macs = checked_add(total.backward_macs, l.backward_macs);
-  total.backward_flops = checked_add(total.backward_flops, l.backward_flops);
+  for (auto field : {&LayerCost::params, &LayerCost::macs, &LayerCost::flops, &LayerCost::input_bytes,
+                     &LayerCost::output_bytes, &LayerCost::weight_bytes, &LayerCost::backward_macs,
+                     &LayerCost::backward_flops, &LayerCost::backward_input_macs, &LayerCost::backward_weight_macs,
+                     &LayerCost::backward_input_bytes, &LayerCost::backward_output_bytes,
+                     &LayerCost::backward_weight_bytes, &LayerCost::update_flops, &LayerCost::update_bytes})
+    total.*field = checked_add(total.*field, l.*field);
 }
 
 }  // namespace

@@ -15,11 +15,17 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     const Layer& layer = model.layers[i];
     const LayerCost& c = costs.layers[i];
     LayerWork w;
-    w.flops = static_cast<double>(c.flops + c.backward_flops);
-    w.input_bytes = static_cast<double>(c.input_bytes);
-    w.output_bytes = static_cast<double>(c.output_bytes);
-    w.weight_bytes = static_cast<double>(c.weight_bytes);
-    w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;  // views and skipped layers launch nothing
+    // Training adds backward and the optimizer update to the same streams: activation
+    // reads (output gradient, saved tensors), activation writes (input gradient), and
+    // weight-side traffic (weights, weight gradients, master weights, optimizer state).
+    w.flops = static_cast<double>(c.flops + c.backward_flops + c.update_flops);
+    w.input_bytes = static_cast<double>(c.input_bytes + c.backward_input_bytes);
+    w.output_bytes = static_cast<double>(c.output_bytes + c.backward_output_bytes);
+    w.weight_bytes = static_cast<double>(c.weight_bytes + c.backward_weight_bytes + c.update_bytes);
+    // One kernel each for forward, backward and the update; views and skipped layers launch nothing.
+    w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;
+    if (c.backward_flops > 0 || c.backward_bytes() > 0) ++w.kernels;
+    if (c.update_bytes > 0) ++w.kernels;
     if (on_host) {
       bool reads_input = false;
       for (int in : layer.inputs) reads_input |= in == kModelInput;
@@ -28,7 +34,7 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
         w.link_bytes += static_cast<double>(element_count(model.input)) * static_cast<double>(costs.settings.batch) *
                         dtype_bytes(costs.settings.dtype);
       }
-      if (i + 1 == model.layers.size()) w.link_bytes += w.output_bytes;
+      if (i + 1 == model.layers.size()) w.link_bytes += static_cast<double>(c.output_bytes);  // forward output only
     }
     out.push_back(w);
   }

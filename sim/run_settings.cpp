@@ -27,4 +27,51 @@ std::optional<Optimizer> parse_optimizer(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view precision_name(Precision p) { return p == Precision::uniform ? "uniform" : "mixed"; }
+
+std::optional<Precision> parse_precision(std::string_view s) {
+  if (s == "uniform") return Precision::uniform;
+  if (s == "mixed") return Precision::mixed;
+  return std::nullopt;
+}
+
+int optimizer_state_slots(Optimizer o) {
+  switch (o) {
+    case Optimizer::sgd: return 0;
+    case Optimizer::momentum: return 1;
+    case Optimizer::adam:
+    case Optimizer::adamw: return 2;
+  }
+  return 0;
+}
+
+int optimizer_flops_per_param(Optimizer o) {
+  switch (o) {
+    case Optimizer::sgd: return 2;
+    case Optimizer::momentum: return 4;
+    case Optimizer::adam: return 12;
+    case Optimizer::adamw: return 14;
+  }
+  return 0;
+}
+
+ByteSizes byte_sizes(const RunSettings& s) {
+  ByteSizes b;
+  int d = dtype_bytes(s.dtype);
+  b.activation = b.weight = b.gradient = d;
+  b.state = d;
+  if (s.precision == Precision::mixed) {
+    b.master = 4;
+    b.state = 4;
+  }
+  b.state_slots = optimizer_state_slots(s.optimizer);
+  return b;
+}
+
+std::string precision_recipe(const RunSettings& s) {
+  std::string d(dtype_name(s.dtype));
+  if (s.precision == Precision::uniform) return d + " throughout";
+  return "mixed " + d + " (" + d + " weights, activations and gradients; fp32 master weights and optimizer state)";
+}
+
 }  // namespace ridge

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "hw/model_registry.hpp"
 #include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/close_names.hpp"

@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
       {"query", run_query, "why one layer is (or is not) bandwidth-limited, and what would flip it"},
+      {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
       {"list", run_list, "list models | hardware | hw-models"},
   };
   return table;

@@ -12,11 +12,14 @@ namespace ridge::cli {
 po::options_description run_option_group(RunOptionValues& v) {
   po::options_description g("Run options");
   g.add_options()
-      ("batch,b", po::value(&v.batch)->default_value(1), "samples per step")
-      ("dtype,d", po::value(&v.dtype)->default_value("fp32"), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8")
-      ("phase,p", po::value(&v.phase)->default_value("inference"), "inference | training")
-      ("optimizer", po::value(&v.optimizer)->default_value("adam"), "training: sgd | momentum | adam | adamw")
-      ("data-on", po::value(&v.data_on)->default_value("device"), "device | host: where input and output live; host sends them over the link");
+      ("batch,b", po::value(&v.batch)->default_value(v.batch), "samples per step")
+      ("dtype,d", po::value(&v.dtype)->default_value(v.dtype), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8")
+      ("phase,p", po::value(&v.phase)->default_value(v.phase), "inference | training")
+      ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
+      ("precision", po::value(&v.precision)->default_value(v.precision),
+       "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
+       "and optimizer state)")
+      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link");
   return g;
 }
 
@@ -50,6 +53,12 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   auto opt = parse_optimizer(v.optimizer);
   if (!opt) throw InputError({}, "--optimizer: unknown optimizer '" + v.optimizer + "'", "use sgd, momentum, adam or adamw");
   s.optimizer = *opt;
+  auto prec = parse_precision(v.precision);
+  if (!prec) throw InputError({}, "--precision: unknown recipe '" + v.precision + "'", "use uniform or mixed");
+  s.precision = *prec;
+  if (s.precision == Precision::mixed && s.dtype != DType::fp16 && s.dtype != DType::bf16)
+    throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + v.dtype + ")",
+                     "use --dtype fp16 or --dtype bf16 with --precision mixed");
   if (v.data_on == "device") s.data_on = DataPlacement::device;
   else if (v.data_on == "host") s.data_on = DataPlacement::host;
   else throw InputError({}, "--data-on: unknown placement '" + v.data_on + "'", "use device or host");

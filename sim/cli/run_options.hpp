@@ -22,6 +22,7 @@ struct RunOptionValues {
   std::string dtype = "fp32";
   std::string phase = "inference";
   std::string optimizer = "adam";
+  std::string precision = "uniform";
   std::string data_on = "device";
 };
 
@@ -37,6 +38,7 @@ struct OutputOptionValues {
   std::string output;
 };
 
+// Defaults are the values `v` holds when called (memory defaults to training).
 po::options_description run_option_group(RunOptionValues& v);
 po::options_description hardware_option_group(HardwareOptionValues& v);
 po::options_description output_option_group(OutputOptionValues& v, const std::string& formats);

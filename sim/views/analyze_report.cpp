@@ -2,6 +2,7 @@
 #include "sim/views/analyze_report.hpp"
 
 #include "sim/views/format_units.hpp"
+#include "sim/views/write_report.hpp"
 #include "sim/views/hardware_view.hpp"
 
 namespace ridge {
@@ -16,10 +17,12 @@ std::vector<Cell> cost_cells(const LayerCost& c, bool training) {
   std::vector<Cell> cells = {count_cell(c.params),      count_cell(c.macs),         count_cell(c.flops),
                              bytes_cell(c.input_bytes), bytes_cell(c.output_bytes), bytes_cell(c.weight_bytes),
                              ratio_cell(c.arithmetic_intensity())};
-  if (training) {
-    cells.push_back(count_cell(c.backward_macs));
-    cells.push_back(count_cell(c.backward_flops));
-  }
+  if (training)
+    for (Cell cell : {count_cell(c.backward_input_macs), count_cell(c.backward_weight_macs), count_cell(c.backward_macs),
+                      count_cell(c.backward_flops), bytes_cell(c.backward_input_bytes),
+                      bytes_cell(c.backward_output_bytes), bytes_cell(c.backward_weight_bytes),
+                      count_cell(c.update_flops), bytes_cell(c.update_bytes)})
+      cells.push_back(std::move(cell));
   return cells;
 }
 
@@ -95,6 +98,7 @@ std::string settings_line(const Model& m, const RunSettings& s) {
   std::string line = "model " + m.name + ", batch " + std::to_string(s.batch) + ", dtype " +
                      std::string(dtype_name(s.dtype)) + ", phase " + std::string(phase_name(s.phase));
   if (s.phase == Phase::training) line += ", optimizer " + std::string(optimizer_name(s.optimizer));
+  if (s.precision != Precision::uniform) line += ", precision " + precision_recipe(s);
   return line;
 }
 
@@ -121,8 +125,20 @@ ColumnTable analyze_table(const Model& model, const CostAnalysis& costs, const T
                {"input", "input_bytes"},          {"output", "output_bytes"},
                {"weights", "weight_bytes"},       {"FLOP/B", "arithmetic_intensity"}};
   if (training) {
-    t.columns.push_back({"bwd MACs", "backward_macs"});
-    t.columns.push_back({"bwd FLOPs", "backward_flops"});
+    t.preamble.push_back(
+        "training: dX = input-gradient MACs (none for a layer reading only the model input), dW = weight-gradient "
+        "MACs; bwd read = output gradient + saved tensors, bwd write = input gradient, bwd wts = weights read + "
+        "weight gradients written; upd = optimizer update (gradients, weights, master weights, state)");
+    for (Column col : std::initializer_list<Column>{{"dX MACs", "backward_input_macs"},
+                                                    {"dW MACs", "backward_weight_macs"},
+                                                    {"bwd MACs", "backward_macs"},
+                                                    {"bwd FLOPs", "backward_flops"},
+                                                    {"bwd read", "backward_input_bytes"},
+                                                    {"bwd write", "backward_output_bytes"},
+                                                    {"bwd wts", "backward_weight_bytes"},
+                                                    {"upd FLOPs", "update_flops"},
+                                                    {"upd bytes", "update_bytes"}})
+      t.columns.push_back(col);
   }
   if (timed) add_timing_columns(t, *timed, levels);
   for (size_t i = 0; i < model.layers.size(); ++i) {
@@ -150,6 +166,13 @@ void put_counts(Json& j, const LayerCost& c, bool training) {
   if (training) {
     j.set("backward_macs", c.backward_macs);
     j.set("backward_flops", c.backward_flops);
+    j.set("backward_input_macs", c.backward_input_macs);
+    j.set("backward_weight_macs", c.backward_weight_macs);
+    j.set("backward_input_bytes", c.backward_input_bytes);
+    j.set("backward_output_bytes", c.backward_output_bytes);
+    j.set("backward_weight_bytes", c.backward_weight_bytes);
+    j.set("update_flops", c.update_flops);
+    j.set("update_bytes", c.update_bytes);
   }
 }
 
@@ -198,13 +221,7 @@ void put_timing_totals(Json& j, const TimingTotals& t) {
 Json analyze_json(const Model& model, const CostAnalysis& costs, const TimedRun* timed) {
   const RunSettings& s = costs.settings;
   bool training = s.phase == Phase::training;
-  Json root = Json::object();
-  root.set("schema_version", 1);
-  root.set("model", model.name);
-  root.set("batch", s.batch);
-  root.set("dtype", std::string(dtype_name(s.dtype)));
-  root.set("phase", std::string(phase_name(s.phase)));
-  if (training) root.set("optimizer", std::string(optimizer_name(s.optimizer)));
+  Json root = report_root(model.name, s);
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push(line);
   root.set("conventions", conventions);
@@ -236,12 +253,8 @@ Json analyze_json(const Model& model, const CostAnalysis& costs, const TimedRun*
 
 void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out,
                    const TimedRun* timed) {
-  switch (format) {
-    case OutputFormat::json: analyze_json(model, costs, timed).write(out); break;
-    case OutputFormat::csv: write_csv(analyze_table(model, costs, timed), out); break;
-    case OutputFormat::md: write_markdown(analyze_table(model, costs, timed), out); break;
-    case OutputFormat::table: write_text_table(analyze_table(model, costs, timed), out); break;
-  }
+  write_report(format, out, [&] { return analyze_json(model, costs, timed); },
+               [&] { return analyze_table(model, costs, timed); });
 }
 
 }  // namespace ridge

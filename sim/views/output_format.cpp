@@ -16,7 +16,7 @@ const std::vector<std::string>& counting_conventions() {
       "macs: multiply-accumulates of conv / linear / matmul-type ops only",
       "flops: 2 x macs + every other arithmetic op (bias add, activation, norm, pooling compare, softmax, add) as 1",
       "bytes: elements x dtype size; input, output and weights apart; SI units (1 GB = 1e9 B)",
-      "arithmetic intensity: flops / (input + output + weight bytes)",
+      "arithmetic intensity: flops / (input + output + weight bytes); in training over forward + backward + update",
   };
   return lines;
 }

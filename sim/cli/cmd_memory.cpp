@@ -1,0 +1,58 @@
+// `ridge memory MODEL`: the memory one step needs (parameters, gradients, optimizer
+// state, activations, workspace), its peak over the step, and with --hw whether it
+// fits and the largest batch that does.
+#include <iostream>
+#include <optional>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_options.hpp"
+#include "sim/error.hpp"
+#include "sim/memory_footprint.hpp"
+#include "sim/model_catalog.hpp"
+#include "sim/output_file.hpp"
+#include "sim/views/memory_report.hpp"
+
+namespace ridge::cli {
+
+int run_memory(const Args& args) {
+  std::string model_arg, checkpoint_arg = "none";
+  HardwareOptionValues hwo;
+  double reserve_percent = kDefaultReserveFraction * 100;
+  RunOptionValues run;
+  run.phase = "training";
+  OutputOptionValues out;
+  po::options_description general("General");
+  general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
+  po::options_description memory("Memory options");
+  memory.add_options()
+      ("checkpoint", po::value(&checkpoint_arg)->default_value(checkpoint_arg),
+       "training: none | sqrt (segments of ceil(sqrt(layers))) | every=N (segments of N layers)")
+      ("reserve", po::value(&reserve_percent)->default_value(reserve_percent),
+       "with --hw: percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)");
+  po::options_description visible;
+  visible.add(general).add(run_option_group(run)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, "table | csv | json | md"));
+  po::positional_options_description pos;
+  pos.add("model", 1);
+  po::variables_map vm;
+  const std::string usage = "ridge memory MODEL [--batch N] [--optimizer ...] [--hw HW] [--checkpoint ...] [options]";
+  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (model_arg.empty()) throw InputError({}, "memory: which model?", "ridge memory mlp --batch 256 (ridge list models)");
+
+  RunSettings settings = to_run_settings(run);
+  OutputFormat format = to_output_format(out);
+  auto checkpoint = parse_checkpoint(checkpoint_arg);
+  if (!checkpoint)
+    throw InputError({}, "--checkpoint: unknown policy '" + checkpoint_arg + "'", "use none, sqrt or every=N with N >= 1");
+  if (checkpoint->kind != CheckpointPolicy::Kind::none && settings.phase != Phase::training)
+    throw InputError({}, "--checkpoint " + checkpoint_arg + " applies to training only", "add --phase training");
+  if (!(reserve_percent >= 0 && reserve_percent < 100))
+    throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + std::to_string(reserve_percent) + ")");
+  Model model = load_model(model_arg);
+  std::optional<SelectedHardware> hw = to_hardware(hwo);
+  MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &hw->spec : nullptr,
+                                       hw ? hw->model : nullptr, reserve_percent / 100);
+  write_output(out.output, [&](std::ostream& os) { write_memory(model, report, format, os); });
+  return 0;
+}
+
+}  // namespace ridge::cli

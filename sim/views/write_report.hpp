@@ -1,0 +1,23 @@
+// Every report is either a JSON tree or a ColumnTable; this writes the one a format
+// asks for, building only that one.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "sim/run_settings.hpp"
+#include "sim/views/column_table.hpp"
+#include "sim/views/json.hpp"
+#include "sim/views/output_format.hpp"
+
+namespace ridge {
+
+void write_report(OutputFormat format, std::ostream& out, const std::function<Json()>& json,
+                  const std::function<ColumnTable()>& table);
+
+// The keys every JSON report starts with: schema_version, model, batch, dtype, phase,
+// optimizer (training only), precision.
+Json report_root(const std::string& model_name, const RunSettings& s);
+
+}  // namespace ridge
