@@ -16,7 +16,7 @@ TEST(OpsBatchnorm, Counts) {
   EXPECT_EQ(c.flops, 72);                   // 2 per element (scale and shift)
   EXPECT_EQ(c.bwd_input_other_flops, 216);  // 6 per element
   EXPECT_EQ(c.bwd_weight_other_flops, 108);  // 3 per element
-  EXPECT_EQ(c.saved_aux_bytes, 32);          // 4 channels x (mean, inv std) x 4 B
+  EXPECT_EQ(c.saved_aux_bytes, 0);           // per-step statistics are not per-sample aux (see the op)
   EXPECT_EQ(one_layer("[4, 3, 3]", "op = \"batchnorm\"\naffine = false").counts.params, 0);
   EXPECT_THROW(one_layer("[4, 3, 3]", "op = \"batchnorm\"\nnum_features = 5"), InputError);
 }
