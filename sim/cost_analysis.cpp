@@ -57,6 +57,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   int64_t size = dtype_bytes(s.dtype);
   r.macs = checked_mul(c.macs, b);
   r.flops = checked_mul(c.flops, b);
+  r.epilogue_flops = checked_mul(c.epilogue_flops, b);
   r.input_bytes = checked_product({c.input_elems, b, size});
   r.output_bytes = checked_product({c.output_elems, b, size});
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample.

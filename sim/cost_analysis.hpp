@@ -15,6 +15,7 @@ struct LayerCost {
   int64_t params = 0;
   int64_t macs = 0;
   int64_t flops = 0;
+  int64_t epilogue_flops = 0;  // of `flops`, done in a fused epilogue (LayerCounts::epilogue_flops)
   int64_t input_bytes = 0;
   int64_t output_bytes = 0;
   int64_t weight_bytes = 0;

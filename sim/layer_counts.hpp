@@ -24,6 +24,10 @@ struct LayerCounts {
   // Per sample, forward.
   int64_t macs = 0;
   int64_t flops = 0;
+  // Part of `flops` a conv / linear / matmul kernel does in its fused epilogue (the bias
+  // add), on other units while the MACs run: counted as FLOPs, not timed (DESIGN.md's
+  // worked example times conv1 by its 2 x MACs alone).
+  int64_t epilogue_flops = 0;
   int64_t input_elems = 0;   // all inputs together
   int64_t output_elems = 0;
 

@@ -18,7 +18,8 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     // Training adds backward and the optimizer update to the same streams: activation
     // reads (output gradient, saved tensors), activation writes (input gradient), and
     // weight-side traffic (weights, weight gradients, master weights, optimizer state).
-    w.flops = static_cast<double>(c.flops + c.backward_flops + c.update_flops);
+    w.flops = static_cast<double>(c.flops - c.epilogue_flops + c.backward_flops + c.update_flops);
+    w.epilogue_flops = static_cast<double>(c.epilogue_flops);
     w.input_bytes = static_cast<double>(c.input_bytes + c.backward_input_bytes);
     w.output_bytes = static_cast<double>(c.output_bytes + c.backward_output_bytes);
     w.weight_bytes = static_cast<double>(c.weight_bytes + c.backward_weight_bytes + c.update_bytes);

@@ -9,7 +9,8 @@
 namespace ridge {
 
 struct LayerWork {
-  double flops = 0;
+  double flops = 0;           // arithmetic the compute units are timed for
+  double epilogue_flops = 0;  // counted FLOPs done in a fused epilogue beside the MACs: not timed
   double input_bytes = 0;   // activations read
   double output_bytes = 0;  // activations written
   double weight_bytes = 0;  // weights (and, in training, gradients and optimizer state) moved

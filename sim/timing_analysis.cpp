@@ -33,7 +33,7 @@ TimingAnalysis analyze_timing(const Model& model, const CostAnalysis& costs, con
     l.timing = hw_model.time_layer(w, hw, dtype);
     l.attained_flops = ratio(w.flops, l.timing.time_s);
     l.peak_fraction = ratio(l.attained_flops, r.peak_flops);
-    l.arithmetic_intensity = ratio(w.flops, w.bytes());
+    l.arithmetic_intensity = ratio(w.flops + w.epilogue_flops, w.bytes());  // as the cost analysis counts it
     tot.flops += w.flops;
     tot.bytes += w.bytes();
     tot.compute_s += l.timing.compute_s;

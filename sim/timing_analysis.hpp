@@ -18,9 +18,9 @@ namespace ridge {
 struct LayerTimed {
   LayerWork work;
   LayerTiming timing;
-  double attained_flops = 0;        // work.flops / timing.time_s (0 when the layer takes no time)
+  double attained_flops = 0;        // work.flops (timed, without the fused epilogue) / time_s; 0 when no time
   double peak_fraction = 0;         // attained_flops / nominal peak[dtype], 0..1
-  double arithmetic_intensity = 0;  // work.flops / work.bytes(), all streams (0 when nothing moves)
+  double arithmetic_intensity = 0;  // all counted flops (epilogue included) / work.bytes(); 0 when nothing moves
 };
 
 struct TimingTotals {

@@ -145,9 +145,11 @@ TEST(TrainingCosts, LayerWorkSumsForwardBackwardAndUpdate) {
   CostAnalysis c = analyze_costs(m, training(256, Optimizer::sgd));
   std::vector<LayerWork> w = layer_work(m, c);
   int i = m.find("hidden.1.fc");
-  // FLOPs: forward 256 * (2*10,000 + 100) = 5,145,600; backward 256 * (2*20,000 + 100
-  // bias-gradient adds) = 10,265,600; sgd update 2 * 10,100 = 20,200. Sum 15,431,400.
-  EXPECT_DOUBLE_EQ(w[i].flops, 15'431'400.0);
+  // Timed FLOPs: forward 256 * 2*10,000 = 5,120,000 (the 256 * 100 bias adds run in the
+  // fused epilogue); backward 256 * (2*20,000 + 100 bias-gradient adds) = 10,265,600; sgd
+  // update 2 * 10,100 = 20,200. Sum 15,405,800.
+  EXPECT_DOUBLE_EQ(w[i].flops, 15'405'800.0);
+  EXPECT_DOUBLE_EQ(w[i].epilogue_flops, 25'600.0);
   // Activations read: forward input 102,400 + backward 204,800; written: forward output
   // 102,400 + input gradient 102,400.
   EXPECT_DOUBLE_EQ(w[i].input_bytes, 307'200.0);

@@ -48,6 +48,7 @@ OpResult conv2d(TomlFields& a, const std::vector<Shape>& in) {
   n.input_elems = element_count(x);
   n.macs = checked_mul(n.output_elems, per_output);
   n.flops = checked_add(checked_mul(2, n.macs), bias ? n.output_elems : 0);
+  n.epilogue_flops = bias ? n.output_elems : 0;
   n.bwd_input_macs = n.macs;
   n.bwd_weight_macs = n.macs;
   n.bwd_weight_other_flops = bias ? n.output_elems : 0;  // bias gradient: sum over positions

@@ -30,6 +30,7 @@ OpResult linear(TomlFields& a, const std::vector<Shape>& in) {
   n.output_elems = element_count(r.output);
   n.macs = checked_mul(rows, weight);
   n.flops = checked_add(checked_mul(2, n.macs), bias ? n.output_elems : 0);
+  n.epilogue_flops = bias ? n.output_elems : 0;
   n.bwd_input_macs = n.macs;
   n.bwd_weight_macs = n.macs;
   n.bwd_weight_other_flops = bias ? n.output_elems : 0;

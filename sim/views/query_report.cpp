@@ -63,7 +63,7 @@ std::string query_text(const Model& model, const HardwareSpec& hw, const LayerQu
              format_seconds(t.memory_s) + " of traffic at " + lvl + ", the busiest level; " + timing + ".");
   sentence("To stay compute-bound it needs " + format_bandwidth(q.required_Bps) + " from " + lvl + " (" +
            stream_needs(hw, q) + "); " + lvl + " gives " + format_bandwidth(q.available_Bps) + ".");
-  sentence("Its arithmetic intensity at " + lvl + " is " + intensity(q.arithmetic_intensity) + ", " +
+  sentence("Its arithmetic intensity at " + lvl + " (timed FLOPs per byte) is " + intensity(q.arithmetic_intensity) + ", " +
            (q.arithmetic_intensity < q.ridge_point ? "below" : "at or above") + " the ridge point of " +
            intensity(q.ridge_point) + ".");
   if (t.memory_bound()) {
