@@ -202,7 +202,8 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
 namespace {
 
 // "v100 fp16 inference" plus whatever else distinguishes the series (other varied
-// values, the hardware model when several are swept, the optimizer in training).
+// values, the hardware model when several are swept, the optimizer in training, the
+// batch along a [[vary]] series: skip_vary >= 0 names the value the series runs along).
 std::string series_name(const SweepPlan& plan, const PointNames& n, int skip_vary) {
   std::string s = n.hardware;
   if (plan.file.hw_models.size() > 1) s += " " + n.hw_model;
@@ -210,6 +211,7 @@ std::string series_name(const SweepPlan& plan, const PointNames& n, int skip_var
     if (static_cast<int>(k) != skip_vary) s += " " + plan.file.vary[k].key + "=" + n.values[k];
   s += " " + n.dtype + " " + n.phase;
   if (plan.file.optimizers.size() > 1 && n.phase == "training") s += " " + n.optimizer;
+  if (skip_vary >= 0 && plan.file.batches.size() > 1) s += " batch " + n.batch;  // a series along a varied value
   return s;
 }
 
