@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hw/hardware_spec.hpp"
+#include "hw/layer_batch.hpp"
 #include "sim/dtype.hpp"
 #include "sim/layer_work.hpp"
 
@@ -40,6 +41,13 @@ class HardwareModel {
   virtual std::string_view summary() const = 0;
   // `dtype` must be supported by `hw` (callers check first and report unsupported runs).
   virtual LayerTiming time_layer(const LayerWork& work, const HardwareSpec& hw, DType dtype) const = 0;
+  // A whole model's layers at once (sweeps): fills `out` per layer, returns the sums.
+  // The default calls time_layer per layer; a model may override it with array
+  // expressions (hw/layer_batch.hpp) that must give the same numbers (tests check 1e-12).
+  virtual TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
+                                 LayerTimingArrays& out) const {
+    return time_layers_one_by_one(*this, work, hw, dtype, out);
+  }
 };
 
 }  // namespace ridge

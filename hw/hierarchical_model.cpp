@@ -41,6 +41,30 @@ class HierarchicalModel final : public HardwareModel {
     finish_timing(t, level_bytes, hw);
     return t;
   }
+  // time_layer over all layers as array expressions: the nearest fitting level is the
+  // highest index that fits, so levels are tried in ascending order, the last fit winning.
+  TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
+                         LayerTimingArrays& out) const override {
+    begin_batch(work, hw, dtype, out);
+    if (hw.memory.empty()) return end_batch(out);
+    thread_local Eigen::ArrayXi weight_level, io_level;  // scratch, reused across calls
+    thread_local Eigen::ArrayXd io_bytes;
+    io_bytes = work.input_bytes + work.output_bytes;
+    weight_level.setZero(work.size());
+    io_level.setZero(work.size());
+    const int levels = static_cast<int>(hw.memory.size());
+    for (int i = 1; i < levels; ++i)
+      weight_level = (work.weight_bytes <= hw.memory[static_cast<size_t>(i)].capacity_bytes).select(i, weight_level);
+    for (int i = 1; i < levels; ++i) {
+      const double capacity = hw.memory[static_cast<size_t>(i)].capacity_bytes;
+      const auto free_bytes = (weight_level == i).select(capacity - work.weight_bytes, capacity);
+      io_level = (io_bytes <= free_bytes).select(i, io_level);
+    }
+    for (int i = 0; i < levels; ++i)
+      add_level_batch(out, (weight_level == i).select(work.weight_bytes, 0.0) + (io_level == i).select(io_bytes, 0.0),
+                      hw, i);
+    return end_batch(out);
+  }
 };
 
 }  // namespace

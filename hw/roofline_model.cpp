@@ -18,6 +18,13 @@ class RooflineModel final : public HardwareModel {
     finish_timing(t, level_bytes, hw);
     return t;
   }
+  // time_layer over all layers as array expressions (same arithmetic, same rounding).
+  TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
+                         LayerTimingArrays& out) const override {
+    begin_batch(work, hw, dtype, out);
+    if (!hw.memory.empty()) add_level_batch(out, work.input_bytes + work.output_bytes + work.weight_bytes, hw, 0);
+    return end_batch(out);
+  }
 };
 }  // namespace
 

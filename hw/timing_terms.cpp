@@ -43,4 +43,25 @@ void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const
   t.time_s = std::max(t.compute_s, t.memory_s) + t.link_s + t.overhead_s;
 }
 
+void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype, LayerTimingArrays& out) {
+  out.resize(work.size());
+  const double peak = hw.peak(dtype).value_or(0) * hw.compute_efficiency;
+  if (peak > 0)
+    out.compute_s = (work.flops > 0).select(work.flops / peak, 0.0);
+  else
+    out.compute_s.setZero();
+  if (hw.link)
+    out.link_s = (work.link_bytes > 0).select(work.link_bytes / hw.link->bandwidth_Bps, 0.0);
+  else
+    out.link_s.setZero();
+  out.overhead_s = work.kernels * hw.kernel_launch_s;
+  out.memory_s.setZero();
+  out.bound_level.setConstant(-1);
+}
+
+TimingSums end_batch(LayerTimingArrays& out) {
+  out.bound_level = (out.memory_s > out.compute_s).select(out.bound_level, -1);
+  return finish_batch(out);
+}
+
 }  // namespace ridge

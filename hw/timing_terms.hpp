@@ -20,4 +20,28 @@ LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dt
 // slower than compute, else -1) and time_s = max(compute, memory) + link + overhead.
 void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw);
 
+// ---------------------------------------------------------------------------------
+// The same terms over a whole model's layers at once (HardwareModel::time_layers
+// overrides). Each is the per-layer expression above written as an Eigen array
+// expression, so per-layer results round exactly as time_layer's do.
+
+// compute_s, link_s, overhead_s of every layer; memory_s = 0 and bound_level = -1,
+// ready for add_level_batch.
+void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype, LayerTimingArrays& out);
+
+// Folds level `level`'s traffic (`bytes` per layer) into out.memory_s and, for now,
+// out.bound_level as the slowest level so far. Call for levels 0, 1, ... in order.
+template <typename Bytes>
+void add_level_batch(LayerTimingArrays& out, const Eigen::ArrayBase<Bytes>& bytes, const HardwareSpec& hw, int level) {
+  const double rate = hw.memory[static_cast<size_t>(level)].bandwidth_Bps * hw.memory_efficiency;
+  const auto level_s = (bytes > 0).select(bytes / rate, 0.0);
+  const auto slower = level_s > out.memory_s;
+  out.bound_level = slower.select(level, out.bound_level);  // reads the old memory_s: update it second
+  out.memory_s = slower.select(level_s, out.memory_s);
+}
+
+// After the last level: the bound (memory strictly slower than compute names the
+// slowest level, else -1), time_s, and the sums.
+TimingSums end_batch(LayerTimingArrays& out);
+
 }  // namespace ridge

@@ -14,6 +14,14 @@ SourceLoc location_of(const toml::node& node, const std::string& fallback_file) 
   return loc;
 }
 
+toml::table parse_toml_text(const std::string& text, const std::string& file) {
+  try {
+    return toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    throw InputError({file, e.source().begin.line, e.source().begin.column}, "invalid TOML: " + std::string(e.description()));
+  }
+}
+
 TomlFields::TomlFields(const toml::table& table, std::string file, std::string what)
     : table_(table), file_(std::move(file)), what_(std::move(what)) {}
 

@@ -18,6 +18,9 @@ namespace ridge {
 
 SourceLoc location_of(const toml::node& node, const std::string& fallback_file);
 
+// Parses TOML text read from `file`; a syntax error is an InputError at its file:line:col.
+toml::table parse_toml_text(const std::string& text, const std::string& file);
+
 class TomlFields {
  public:
   // `what` names the table in messages, e.g. "layer 'conv1' (conv2d)".

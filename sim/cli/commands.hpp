@@ -13,6 +13,7 @@ int run_analyze(const Args& args);
 int run_list(const Args& args);
 int run_memory(const Args& args);
 int run_query(const Args& args);
+int run_sweep(const Args& args);
 
 struct Command {
   const char* name;

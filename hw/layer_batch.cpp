@@ -1,0 +1,76 @@
+// Struct-of-arrays layer work and the reference batch timing (see layer_batch.hpp).
+#include "hw/layer_batch.hpp"
+
+#include "hw/hardware_model.hpp"
+
+namespace ridge {
+
+LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
+  LayerWork w;
+  w.flops = flops[i];
+  w.input_bytes = input_bytes[i];
+  w.output_bytes = output_bytes[i];
+  w.weight_bytes = weight_bytes[i];
+  w.link_bytes = link_bytes[i];
+  w.kernels = static_cast<int>(kernels[i]);
+  return w;
+}
+
+LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
+  const auto n = static_cast<Eigen::Index>(work.size());
+  LayerWorkArrays a;
+  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.link_bytes, &a.kernels})
+    col->resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const LayerWork& w = work[static_cast<size_t>(i)];
+    a.flops[i] = w.flops;
+    a.input_bytes[i] = w.input_bytes;
+    a.output_bytes[i] = w.output_bytes;
+    a.weight_bytes[i] = w.weight_bytes;
+    a.link_bytes[i] = w.link_bytes;
+    a.kernels[i] = w.kernels;
+  }
+  return a;
+}
+
+void LayerTimingArrays::resize(Eigen::Index n) {
+  for (Eigen::ArrayXd* col : {&compute_s, &memory_s, &link_s, &overhead_s, &time_s}) col->resize(n);
+  bound_level.resize(n);
+}
+
+TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArrays& work, const HardwareSpec& hw,
+                                  DType dtype, LayerTimingArrays& out) {
+  out.resize(work.size());
+  TimingSums s;
+  for (Eigen::Index i = 0; i < work.size(); ++i) {
+    LayerTiming t = model.time_layer(work.layer(i), hw, dtype);
+    out.compute_s[i] = t.compute_s;
+    out.memory_s[i] = t.memory_s;
+    out.link_s[i] = t.link_s;
+    out.overhead_s[i] = t.overhead_s;
+    out.time_s[i] = t.time_s;
+    out.bound_level[i] = t.bound_level;
+    s.compute_s += t.compute_s;
+    s.memory_s += t.memory_s;
+    s.link_s += t.link_s;
+    s.overhead_s += t.overhead_s;
+    s.time_s += t.time_s;
+    if (t.memory_bound()) s.memory_bound_s += t.time_s;
+  }
+  return s;
+}
+
+TimingSums finish_batch(LayerTimingArrays& out) {
+  // Same expression, and so the same rounding, as finish_timing per layer.
+  out.time_s = out.compute_s.max(out.memory_s) + out.link_s + out.overhead_s;
+  TimingSums s;
+  s.compute_s = out.compute_s.sum();
+  s.memory_s = out.memory_s.sum();
+  s.link_s = out.link_s.sum();
+  s.overhead_s = out.overhead_s.sum();
+  s.time_s = out.time_s.sum();
+  s.memory_bound_s = (out.bound_level >= 0).select(out.time_s, 0.0).sum();
+  return s;
+}
+
+}  // namespace ridge

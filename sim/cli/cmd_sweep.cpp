@@ -1,0 +1,138 @@
+// `ridge sweep FILE.toml`: every point of a sweep file's cartesian product, in
+// parallel, as CSV or JSON rows in point order (the same bytes for any --jobs), with a
+// short summary for people. Ctrl-C stops the workers and leaves no output file.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_options.hpp"
+#include "sim/error.hpp"
+#include "sim/output_file.hpp"
+#include "sim/sweep_report.hpp"
+#include "sim/sweep_run.hpp"
+
+namespace ridge::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_sigint(int) { g_interrupted.store(true); }
+
+// Installs the SIGINT handler for the lifetime of the sweep, restoring the old one after.
+class SigintGuard {
+ public:
+  SigintGuard() { old_ = std::signal(SIGINT, on_sigint); }
+  ~SigintGuard() { std::signal(SIGINT, old_); }
+  SigintGuard(const SigintGuard&) = delete;
+  SigintGuard& operator=(const SigintGuard&) = delete;
+
+ private:
+  void (*old_)(int);
+};
+
+// A progress bar on stderr, shown only when stderr is a terminal and the sweep has run
+// for more than a second; erased when done.
+class ProgressBar {
+ public:
+  ProgressBar(const std::atomic<size_t>& done, size_t total) : done_(done), total_(total) {
+    if (::isatty(STDERR_FILENO)) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressBar() { stop(); }
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void loop() {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    bool shown = false;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!cv_.wait_for(lock, milliseconds(100), [this] { return stopping_; })) {
+      if (steady_clock::now() - start < seconds(1)) continue;
+      size_t done = std::min(done_.load(), total_);
+      int filled = total_ ? static_cast<int>(40 * done / total_) : 40;
+      std::cerr << "\r[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(40 - filled), ' ')
+                << "] " << done << "/" << total_ << " points" << std::flush;
+      shown = true;
+    }
+    if (shown) std::cerr << "\r" << std::string(70, ' ') << "\r" << std::flush;
+  }
+  const std::atomic<size_t>& done_;
+  size_t total_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
+
+}  // namespace
+
+int run_sweep(const Args& args) {
+  std::string file;
+  int64_t jobs = 0;
+  bool per_layer = false;
+  OutputOptionValues out;
+  out.format = "csv";
+  po::options_description general("General");
+  general.add_options()("help,h", "show this help")("file", po::value(&file), "sweep file (configs/sweeps/*.toml)")(
+      "jobs,j", po::value(&jobs), "worker threads (default: all cores)")(
+      "per-layer", po::bool_switch(&per_layer), "one row per point and layer instead of per point");
+  po::options_description visible;
+  visible.add(general).add(output_option_group(out, "csv | json"));
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, visible, pos, vm, "ridge sweep FILE.toml [options]")) return 0;
+  if (file.empty()) throw InputError({}, "sweep: which sweep file?", "ridge sweep configs/sweeps/gpu-generations.toml");
+  if (vm.count("jobs") && jobs < 1) throw InputError({}, "--jobs must be at least 1 (got " + std::to_string(jobs) + ")");
+  if (out.format != "csv" && out.format != "json")
+    throw InputError({}, "--format: a sweep writes csv or json (got '" + out.format + "')");
+  unsigned threads = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
+
+  SweepPlan plan = plan_sweep(read_sweep_file(file));
+
+  g_interrupted = false;
+  SigintGuard guard;
+  std::atomic<size_t> done{0};
+  SweepResult result;
+  {
+    ProgressBar bar(done, plan.point_count());
+    result = ridge::run_sweep(plan, {threads, per_layer, &g_interrupted, &done});
+  }
+  if (result.cancelled || g_interrupted) {
+    std::cerr << "interrupted: no output written\n";
+    return kInterruptedExit;
+  }
+  std::ostringstream text;
+  if (out.format == "json")
+    sweep_json(plan, result, per_layer).write(text);
+  else
+    write_sweep_csv(plan, result, per_layer, text);
+  // The whole report is in memory; the file appears complete (temporary + rename) or not at all.
+  if (g_interrupted) {
+    std::cerr << "interrupted: no output written\n";
+    return kInterruptedExit;
+  }
+  write_output(out.output, [&](std::ostream& os) { os << text.str(); });
+  std::string summary = sweep_summary(plan, result);
+  (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << summary;
+  return 0;
+}
+
+}  // namespace ridge::cli

@@ -1,0 +1,100 @@
+// `ridge sweep` as a user runs it: byte-identical output for any --jobs, and bad
+// sweep files exit 2 with a located error and leave no output file.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status = -1;
+  std::string err;
+};
+
+class SweepCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ridge-sweep-cli-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  }
+  static std::string read(const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  CliRun ridge(const std::string& args) const {
+    std::string err = path("stderr.txt");
+    std::string cmd = std::string(RIDGE_BINARY) + " " + args + " >" + path("stdout.txt") + " 2>" + err;
+    int rc = std::system(cmd.c_str());
+    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, read(err)};
+  }
+  fs::path dir_;
+};
+
+TEST_F(SweepCli, OutputIsTheSameBytesForAnyJobs) {
+  for (const char* extra : {"", "--per-layer", "--format json"}) {
+    std::string sweep = "configs/sweeps/full-zoo.toml";
+    ASSERT_EQ(ridge("sweep " + sweep + " --jobs 1 " + extra + " --output " + path("one")).status, 0);
+    ASSERT_EQ(ridge("sweep " + sweep + " --jobs 2 " + extra + " --output " + path("two")).status, 0);
+    ASSERT_EQ(ridge("sweep " + sweep + " --jobs 5 " + extra + " --output " + path("five")).status, 0);
+    std::string one = read(path("one"));
+    EXPECT_GT(one.size(), 1000u);
+    EXPECT_EQ(one, read(path("two"))) << extra;
+    EXPECT_EQ(one, read(path("five"))) << extra;
+  }
+}
+
+TEST_F(SweepCli, SummaryGoesToStdoutWhenWritingAFile) {
+  std::string sweep = write("s.toml", "models = [\"alexnet\"]\nhardware = [\"v100\"]\nbatch = [1, 256]\n");
+  ASSERT_EQ(ridge("sweep " + sweep + " --output " + path("out.csv")).status, 0);
+  std::string summary = read(path("stdout.txt"));
+  EXPECT_NE(summary.find("alexnet inference: fastest v100"), std::string::npos) << summary;
+  // 2 points: the header line and two rows after the '#' preamble.
+  std::string csv = read(path("out.csv"));
+  EXPECT_NE(csv.find("\nalexnet,v100,roofline,inference,fp32,adam,1,ok,"), std::string::npos);
+  EXPECT_NE(csv.find("\nalexnet,v100,roofline,inference,fp32,adam,256,ok,"), std::string::npos);
+}
+
+TEST_F(SweepCli, BadSweepFilesExit2WithALocatedErrorAndNoOutput) {
+  const std::string head = "models = [\"alexnet\"]\nhardware = [\"v100\"]\n";
+  struct Case {
+    std::string text, where;
+  } cases[] = {
+      {"models = [\"alexnet\", \"resnet5000\"]\nhardware = [\"v100\"]\n", ":1:22: "},  // unknown model
+      {"models = [\"alexnet\"]\nhardware = [\"v1000\"]\n", ":2:13: "},                 // unknown hardware
+      {head + "[[vary]]\nkey = \"memory.HBM3.bandwidth\"\nvalues = [\"1 TB/s\"]\n", ":4:7: "},  // unknown key
+      {head + "dtype = []\n", ":3:9: "},                                                // empty list
+      {head + "batch = [1, 2\n", ":3:15: "},                                            // TOML syntax
+  };
+  for (const Case& c : cases) {
+    std::string sweep = write("bad.toml", c.text);
+    CliRun r = ridge("sweep " + sweep + " --output " + path("out.csv"));
+    EXPECT_EQ(r.status, 2) << c.text;
+    EXPECT_EQ(r.err.rfind("error: " + sweep + c.where, 0), 0u) << r.err;
+    EXPECT_FALSE(fs::exists(path("out.csv"))) << c.text;
+  }
+  // Nothing else was left in the folder (no temporary).
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir_)) files += e.path().filename() != "bad.toml" &&
+                                                           e.path().filename() != "stdout.txt" &&
+                                                           e.path().filename() != "stderr.txt";
+  EXPECT_EQ(files, 0u);
+}
+
+}  // namespace
