@@ -285,6 +285,10 @@ MemoryFootprint memory_footprint(const Model& model, const RunSettings& settings
   }
 }
 
+int64_t usable_capacity(const HardwareSpec& hw, double reserve_fraction) {
+  return static_cast<int64_t>(std::min(hw.dram().capacity_bytes * (1.0 - reserve_fraction), 0x1p62));  // 4.6 EB: no overflow
+}
+
 DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const HardwareSpec& hw,
                         const HardwareModel& hw_model, double reserve_fraction) {
   DeviceFit d;
@@ -292,7 +296,7 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
   d.level = hw.dram().name;
   d.dram_bytes = hw.dram().capacity_bytes;
   d.reserve_fraction = reserve_fraction;
-  d.capacity_bytes = static_cast<int64_t>(std::min(d.dram_bytes * (1.0 - reserve_fraction), 0x1p62));  // 4.6 EB: no overflow
+  d.capacity_bytes = usable_capacity(hw, reserve_fraction);
   d.fits = fp.peak_bytes() <= d.capacity_bytes;
   // peak(N) = model + N x per_sample, exactly (every timeline tensor scales with N).
   int64_t room = d.capacity_bytes - fp.model_bytes();

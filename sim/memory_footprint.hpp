@@ -118,6 +118,9 @@ struct DeviceFit {
 
 inline constexpr double kDefaultReserveFraction = 0.05;
 
+// Bytes of `hw`'s DRAM usable by the run: floor(capacity x (1 - reserve)).
+int64_t usable_capacity(const HardwareSpec& hw, double reserve_fraction);
+
 DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const HardwareSpec& hw,
                         const HardwareModel& hw_model, double reserve_fraction);
 

@@ -1,27 +1,24 @@
 // Peak memory and "fits" of one sweep point: the one place the sweep asks for them.
-//
-// Placeholder until sim/memory_footprint.* (branch `training`) reaches main: it
-// returns nothing, so the sweep's peak_memory_bytes and fits columns stay empty and no
-// point is reported as "does not fit". When the footprint API lands, fill this from it
-// (peak bytes of the point's settings, fits = peak <= hw.dram().capacity_bytes); the
-// sweep then marks points that do not fit with a status and leaves their times empty.
+// The footprint depends on the model and run settings only, so the sweep computes it
+// once per group of points and judges it here against each hardware point, with the
+// same runtime reserve as `ridge memory` (kDefaultReserveFraction).
 #pragma once
 
 #include <optional>
 
 #include "hw/hardware_spec.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/model.hpp"
+#include "sim/memory_footprint.hpp"
 
 namespace ridge {
 
 struct PointMemory {
   std::optional<double> peak_bytes;  // the step's peak device memory
-  std::optional<bool> fits;          // peak_bytes <= the device DRAM's capacity
+  std::optional<bool> fits;          // peak_bytes <= the device DRAM's usable capacity
 };
 
-inline PointMemory point_memory(const Model& /*model*/, const CostAnalysis& /*costs*/, const HardwareSpec& /*hw*/) {
-  return {};
+inline PointMemory point_memory(const MemoryFootprint& footprint, const HardwareSpec& hw) {
+  double peak = static_cast<double>(footprint.peak_bytes());
+  return {peak, peak <= static_cast<double>(usable_capacity(hw, kDefaultReserveFraction))};
 }
 
 }  // namespace ridge

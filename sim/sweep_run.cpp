@@ -10,8 +10,10 @@
 #include "hw/model_registry.hpp"
 #include "sim/cost_analysis.hpp"
 #include "sim/layer_work.hpp"
+#include "sim/memory_footprint.hpp"
 #include "sim/model_catalog.hpp"
 #include "sim/timing_analysis.hpp"
+#include "sim/views/format_units.hpp"
 
 namespace ridge {
 
@@ -132,8 +134,10 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
   CostAnalysis costs;
   LayerWorkArrays work;
   double flops = 0, bytes = 0;
+  std::optional<MemoryFootprint> footprint;
   try {
     costs = analyze_costs(model, settings);
+    footprint = memory_footprint(model, settings, CheckpointPolicy{});
     work = to_arrays(layer_work(model, costs));
     flops = work.flops.sum();
     bytes = (work.input_bytes + work.output_bytes + work.weight_bytes).sum();
@@ -156,9 +160,11 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
         r.status = "unsupported: " + hw.id + " has no " + std::string(dtype_name(settings.dtype)) + " peak";
         continue;
       }
-      r.memory = point_memory(model, costs, hw);
+      r.memory = point_memory(*footprint, hw);
       if (r.memory.fits == false) {
-        r.status = "does not fit: needs more than the " + hw.dram().name + " capacity";
+        r.status = "does not fit: peak " + format_bytes(*r.memory.peak_bytes) + " > " +
+                   format_bytes(static_cast<double>(usable_capacity(hw, kDefaultReserveFraction))) + " usable " +
+                   hw.dram().name;
         continue;
       }
       r.peak_flops = *peak;

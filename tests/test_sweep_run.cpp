@@ -142,6 +142,23 @@ TEST(SweepRun, UnsupportedDtypeIsARowWithAStatus) {
             std::string::npos);
 }
 
+TEST(SweepRun, PointThatDoesNotFitIsARowWithAStatus) {
+  // mlp, training, Adam, fp32: model part 131,410 x 16 B = 2,102,560 B; peak per sample
+  // 6,400 B (5,600 B kept + two 400 B activation gradients, at hidden.3.relu's backward).
+  // A V100 cut to 10 MB keeps 95% usable: 9,500,000 B. Batch 1155: 2,102,560 + 1155 x
+  // 6,400 = 9,494,560 B fits; batch 1156: 9,500,960 B does not.
+  SweepResult r = run("models = [\"mlp\"]\nhardware = [\"v100\"]\nphase = [\"training\"]\nbatch = [1155, 1156]\n"
+                      "[[vary]]\nkey = \"memory.HBM2.capacity\"\nvalues = [\"10 MB\"]\n",
+                      1);
+  ASSERT_EQ(r.points.size(), 2u);
+  EXPECT_TRUE(r.points[0].ok());
+  EXPECT_EQ(r.points[0].memory.peak_bytes, 9'494'560.0);
+  EXPECT_EQ(r.points[0].memory.fits, true);
+  EXPECT_EQ(r.points[1].memory.peak_bytes, 9'500'960.0);
+  EXPECT_EQ(r.points[1].memory.fits, false);
+  EXPECT_EQ(r.points[1].status.rfind("does not fit", 0), 0u) << r.points[1].status;
+}
+
 TEST(SweepRun, SameResultForAnyNumberOfThreads) {
   const std::string text = "models = [\"alexnet\", \"gpt2\"]\nhardware = [\"v100\", \"a100\"]\nbatch = [1, 2, 4, 8]\n"
                            "phase = [\"inference\", \"training\"]\n";
