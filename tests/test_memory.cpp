@@ -10,7 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
+#include "sim/cost_analysis.hpp"
+#include "sim/model_catalog.hpp"
 #include "sim/memory_footprint.hpp"
 #include "sim/model_reader.hpp"
 #include "tests/training_models.hpp"
@@ -231,6 +234,40 @@ TEST(Memory, LargestBatchThatFitsFitsAndOneMoreDoesNot) {
   DeviceFit t = fit_on_device(m, f, tiny, roofline(), 0.0);
   EXPECT_FALSE(t.fits);
   EXPECT_EQ(t.max_batch, 0);
+}
+
+TEST(Memory, EveryZooModelOnEveryShippedGpu) {
+  // The breakdown, the timeline peak and the largest batch for each pair; the largest
+  // batch is checked by its definition: its peak fits the usable capacity, one more not.
+  int pairs = 0;
+  for (const std::string& hw_name : shipped_hardware_names()) {
+    HardwareSpec hw = load_hardware(hw_name);
+    if (hw.kind != "gpu") continue;
+    for (const std::string& name : zoo_names()) {
+      Model m = load_model(name);
+      RunSettings s = training(8);
+      s.dtype = hw.peak(DType::fp16) ? DType::fp16 : DType::fp32;
+      MemoryReport r = analyze_memory(m, s, {}, &hw, &select_hardware_model(hw, ""));
+      const MemoryFootprint& f = r.footprint;
+      std::string what = name + " on " + hw_name;
+      EXPECT_EQ(f.params, analyze_costs(m, s).totals.params) << what;
+      EXPECT_GT(f.parameters_bytes, 0) << what;
+      EXPECT_GT(f.gradients_bytes, 0) << what;
+      EXPECT_GT(f.optimizer_bytes, 0) << what;  // adam: two states
+      EXPECT_GT(f.peak_bytes(), f.model_bytes()) << what;
+      EXPECT_LT(f.peak_event, f.timeline.size()) << what;
+      ASSERT_TRUE(r.fit.has_value()) << what;
+      int64_t max_batch = r.fit->max_batch;
+      ASSERT_GT(max_batch, 0) << what;
+      RunSettings at = s, over = s;
+      at.batch = max_batch;
+      over.batch = max_batch + 1;
+      EXPECT_LE(memory_footprint(m, at, {}).peak_bytes(), r.fit->capacity_bytes) << what;
+      EXPECT_GT(memory_footprint(m, over, {}).peak_bytes(), r.fit->capacity_bytes) << what;
+      ++pairs;
+    }
+  }
+  EXPECT_GE(pairs, 8 * 7);
 }
 
 TEST(Memory, RecomputeTimeOnTheDevice) {
