@@ -22,21 +22,26 @@ const std::vector<Command>& commands() {
 
 namespace {
 
-void print_help() {
-  std::cout << "ridge " RIDGE_VERSION " - analytic roofline performance simulator for deep-learning workloads\n\n"
+void print_help(std::ostream& out) {
+  out << "ridge " RIDGE_VERSION " - analytic roofline performance simulator for deep-learning workloads\n\n"
                "usage: ridge COMMAND [options]    (ridge COMMAND --help for its options)\n\ncommands:\n";
-  for (const Command& c : commands()) std::cout << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.synopsis << '\n';
-  std::cout << "\nexamples:\n  ridge analyze alexnet\n  ridge analyze resnet50 --batch 64 --dtype fp16 --format json\n";
+  for (const Command& c : commands()) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.synopsis << '\n';
+  out << "\nexamples:\n"
+         "  ridge analyze alexnet\n"
+         "  ridge analyze resnet50 --hw a100 --batch 64 --dtype fp16\n"
+         "  ridge query alexnet --hw v100 --layer conv1\n"
+         "  ridge memory gpt2 --hw h100 --dtype bf16 --precision mixed\n"
+         "  ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv\n";
 }
 
 int dispatch(int argc, char** argv) {
   if (argc < 2) {
-    print_help();
+    print_help(std::cerr);  // a usage error: help on stderr, exit 2
     return 2;
   }
   std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
-    print_help();
+    print_help(std::cout);
     return 0;
   }
   if (name == "--version" || name == "-V") {
