@@ -6,12 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "hw/descriptor_reader.hpp"
 #include "hw/hardware_spec.hpp"
 
 namespace ridge {
 
 // Names of the shipped descriptors, sorted.
 std::vector<std::string> shipped_hardware_names();
+
+// Reads (parses, does not yet validate) a shipped descriptor or a file; a sweep opens
+// each once and calls spec(overrides) per variation. An unknown name lists close ones.
+HardwareDescriptor open_hardware(const std::string& name_or_path);
 
 // `overrides` are "key.path=value" strings (`compute.fp32=120 TFLOPS`,
 // `memory.HBM2.bandwidth=2 TB/s`), the key paths sweep [[vary]] tables use too.

@@ -20,6 +20,10 @@ struct LayerTiming {
   double overhead_s = 0;        // kernel launch, added
   double time_s = 0;            // max(compute, memory) + link + overhead
   int bound_level = -1;         // -1: compute-bound; else the index of the binding memory level
+  // The memory level each stream was placed in (index into HardwareSpec::memory).
+  int input_level = 0;
+  int output_level = 0;
+  int weight_level = 0;
   // Bandwidth each stream needs for the layer to stay compute-bound: bytes / compute time.
   double required_input_Bps = 0;
   double required_output_Bps = 0;

@@ -35,6 +35,10 @@ struct HardwareSpec {
   double kernel_launch_s = 0;          // per-kernel overhead
   double compute_efficiency = 1.0;     // achievable fraction of peak compute, (0, 1]
   double memory_efficiency = 1.0;      // achievable fraction of peak bandwidth, (0, 1]
+  std::string efficiency_source;       // where the efficiency factors come from (empty: none given)
+  // How derived figures were computed, one line each, e.g.
+  // "fp32 peak = 2 sockets x 20 cores x 2.5 GHz x 64 FLOP/cycle = 6.4 TFLOP/s".
+  std::vector<std::string> derivations;
 
   // Peak FLOP/s for a dtype, or nothing when the hardware does not support it.
   std::optional<double> peak(DType t) const {

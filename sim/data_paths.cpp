@@ -1,6 +1,7 @@
 // Data folder discovery (see data_paths.hpp).
 #include "sim/data_paths.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
 
@@ -17,5 +18,16 @@ std::filesystem::path data_root() {
   }
   return RIDGE_SOURCE_DIR;
 }
+
+std::vector<std::string> toml_stems(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool names_a_file(const std::string& arg) { return arg.find('/') != std::string::npos || arg.ends_with(".toml"); }
 
 }  // namespace ridge

@@ -4,9 +4,18 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace ridge {
 
 std::filesystem::path data_root();
+
+// Stems of the *.toml files in `dir`, sorted: the shipped names (models, hardware).
+std::vector<std::string> toml_stems(const std::filesystem::path& dir);
+
+// Whether a MODEL / HW argument names a file rather than a shipped name: it holds a
+// '/' or ends in .toml.
+bool names_a_file(const std::string& arg);
 
 }  // namespace ridge

@@ -1,7 +1,6 @@
 // The model zoo and MODEL argument resolution (see model_catalog.hpp).
 #include "sim/model_catalog.hpp"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "sim/close_names.hpp"
@@ -12,18 +11,10 @@ namespace ridge {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> zoo_names() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(data_root() / "models", ec))
-    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
 
 Model load_model(const std::string& arg) {
-  bool looks_like_path = arg.find('/') != std::string::npos || arg.ends_with(".toml");
-  if (looks_like_path) {
+  if (names_a_file(arg)) {
     if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
     return read_model_file(arg);
   }

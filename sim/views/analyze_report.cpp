@@ -2,6 +2,7 @@
 #include "sim/views/analyze_report.hpp"
 
 #include "sim/views/format_units.hpp"
+#include "sim/views/hardware_view.hpp"
 
 namespace ridge {
 
@@ -22,6 +23,74 @@ std::vector<Cell> cost_cells(const LayerCost& c, bool training) {
   return cells;
 }
 
+Cell seconds_cell(double s) { return {format_seconds(s), format_raw(s)}; }
+Cell bandwidth_cell(double Bps) { return {format_bandwidth(Bps), format_raw(Bps)}; }
+
+// Levels that serve traffic in some layer: one time column each when more than DRAM does.
+std::vector<size_t> used_levels(const TimedRun& r) {
+  std::vector<size_t> used;
+  for (size_t k = 0; k < r.hw.memory.size(); ++k)
+    for (const LayerTimed& l : r.timing.layers)
+      if (k < l.timing.level_s.size() && l.timing.level_s[k] > 0) {
+        used.push_back(k);
+        break;
+      }
+  if (used.size() == 1 && used[0] == 0) used.clear();
+  return used;
+}
+
+void add_timing_columns(ColumnTable& t, const TimedRun& r, const std::vector<size_t>& levels) {
+  t.columns.push_back({"compute", "compute_time_s"});
+  for (size_t k : levels) t.columns.push_back({r.hw.memory[k].name, "memory_time_" + r.hw.memory[k].name + "_s"});
+  for (Column c : std::vector<Column>{{"memory", "memory_time_s"},
+                                      {"link", "link_time_s"},
+                                      {"launch", "overhead_time_s"},
+                                      {"time", "time_s"},
+                                      {"bound", "bound", false},
+                                      {"FLOP/s", "attained_flops"},
+                                      {"%peak", "peak_percent"},
+                                      {"need BW", "required_bandwidth_Bps"},
+                                      {"need in", "required_input_Bps"},
+                                      {"need out", "required_output_Bps"},
+                                      {"need w", "required_weights_Bps"}})
+    t.columns.push_back(std::move(c));
+}
+
+void add_timing_cells(std::vector<Cell>& row, const LayerTimed& l, const TimedRun& r, const std::vector<size_t>& levels) {
+  const LayerTiming& t = l.timing;
+  row.push_back(seconds_cell(t.compute_s));
+  for (size_t k : levels) row.push_back(seconds_cell(k < t.level_s.size() ? t.level_s[k] : 0.0));
+  row.push_back(seconds_cell(t.memory_s));
+  row.push_back(seconds_cell(t.link_s));
+  row.push_back(seconds_cell(t.overhead_s));
+  row.push_back(seconds_cell(t.time_s));
+  row.push_back(text_cell(l.work.kernels == 0 && t.time_s == 0 ? "-" : bound_name(t, r.hw)));
+  row.push_back({format_rate(l.attained_flops, "FLOP/s"), format_raw(l.attained_flops)});
+  row.push_back(ratio_cell(100 * l.peak_fraction));
+  row.push_back(bandwidth_cell(t.required_Bps()));
+  row.push_back(bandwidth_cell(t.required_input_Bps));
+  row.push_back(bandwidth_cell(t.required_output_Bps));
+  row.push_back(bandwidth_cell(t.required_weight_Bps));
+}
+
+void add_timing_totals(std::vector<Cell>& row, const TimedRun& r, const std::vector<size_t>& levels) {
+  const TimingTotals& t = r.timing.totals;
+  row.push_back(seconds_cell(t.compute_s));
+  for (size_t k : levels) {
+    double sum = 0;
+    for (const LayerTimed& l : r.timing.layers) sum += k < l.timing.level_s.size() ? l.timing.level_s[k] : 0.0;
+    row.push_back(seconds_cell(sum));
+  }
+  row.push_back(seconds_cell(t.memory_s));
+  row.push_back(seconds_cell(t.link_s));
+  row.push_back(seconds_cell(t.overhead_s));
+  row.push_back(seconds_cell(t.time_s));
+  row.push_back(text_cell(""));
+  row.push_back({format_rate(t.attained_flops, "FLOP/s"), format_raw(t.attained_flops)});
+  row.push_back(ratio_cell(100 * t.peak_fraction));
+  for (int k = 0; k < 4; ++k) row.push_back(text_cell(""));
+}
+
 std::string settings_line(const Model& m, const RunSettings& s) {
   std::string line = "model " + m.name + ", batch " + std::to_string(s.batch) + ", dtype " +
                      std::string(dtype_name(s.dtype)) + ", phase " + std::string(phase_name(s.phase));
@@ -31,11 +100,21 @@ std::string settings_line(const Model& m, const RunSettings& s) {
 
 }  // namespace
 
-ColumnTable analyze_table(const Model& model, const CostAnalysis& costs) {
+ColumnTable analyze_table(const Model& model, const CostAnalysis& costs, const TimedRun* timed) {
   bool training = costs.settings.phase == Phase::training;
   ColumnTable t;
   t.preamble.push_back(settings_line(model, costs.settings));
+  if (timed) {
+    t.preamble.push_back(hardware_line(timed->hw, timed->timing));
+    t.preamble.push_back(timing_totals_line(timed->timing));
+  }
   for (const auto& line : counting_conventions()) t.preamble.push_back(line);
+  if (timed) {
+    t.preamble.push_back("time: max(compute, memory) + link + launch; need BW: bytes / compute time, the bandwidth "
+                         "that keeps the layer compute-bound");
+    if (costs.settings.data_on == DataPlacement::host) t.preamble.push_back("data on host: the input and the last output cross the link");
+  }
+  std::vector<size_t> levels = timed ? used_levels(*timed) : std::vector<size_t>{};
   t.columns = {{"layer", "layer", false},        {"op", "op", false},
                {"output", "output_shape", false}, {"params", "params"},
                {"MACs", "macs"},                  {"FLOPs", "flops"},
@@ -45,14 +124,17 @@ ColumnTable analyze_table(const Model& model, const CostAnalysis& costs) {
     t.columns.push_back({"bwd MACs", "backward_macs"});
     t.columns.push_back({"bwd FLOPs", "backward_flops"});
   }
+  if (timed) add_timing_columns(t, *timed, levels);
   for (size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
     std::vector<Cell> row = {text_cell(l.name), text_cell(l.op), text_cell(shape_to_string(l.output, costs.settings.batch))};
     for (Cell& c : cost_cells(costs.layers[i], training)) row.push_back(std::move(c));
+    if (timed) add_timing_cells(row, timed->timing.layers[i], *timed, levels);
     t.rows.push_back(std::move(row));
   }
   t.totals = {text_cell("total"), text_cell(""), text_cell("")};
   for (Cell& c : cost_cells(costs.totals, training)) t.totals.push_back(std::move(c));
+  if (timed) add_timing_totals(t.totals, *timed, levels);
   return t;
 }
 
@@ -70,9 +152,50 @@ void put_counts(Json& j, const LayerCost& c, bool training) {
     j.set("backward_flops", c.backward_flops);
   }
 }
+
+// The time keys layers and totals share.
+template <class T>
+void put_times(Json& j, const T& t) {
+  j.set("compute_time_s", t.compute_s);
+  j.set("memory_time_s", t.memory_s);
+  j.set("link_time_s", t.link_s);
+  j.set("overhead_time_s", t.overhead_s);
+  j.set("time_s", t.time_s);
+}
+
+void put_timing(Json& j, const LayerTimed& l, const HardwareSpec& hw) {
+  const LayerTiming& t = l.timing;
+  put_times(j, t);
+  Json levels = Json::object();
+  for (size_t k = 0; k < hw.memory.size() && k < t.level_s.size(); ++k) levels.set(hw.memory[k].name, t.level_s[k]);
+  j.set("memory_time_by_level_s", levels);
+  j.set("bound", bound_name(t, hw));
+  j.set("attained_flops", l.attained_flops);
+  j.set("peak_fraction", l.peak_fraction);
+  j.set("required_bandwidth_Bps", t.required_Bps());
+  Json by = Json::object();
+  by.set("input", t.required_input_Bps);
+  by.set("output", t.required_output_Bps);
+  by.set("weights", t.required_weight_Bps);
+  j.set("required_bandwidth_by_tensor_Bps", by);
+  auto level_name = [&](int k) { return k >= 0 && static_cast<size_t>(k) < hw.memory.size() ? hw.memory[k].name : ""; };
+  Json placed = Json::object();
+  placed.set("input", level_name(t.input_level));
+  placed.set("output", level_name(t.output_level));
+  placed.set("weights", level_name(t.weight_level));
+  j.set("memory_level_by_tensor", placed);
+}
+
+void put_timing_totals(Json& j, const TimingTotals& t) {
+  put_times(j, t);
+  j.set("samples_per_s", t.samples_per_s);
+  j.set("memory_bound_share", t.memory_bound_share);
+  j.set("attained_flops", t.attained_flops);
+  j.set("peak_fraction", t.peak_fraction);
+}
 }  // namespace
 
-Json analyze_json(const Model& model, const CostAnalysis& costs) {
+Json analyze_json(const Model& model, const CostAnalysis& costs, const TimedRun* timed) {
   const RunSettings& s = costs.settings;
   bool training = s.phase == Phase::training;
   Json root = Json::object();
@@ -85,6 +208,10 @@ Json analyze_json(const Model& model, const CostAnalysis& costs) {
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push(line);
   root.set("conventions", conventions);
+  if (timed) {
+    root.set("data_on", costs.settings.data_on == DataPlacement::host ? "host" : "device");
+    root.set("hardware", hardware_json(timed->hw, timed->timing));
+  }
   Json layers = Json::array();
   for (size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
@@ -96,21 +223,24 @@ Json analyze_json(const Model& model, const CostAnalysis& costs) {
     for (int64_t d : l.output) shape.push(d);
     j.set("output_shape", shape);
     put_counts(j, costs.layers[i], training);
+    if (timed) put_timing(j, timed->timing.layers[i], timed->hw);
     layers.push(std::move(j));
   }
   root.set("layers", layers);
   Json totals = Json::object();
   put_counts(totals, costs.totals, training);
+  if (timed) put_timing_totals(totals, timed->timing.totals);
   root.set("totals", totals);
   return root;
 }
 
-void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out) {
+void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out,
+                   const TimedRun* timed) {
   switch (format) {
-    case OutputFormat::json: analyze_json(model, costs).write(out); break;
-    case OutputFormat::csv: write_csv(analyze_table(model, costs), out); break;
-    case OutputFormat::md: write_markdown(analyze_table(model, costs), out); break;
-    case OutputFormat::table: write_text_table(analyze_table(model, costs), out); break;
+    case OutputFormat::json: analyze_json(model, costs, timed).write(out); break;
+    case OutputFormat::csv: write_csv(analyze_table(model, costs, timed), out); break;
+    case OutputFormat::md: write_markdown(analyze_table(model, costs, timed), out); break;
+    case OutputFormat::table: write_text_table(analyze_table(model, costs, timed), out); break;
   }
 }
 

@@ -4,16 +4,26 @@
 
 #include <ostream>
 
+#include "hw/hardware_spec.hpp"
 #include "sim/cost_analysis.hpp"
 #include "sim/model.hpp"
+#include "sim/timing_analysis.hpp"
 #include "sim/views/column_table.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"
 
 namespace ridge {
 
-ColumnTable analyze_table(const Model& model, const CostAnalysis& costs);
-Json analyze_json(const Model& model, const CostAnalysis& costs);
-void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out);
+// With --hw: the hardware and its timing of the same run, adding time, bound, attained
+// FLOP/s and required-bandwidth columns (and keys) to the cost report.
+struct TimedRun {
+  const HardwareSpec& hw;
+  const TimingAnalysis& timing;
+};
+
+ColumnTable analyze_table(const Model& model, const CostAnalysis& costs, const TimedRun* timed = nullptr);
+Json analyze_json(const Model& model, const CostAnalysis& costs, const TimedRun* timed = nullptr);
+void write_analyze(const Model& model, const CostAnalysis& costs, OutputFormat format, std::ostream& out,
+                   const TimedRun* timed = nullptr);
 
 }  // namespace ridge

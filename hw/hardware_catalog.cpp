@@ -1,0 +1,35 @@
+// Shipped hardware descriptors and HW argument resolution (see hardware_catalog.hpp).
+#include "hw/hardware_catalog.hpp"
+
+#include <filesystem>
+
+#include "sim/close_names.hpp"
+#include "sim/data_paths.hpp"
+
+namespace ridge {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> shipped_hardware_names() { return toml_stems(data_root() / "configs" / "hw"); }
+
+HardwareDescriptor open_hardware(const std::string& arg) {
+  if (names_a_file(arg)) {
+    if (!fs::exists(arg))
+      throw InputError({}, "no hardware descriptor file '" + arg + "'", "check the path, or use a shipped name (ridge list hardware)");
+    return HardwareDescriptor::read_file(arg, arg);
+  }
+  fs::path shipped = data_root() / "configs" / "hw" / (arg + ".toml");
+  if (!fs::exists(shipped))
+    throw InputError({}, "unknown hardware '" + arg + "'",
+                     suggestion_hint(arg, shipped_hardware_names()) + " (ridge list hardware)");
+  return HardwareDescriptor::read_file(shipped.string(), arg);
+}
+
+HardwareSpec load_hardware(const std::string& name_or_path, const std::vector<std::string>& overrides) {
+  HardwareDescriptor d = open_hardware(name_or_path);
+  std::vector<HardwareOverride> parsed;
+  for (const std::string& o : overrides) parsed.push_back(parse_override(o));
+  return d.spec(parsed);
+}
+
+}  // namespace ridge

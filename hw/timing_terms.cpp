@@ -1,0 +1,46 @@
+// Shared timing terms (see timing_terms.hpp).
+#include "hw/timing_terms.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace ridge {
+
+namespace {
+double required(double bytes, double compute_s) {
+  if (bytes <= 0) return 0;
+  if (compute_s <= 0) return std::numeric_limits<double>::infinity();
+  return bytes / compute_s;
+}
+}  // namespace
+
+LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
+  LayerTiming t;
+  double peak = hw.peak(dtype).value_or(0) * hw.compute_efficiency;
+  t.compute_s = work.flops > 0 && peak > 0 ? work.flops / peak : 0;
+  t.link_s = hw.link && work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
+  t.overhead_s = work.kernels * hw.kernel_launch_s;
+  t.required_input_Bps = required(work.input_bytes, t.compute_s);
+  t.required_output_Bps = required(work.output_bytes, t.compute_s);
+  t.required_weight_Bps = required(work.weight_bytes, t.compute_s);
+  return t;
+}
+
+void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw) {
+  t.level_s.assign(hw.memory.size(), 0.0);
+  t.memory_s = 0;
+  int slowest = -1;
+  for (size_t i = 0; i < hw.memory.size() && i < level_bytes.size(); ++i) {
+    if (level_bytes[i] <= 0) continue;
+    t.level_s[i] = level_bytes[i] / (hw.memory[i].bandwidth_Bps * hw.memory_efficiency);
+    if (t.level_s[i] > t.memory_s) {
+      t.memory_s = t.level_s[i];
+      slowest = static_cast<int>(i);
+    }
+  }
+  // Ties go to compute: a layer is memory-bound only when memory is strictly slower.
+  t.bound_level = t.memory_s > t.compute_s ? slowest : -1;
+  t.time_s = std::max(t.compute_s, t.memory_s) + t.link_s + t.overhead_s;
+}
+
+}  // namespace ridge

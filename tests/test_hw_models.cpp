@@ -1,0 +1,238 @@
+// Hardware models against numbers computed by hand (or in DESIGN.md), on HardwareSpecs
+// built in code: the worked example's 120 TFLOP/s fp32 chip with 900 GB/s DRAM.
+#include <gtest/gtest.h>
+
+#include "hw/model_registry.hpp"
+#include "tests/test_chips.hpp"
+#include "sim/cost_analysis.hpp"
+#include "sim/error.hpp"
+#include "sim/model_catalog.hpp"
+#include "sim/timing_analysis.hpp"
+
+namespace ridge {
+namespace {
+
+HardwareSpec chip() { return test::chip120(); }
+
+// AlexNet conv1 at batch 1, fp32, with FLOPs = 2 x MACs as DESIGN.md counts them.
+LayerWork conv1_design() {
+  LayerWork w;
+  w.flops = 2.0 * 105'415'200;
+  w.input_bytes = 154'587 * 4.0;
+  w.output_bytes = 290'400 * 4.0;
+  w.weight_bytes = 34'944 * 4.0;
+  return w;
+}
+
+TEST(Roofline, WorkedExampleConv1) {
+  LayerTiming t = find_hardware_model("roofline").time_layer(conv1_design(), chip(), DType::fp32);
+  // DESIGN.md: 105,415,200 * 2 / 120e12 = 1.757 us.
+  EXPECT_NEAR(t.compute_s, 1.757e-6, 0.0005e-6);
+  // DESIGN.md: input 351.9, output 661.2, weights 79.5 GB/s (79.557 before truncation),
+  // about 1.09 TB/s in all.
+  EXPECT_NEAR(t.required_input_Bps, 351.9e9, 0.1e9);
+  EXPECT_NEAR(t.required_output_Bps, 661.2e9, 0.1e9);
+  EXPECT_NEAR(t.required_weight_Bps, 79.5e9, 0.1e9);
+  EXPECT_NEAR(t.required_Bps(), 1.09e12, 0.005e12);
+  // 1,919,724 B / 900 GB/s = 2.13303 us > 1.757 us: memory-bound on the HBM2.
+  EXPECT_NEAR(t.memory_s, 1'919'724 / 900e9, 1e-12);
+  EXPECT_EQ(t.bound_level, 0);
+  EXPECT_TRUE(t.memory_bound());
+  EXPECT_DOUBLE_EQ(t.time_s, t.memory_s);  // no link, no launch overhead
+  // And hopeless on one DDR4 channel (~19 GB/s): 1,919,724 / 19e9 = 101.04 us.
+  HardwareSpec host = chip();
+  host.memory = {{"DDR4", 16.0 * (1 << 30), 19e9}};
+  EXPECT_NEAR(find_hardware_model("roofline").time_layer(conv1_design(), host, DType::fp32).memory_s, 101.04e-6,
+              0.01e-6);
+}
+
+TEST(Roofline, EfficienciesScalePeaks) {
+  HardwareSpec hw = chip();
+  hw.compute_efficiency = 0.5;
+  hw.memory_efficiency = 0.8;
+  LayerTiming t = find_hardware_model("roofline").time_layer(conv1_design(), hw, DType::fp32);
+  EXPECT_NEAR(t.compute_s, 210'830'400 / 60e12, 1e-15);      // 3.5138 us
+  EXPECT_NEAR(t.memory_s, 1'919'724 / 720e9, 1e-15);         // 2.6663 us
+  EXPECT_EQ(t.bound_level, -1);                               // now compute-bound
+  EXPECT_DOUBLE_EQ(t.time_s, t.compute_s);
+}
+
+TEST(Roofline, AlexNetConv1ThroughTheEngine) {
+  Model m = load_model("alexnet");
+  CostAnalysis c = analyze_costs(m, RunSettings{});
+  TimingAnalysis r = analyze_timing(m, c, chip(), find_hardware_model("roofline"));
+  const LayerTimed& l = r.layers[m.find("conv1")];
+  // ridge's FLOPs add one bias add per output element: 210,830,400 + 290,400.
+  EXPECT_NEAR(l.timing.compute_s, 211'120'800 / 120e12, 1e-15);  // 1.75934 us
+  EXPECT_NEAR(l.timing.time_s, 1'919'724 / 900e9, 1e-15);        // 2.13303 us, memory-bound
+  EXPECT_EQ(l.timing.bound_level, 0);
+  EXPECT_NEAR(l.attained_flops, 211'120'800 / (1'919'724 / 900e9), 1e3);  // 98.977 TFLOP/s
+  EXPECT_NEAR(l.peak_fraction, 211'120'800 / (1'919'724 / 900e9) / 120e12, 1e-9);
+  EXPECT_NEAR(l.arithmetic_intensity, 211'120'800.0 / 1'919'724, 1e-9);  // 109.97 FLOP/B
+  EXPECT_NEAR(ridge_point(chip(), DType::fp32, 0), 120e12 / 900e9, 1e-9);  // 133.3 FLOP/B
+}
+
+HardwareSpec chip_with_sram(double sram_bytes, double sram_Bps) {
+  HardwareSpec hw = chip();
+  hw.default_model = "hierarchical";
+  hw.memory.push_back({"SRAM", sram_bytes, sram_Bps});
+  return hw;
+}
+
+TEST(Hierarchical, WeightsThatFitStayOnChip) {
+  // 1 MB at 10 TB/s: the 139,776 B of weights fit; input+output (1,779,948 B) do not fit
+  // in the 860,224 B left, so they come from the HBM2.
+  LayerTiming t = find_hardware_model("hierarchical").time_layer(conv1_design(), chip_with_sram(1e6, 10e12), DType::fp32);
+  EXPECT_EQ(t.weight_level, 1);
+  EXPECT_EQ(t.input_level, 0);
+  EXPECT_EQ(t.output_level, 0);
+  ASSERT_EQ(t.level_s.size(), 2u);
+  EXPECT_NEAR(t.level_s[1], 139'776 / 10e12, 1e-18);    // 13.98 ns
+  EXPECT_NEAR(t.level_s[0], 1'779'948 / 900e9, 1e-15);  // 1.97772 us
+  EXPECT_NEAR(t.memory_s, 1.97772e-6, 0.00001e-6);
+  EXPECT_EQ(t.bound_level, 0);  // still DRAM-bound: 1.97772 us > 1.75692 us
+  EXPECT_NEAR(t.time_s, 1.97772e-6, 0.00001e-6);
+}
+
+TEST(Hierarchical, EverythingOnChipIsComputeBound) {
+  // 4 MB holds the weights and then input+output (139,776 + 1,779,948 = 1,919,724 B).
+  LayerTiming t = find_hardware_model("hierarchical").time_layer(conv1_design(), chip_with_sram(4e6, 10e12), DType::fp32);
+  EXPECT_EQ(t.weight_level, 1);
+  EXPECT_EQ(t.input_level, 1);
+  EXPECT_DOUBLE_EQ(t.level_s[0], 0.0);
+  EXPECT_NEAR(t.level_s[1], 1'919'724 / 10e12, 1e-18);  // 191.97 ns
+  EXPECT_EQ(t.bound_level, -1);
+  EXPECT_NEAR(t.time_s, 210'830'400 / 120e12, 1e-15);  // 1.75692 us
+}
+
+TEST(Hierarchical, ASlowNearLevelBindsAndIsNamed) {
+  // Everything fits a 4 MB level of only 500 GB/s: 1,919,724 / 500e9 = 3.83945 us.
+  LayerTiming t = find_hardware_model("hierarchical").time_layer(conv1_design(), chip_with_sram(4e6, 500e9), DType::fp32);
+  EXPECT_EQ(t.bound_level, 1);
+  EXPECT_NEAR(t.memory_s, 3.839448e-6, 1e-12);
+}
+
+TEST(Hierarchical, NothingFitsMeansRoofline) {
+  HardwareSpec hw = chip_with_sram(100e3, 10e12);  // 100 kB: not even the weights fit
+  LayerTiming h = find_hardware_model("hierarchical").time_layer(conv1_design(), hw, DType::fp32);
+  LayerTiming r = find_hardware_model("roofline").time_layer(conv1_design(), hw, DType::fp32);
+  EXPECT_EQ(h.weight_level, 0);
+  EXPECT_DOUBLE_EQ(h.time_s, r.time_s);
+  EXPECT_EQ(h.bound_level, 0);
+}
+
+TEST(HostLink, A200x200MatmulIsDominatedByTheTransfer) {
+  // Both 200x200 operands and the 200x200 result cross a 16 GB/s PCIe link:
+  // 3 x 200 x 200 x 4 B = 480,000 B / 16e9 = 30 us, against 2 x 200^3 = 16 MFLOP in
+  // 16e6 / 120e12 = 0.1333 us of compute and 480,000 / 900e9 = 0.5333 us of DRAM traffic.
+  HardwareSpec hw = chip();
+  hw.link = HostLink{"PCIe", 16e9};
+  LayerWork w;
+  w.flops = 2.0 * 200 * 200 * 200;
+  w.input_bytes = w.weight_bytes = w.output_bytes = 200 * 200 * 4.0;
+  w.link_bytes = 3 * 200 * 200 * 4.0;
+  LayerTiming t = find_hardware_model("roofline").time_layer(w, hw, DType::fp32);
+  EXPECT_NEAR(t.link_s, 30e-6, 1e-15);
+  EXPECT_NEAR(t.compute_s, 0.13333e-6, 0.00001e-6);
+  EXPECT_NEAR(t.memory_s, 0.53333e-6, 0.00001e-6);
+  EXPECT_NEAR(t.time_s, 30e-6 + 480'000 / 900e9, 1e-15);  // link added to max(compute, memory)
+  EXPECT_GT(t.link_s, 200 * t.compute_s);
+  // No link (a host computing on its own DRAM): the transfer costs nothing.
+  EXPECT_DOUBLE_EQ(find_hardware_model("roofline").time_layer(w, chip(), DType::fp32).link_s, 0.0);
+}
+
+TEST(HostLink, DataOnHostThroughTheEngine) {
+  // With --data-on host the input (200x200 fp32) goes over and the output comes back;
+  // the weights stay on the device: 2 x 160,000 B / 16 GB/s = 20 us.
+  Model m = load_model("tests/data/matmul200.toml");
+  RunSettings s;
+  s.batch = 200;
+  s.data_on = DataPlacement::host;
+  CostAnalysis c = analyze_costs(m, s);
+  HardwareSpec hw = chip();
+  hw.link = HostLink{"PCIe", 16e9};
+  TimingAnalysis r = analyze_timing(m, c, hw, find_hardware_model("roofline"));
+  ASSERT_EQ(r.layers.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.layers[0].work.flops, 16e6);
+  EXPECT_NEAR(r.layers[0].timing.link_s, 20e-6, 1e-15);
+  EXPECT_NEAR(r.totals.link_s, 20e-6, 1e-15);
+  EXPECT_NEAR(r.totals.time_s, 20e-6 + 480'000 / 900e9, 1e-15);
+  EXPECT_NEAR(r.totals.samples_per_s, 200 / (20e-6 + 480'000 / 900e9), 1e-3);
+}
+
+TEST(LaunchOverhead, AddedPerKernel) {
+  HardwareSpec hw = chip();
+  hw.kernel_launch_s = 5e-6;
+  LayerWork w = conv1_design();
+  LayerTiming t = find_hardware_model("roofline").time_layer(w, hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(t.overhead_s, 5e-6);
+  EXPECT_NEAR(t.time_s, 1'919'724 / 900e9 + 5e-6, 1e-15);
+  w.kernels = 3;
+  EXPECT_DOUBLE_EQ(find_hardware_model("hierarchical").time_layer(w, hw, DType::fp32).overhead_s, 15e-6);
+  w = LayerWork{};
+  w.kernels = 0;  // a view: no kernel, no time
+  EXPECT_DOUBLE_EQ(find_hardware_model("roofline").time_layer(w, hw, DType::fp32).time_s, 0.0);
+}
+
+TEST(LaunchOverhead, StepTimeCountsOneLaunchPerKernel) {
+  Model m = load_model("alexnet");
+  CostAnalysis c = analyze_costs(m, RunSettings{});
+  HardwareSpec hw = chip();
+  TimingAnalysis base = analyze_timing(m, c, hw, find_hardware_model("roofline"));
+  hw.kernel_launch_s = 5e-6;
+  TimingAnalysis with = analyze_timing(m, c, hw, find_hardware_model("roofline"));
+  int kernels = 0;
+  for (const LayerTimed& l : with.layers) kernels += l.work.kernels;
+  EXPECT_GT(kernels, 0);
+  EXPECT_NEAR(with.totals.overhead_s, kernels * 5e-6, 1e-12);
+  EXPECT_NEAR(with.totals.time_s, base.totals.time_s + kernels * 5e-6, 1e-12);
+}
+
+TEST(TimingAnalysis, TotalsAndMemoryBoundShare) {
+  Model m = load_model("alexnet");
+  RunSettings s;
+  s.batch = 4;
+  CostAnalysis c = analyze_costs(m, s);
+  TimingAnalysis r = analyze_timing(m, c, chip(), find_hardware_model("roofline"));
+  double sum = 0, mem = 0;
+  for (const LayerTimed& l : r.layers) {
+    sum += l.timing.time_s;
+    if (l.timing.memory_bound()) mem += l.timing.time_s;
+  }
+  EXPECT_DOUBLE_EQ(r.totals.time_s, sum);
+  EXPECT_DOUBLE_EQ(r.totals.samples_per_s, 4 / sum);
+  EXPECT_DOUBLE_EQ(r.totals.memory_bound_share, mem / sum);
+  EXPECT_GT(r.totals.memory_bound_share, 0.0);
+  EXPECT_LE(r.totals.memory_bound_share, 1.0);
+}
+
+TEST(TimingAnalysis, UnsupportedDtypeIsAnInputError) {
+  Model m = load_model("alexnet");
+  RunSettings s;
+  s.dtype = DType::fp8;
+  CostAnalysis c = analyze_costs(m, s);
+  HardwareSpec hw = chip();
+  hw.id = "v100";
+  try {
+    analyze_timing(m, c, hw, find_hardware_model("roofline"));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "v100 has no fp8 peak");
+    EXPECT_NE(e.hint().find("fp32"), std::string::npos);
+  }
+}
+
+TEST(Registry, NamesAndUnknownModel) {
+  EXPECT_EQ(hardware_model_names(), (std::vector<std::string>{"roofline", "hierarchical"}));
+  EXPECT_EQ(select_hardware_model(chip_with_sram(1e6, 1e12), "").name(), "hierarchical");
+  EXPECT_EQ(select_hardware_model(chip_with_sram(1e6, 1e12), "roofline").name(), "roofline");
+  try {
+    find_hardware_model("hierarchcal");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.hint().find("hierarchical"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ridge

@@ -1,0 +1,106 @@
+// `ridge query` from the engine up, on the worked example's 120 TFLOP/s fp32, 900 GB/s
+// chip built in code; every expected figure is worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include "hw/model_registry.hpp"
+#include "tests/test_chips.hpp"
+#include "sim/error.hpp"
+#include "sim/layer_query.hpp"
+#include "sim/model_catalog.hpp"
+#include "sim/views/query_report.hpp"
+
+namespace ridge {
+namespace {
+
+HardwareSpec chip() { return test::chip120(); }
+
+LayerQuery query(const std::string& layer, int64_t batch = 1, const HardwareSpec& hw = chip(),
+                 const std::string& model = "roofline") {
+  RunSettings s;
+  s.batch = batch;
+  return query_layer(load_model("alexnet"), s, hw, find_hardware_model(model), layer);
+}
+
+TEST(Query, Conv1IsBandwidthLimitedAtAnyBatch) {
+  LayerQuery q = query("conv1");
+  EXPECT_TRUE(q.timed.timing.memory_bound());
+  EXPECT_EQ(q.level, 0);
+  // 211,120,800 FLOPs (2 x MACs + bias adds) over 1,919,724 B = 109.97 FLOP/B, under the
+  // ridge point 120e12 / 900e9 = 133.33 FLOP/B.
+  EXPECT_NEAR(q.arithmetic_intensity, 109.975, 0.001);
+  EXPECT_NEAR(q.ridge_point, 133.333, 0.001);
+  // Needed: 1,919,724 B / 1.75934 us = 1.0912 TB/s, against 900 GB/s.
+  EXPECT_NEAR(q.required_Bps, 1.0912e12, 0.0001e12);
+  EXPECT_DOUBLE_EQ(q.available_Bps, 900e9);
+  EXPECT_NEAR(q.streams[0].required_Bps, 618'348 / 1.75934e-6, 0.001e9);  // input 351.47 GB/s
+  // Per sample: 211,120,800 FLOPs on 1,779,948 B of activations = 118.61 FLOP/B < 133.33,
+  // so batching (which amortises only the 139,776 B of weights) never flips it.
+  EXPECT_NEAR(q.per_sample_intensity, 118.611, 0.001);
+  EXPECT_FALSE(q.compute_bound_at_batch.has_value());
+  EXPECT_EQ(q.searched_to_batch, kFlipBatchLimit);
+}
+
+TEST(Query, Fc6TurnsComputeBoundAtBatch295) {
+  // fc6: 9216 -> 4096 with bias. Per sample 2 x 37,748,736 + 4096 = 75,501,568 FLOPs and
+  // (9216 + 4096) x 4 = 53,248 B of activations; weights (37,748,736 + 4096) x 4 =
+  // 151,011,328 B. Compute-bound when 75,501,568 b / (53,248 b + 151,011,328) >= 133.33:
+  // b >= 294.36. At 294 the intensity is 133.18, at 295 it is 133.60.
+  LayerQuery q = query("fc6");
+  EXPECT_TRUE(q.timed.timing.memory_bound());
+  ASSERT_TRUE(q.compute_bound_at_batch.has_value());
+  EXPECT_EQ(*q.compute_bound_at_batch, 295);
+  EXPECT_TRUE(query("fc6", 294).timed.timing.memory_bound());
+  EXPECT_FALSE(query("fc6", 295).timed.timing.memory_bound());
+}
+
+TEST(Query, ComputeBoundLayer) {
+  // conv2 at batch 4: 27*27*256*(48*5*5) = 223,948,800 MACs per sample, plus 186,624 bias
+  // adds: 4 x 448,084,224 FLOPs / 120e12 = 14.936 us.
+  LayerQuery q = query("conv2", 4);
+  EXPECT_FALSE(q.timed.timing.memory_bound());
+  EXPECT_NEAR(q.timed.timing.compute_s, 4 * 448'084'224 / 120e12, 1e-15);
+  EXPECT_LT(q.required_Bps, q.available_Bps);
+  EXPECT_GT(q.arithmetic_intensity, q.ridge_point);
+  EXPECT_FALSE(q.compute_bound_at_batch.has_value());
+  EXPECT_NE(query_text(load_model("alexnet"), chip(), q).find("compute-bound"), std::string::npos);
+}
+
+TEST(Query, HierarchicalNamesTheLevelOfEachStream) {
+  // fc6's 151 MB of weights do not fit a 6 MiB L2; its 53,248 B of activations do.
+  HardwareSpec hw = chip();
+  hw.memory.push_back({"L2", 6.0 * (1 << 20), 3e12});
+  LayerQuery q = query("fc6", 1, hw, "hierarchical");
+  EXPECT_EQ(q.streams[0].level, 1);
+  EXPECT_EQ(q.streams[1].level, 1);
+  EXPECT_EQ(q.streams[2].level, 0);
+  EXPECT_EQ(q.level, 0);
+  EXPECT_DOUBLE_EQ(q.level_bytes, 151'011'328.0);
+  EXPECT_DOUBLE_EQ(q.streams[0].available_Bps, 3e12);
+}
+
+TEST(Query, TextAndJson) {
+  Model m = load_model("alexnet");
+  LayerQuery q = query("conv1");
+  std::string text = query_text(m, chip(), q);
+  EXPECT_NE(text.find("bandwidth-limited at HBM2"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.091 TB/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("900.0 GB/s"), std::string::npos) << text;
+  std::string json = query_json(m, chip(), q).dump();
+  for (const char* key : {"\"layer\"", "\"bound\": \"memory:HBM2\"", "\"bandwidth_limited\": true",
+                          "\"arithmetic_intensity\"", "\"ridge_point\"", "\"required_bandwidth_Bps\"",
+                          "\"available_bandwidth_Bps\": 900000000000"})
+    EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
+}
+
+TEST(Query, UnknownLayerListsCloseNames) {
+  try {
+    query("conv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no layer 'conv'"), std::string::npos);
+    EXPECT_NE(e.hint().find("conv1"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ridge
