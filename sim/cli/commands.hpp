@@ -11,6 +11,7 @@ using Args = std::vector<std::string>;
 
 int run_analyze(const Args& args);
 int run_list(const Args& args);
+int run_plot(const Args& args);
 
 struct Command {
   const char* name;

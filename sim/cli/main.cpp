@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
       {"list", run_list, "list models"},
+      {"plot", run_plot, "roofline, per-layer and sweep plots with gnuplot (png, svg, pdf, tex)"},
   };
   return table;
 }

@@ -1,0 +1,25 @@
+// A gnuplot data file of several blocks (gnuplot's `index N`), each opened by a
+// comment saying what it holds, so an author can read the numbers and re-plot them.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+namespace ridge::plots {
+
+class DataFile {
+ public:
+  // Starts block number `index()` (0, 1, ...) with `# [index N] what` comment lines.
+  int begin_block(const std::string& what);
+  std::ostringstream& out() { return out_; }
+  // A free comment line (before the first block: the file's header).
+  void comment(const std::string& line);
+  std::string str() const { return out_.str(); }
+  int blocks() const { return blocks_; }
+
+ private:
+  std::ostringstream out_;
+  int blocks_ = 0;
+};
+
+}  // namespace ridge::plots
