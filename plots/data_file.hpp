@@ -14,7 +14,8 @@ class DataFile {
   std::ostringstream& out() { return out_; }
   // A free comment line (before the first block: the file's header).
   void comment(const std::string& line);
-  std::string str() const { return out_.str(); }
+  // The file; an empty block holds one row of NaN so that gnuplot still counts it.
+  std::string str() const;
   int blocks() const { return blocks_; }
 
  private:

@@ -54,23 +54,36 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
     max_time = std::max(max_time, t.layers[i].timing.time_s);
     longest = std::max(longest, style.text_width_in(model.layers[i].name));
   }
-  longest = std::min(longest, 1.6);  // longer names are cut short on the axis (full in the .dat)
+  longest = std::min(longest, 1.3);  // longer names are cut short on the axis (full in the .dat)
   const double angle = n <= 16 ? 45 : 90;
   f.left_in = 0.12 + line + style.text_width_in("100.0 ms") + 0.1;
   f.right_in = 0.2;
-  f.top_in = 0.12 + 1.3 * line + 1.3 * line;  // title, then the key
-  f.bottom_in = 0.12 + line + longest * std::sin(angle * M_PI / 180) + line + 0.05;
+  std::string title = model.name + " on " + hw.name + ": batch " + std::to_string(settings.batch) + ", " +
+                      std::string(dtype_name(settings.dtype)) + ", " + std::string(phase_name(settings.phase)) +
+                      "; step " + si_label(t.totals.time_s, "s");
+  HeaderBand band = header_band(style, title, {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"});
+  f.top_in = band.top_in;
+  f.bottom_in = 0.08 + line + longest * std::sin(angle * M_PI / 180) + 0.35 * line + 0.1;
   f.x_min = -0.7;
   f.x_max = static_cast<double>(n) - 0.3;
   f.y_min = 0;
-  f.y_max = max_time > 0 ? max_time * 1.12 : 1;
+  f.y_max = max_time > 0 ? max_time * 1.12 : 1;  // in seconds here; the script's axis is in `unit`
   Box area = f.plot_area();
   if (area.x1 - area.x0 < 1.0 || area.y1 - area.y0 < 1.0)
     throw InputError({}, "--size is too small for this model's layer names", "make the figure larger or --font-size smaller");
   double bar_in = (area.x1 - area.x0) / (f.x_max - f.x_min);
   size_t gap = static_cast<size_t>(std::ceil(line * 0.95 / bar_in));
   std::vector<bool> labelled = labelled_layers(t, gap);
-  const size_t max_chars = 22;
+  const size_t max_chars = 18;
+  // The time axis in the unit that suits the longest layer.
+  double unit = 1;
+  std::string unit_name = "s";
+  for (auto [u, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "us"}, std::pair{1e-9, "ns"}})
+    if (max_time < unit * 0.9995) {
+      unit = u;
+      unit_name = name;
+    }
+  f.y_max /= unit;
 
   // ---- data ----
   DataFile dat;
@@ -88,7 +101,12 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
     std::string tick;
     if (labelled[i]) {
       ++n_labelled;
-      tick = name.size() > max_chars ? name.substr(0, max_chars - 2) + ".." : name;
+      tick = name;
+      if (tick.size() > max_chars) {
+        size_t cut = max_chars - 2;
+        while (cut > 0 && (static_cast<unsigned char>(tick[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+        tick = tick.substr(0, cut) + "..";
+      }
     }
     std::string bound = tm.memory_bound() ? "memory:" + hw.memory[static_cast<size_t>(tm.bound_level)].name : "compute";
     dat.out() << i << " " << gp_number(tm.compute_s) << " " << gp_number(exposed) << " " << gp_number(tm.link_s) << " "
@@ -104,43 +122,34 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
        "# kernel launch; each bar's top is the layer's time. Names come from the .dat file.\n\n";
   g << script_preamble(style, image) << "\n";
   g << "# ---- axes ----\n"
-       "set ylabel 'Time per layer'\n"
-       "set format y '%.1s %cs'\n"
+       "unit = " << gp_number(unit) << "  # seconds per axis unit\n"
+       "set ylabel 'Time per layer [" << unit_name << "]'\n"
+       "set format y '%g'\n"
        "set ytics nomirror\n"
        "set mytics 2\n"
        "set grid noxtics nomxtics\n"
        "set xtics scale 0 rotate by "
     << angle << " right offset 0,0.2 font ',"
     << gp_number(n > 40 ? std::max(5.0, style.font_size * 0.8) : style.font_size) << "'\n"
-    << "set xlabel 'Layer (" << (n_labelled == n ? std::string("all") : std::to_string(n_labelled) + " of " + std::to_string(n) + ", heaviest")
-    << " named)'\n";
+    << "# The axis title as a label: gnuplot would place an xlabel by the full width of the names\n"
+    << "set label 1100 'Layer (" << (n_labelled == n ? std::string("all") : std::to_string(n_labelled) + " of " + std::to_string(n) + ", heaviest")
+    << " named)' at screen 0.5, screen " << gp_number((0.08 + line * 0.5) / f.height_in) << " center\n";
   g << f.gnuplot_margins();
-  std::string title = model.name + " on " + hw.name + ": batch " + std::to_string(settings.batch) + ", " +
-                      std::string(dtype_name(settings.dtype)) + ", " + std::string(phase_name(settings.phase)) +
-                      "; step " + si_label(t.totals.time_s, "s");
-  g << "set title " << gp_string(title, mk) << "\n";
-  double key_y = 1 - (0.1 + 1.3 * line) / f.height_in;
-  g << "set key horizontal center top at screen 0.5, screen " << gp_number(key_y) << " samplen 1.5 width 1\n";
-  g << "set style fill solid 0.9 border rgb '#444444'\n"
+  g << band.script;
+  g << "set style fill solid 1.0 " << (bar_in > 0.06 ? "border rgb '#444444'" : "noborder") << "\n"
        "set boxwidth " << (bar_in > 0.04 ? "0.75" : "1.0") << "\n"
        "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
+  const std::string d = "    data index " + std::to_string(bars);
+  const std::string mark = gp_number(max_time * 0.03);
   g << "# Stacked by drawing each cumulative sum, tallest first: launch on top, compute at the bottom.\n"
        "plot \\\n"
-       "    data index " << bars << " using 1:($2+$3+$4+$5):xticlabels(stringcolumn(8)) with boxes lt 4 title 'launch', \\\n"
-       "    data index " << bars << " using 1:($2+$3+$4) with boxes lt 3 title 'host link', \\\n"
-       "    data index " << bars << " using 1:($2+$3) with boxes lt 2 title 'exposed memory', \\\n"
-       "    data index " << bars << " using 1:2 with boxes lt 1 title 'compute', \\\n"
-       "    data index " << bars << " using 1:($7 == 0 ? $6 + " << gp_number(max_time * 0.03)
-    << " : NaN) with points pt 5 ps 0.5 lc rgb '#222222' title 'compute-bound', \\\n"
-       "    data index " << bars << " using 1:($7 == 1 ? $6 + " << gp_number(max_time * 0.03)
-    << " : NaN) with points pt 9 ps 0.6 lc rgb '#222222' title 'memory-bound'\n";
-
-  PlotBundle bundle;
-  bundle.files.push_back({stem + ".gp", g.str()});
-  bundle.files.push_back({stem + ".dat", dat.str()});
-  bundle.images.push_back(image);
-  if (style.format == ImageFormat::tex) bundle.images.push_back(stem + ".pdf");
-  return bundle;
+    << d << " using 1:(($2+$3+$4+$5)/unit):xticlabels(stringcolumn(8)) with boxes lt 4 title 'launch', \\\n"
+    << d << " using 1:(($2+$3+$4)/unit) with boxes lt 3 title 'host link', \\\n"
+    << d << " using 1:(($2+$3)/unit) with boxes lt 2 title 'exposed memory', \\\n"
+    << d << " using 1:($2/unit) with boxes lt 1 title 'compute', \\\n"
+    << d << " using 1:($7 == 0 ? ($6 + " << mark << ")/unit : NaN) with points pt 5 ps 0.35 lc rgb '#222222' title 'compute-bound', \\\n"
+    << d << " using 1:($7 == 1 ? ($6 + " << mark << ")/unit : NaN) with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'\n";
+  return make_bundle(style, stem, g.str(), dat.str());
 }
 
 }  // namespace ridge::plots

@@ -1,6 +1,7 @@
 // Plot styling (see plot_style.hpp).
 #include "plots/plot_style.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -124,7 +125,7 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
       g << "# LaTeX: the text goes to the .tex file (typeset in the document's font), the\n"
            "# graphics to the .pdf beside it; \\input the .tex file from the paper\n";
       g << "set terminal cairolatex pdf size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
-        << "in font " << font << " noenhanced\n";
+        << "in font " << font << "\n";
       break;
   }
   g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n\n";
@@ -139,6 +140,47 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
        "set grid xtics ytics mxtics mytics linecolor rgb '#E4E4E4' linewidth 0.6, linecolor rgb '#F2F2F2' linewidth 0.4\n"
        "set key noenhanced\n";
   return g.str();
+}
+
+HeaderBand header_band(const PlotStyle& style, const std::string& title, const std::vector<std::string>& key_texts) {
+  const double line = style.line_in();
+  double entry_w = 0;
+  for (const std::string& s : key_texts) entry_w = std::max(entry_w, style.text_width_in(s) + 0.6);
+  size_t cols = std::max<size_t>(1, std::min(key_texts.size(), static_cast<size_t>((style.width_in - 0.3) / entry_w)));
+  size_t rows = key_texts.empty() ? 0 : (key_texts.size() + cols - 1) / cols;
+  // The title, wrapped at spaces into lines that fit the figure's width.
+  std::vector<std::string> lines{""};
+  std::istringstream words(title);
+  for (std::string w; words >> w;) {
+    std::string joined = lines.back().empty() ? w : lines.back() + " " + w;
+    if (!lines.back().empty() && style.text_width_in(joined) * 1.1 > style.width_in - 0.3)
+      lines.push_back(w);
+    else
+      lines.back() = joined;
+  }
+  const double title_line = line * 1.1;
+  double key_top = 0.1 + title_line * static_cast<double>(lines.size()) + 0.3 * line;
+  HeaderBand band;
+  band.top_in = key_top + static_cast<double>(rows) * line * 1.15 + 0.08;
+  std::ostringstream g;
+  g << "# Title and key in a band above the plot\n";
+  for (size_t i = 0; i < lines.size(); ++i)
+    g << "set label " << 1000 + i << " " << gp_string(lines[i], style.markup()) << " at screen 0.5, screen "
+      << gp_number(1 - (0.1 + title_line * (static_cast<double>(i) + 0.6)) / style.height_in) << " center font ',"
+      << gp_number(style.font_size * 1.1) << "'\n";
+  g << "set key horizontal maxcols " << cols << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
+    << gp_number(1 - key_top / style.height_in) << " center top\n";
+  band.script = g.str();
+  return band;
+}
+
+PlotBundle make_bundle(const PlotStyle& style, const std::string& stem, std::string script, std::string data) {
+  PlotBundle b;
+  b.files.push_back({stem + ".gp", std::move(script)});
+  b.files.push_back({stem + ".dat", std::move(data)});
+  b.images.push_back(stem + extension_of(style.format));
+  if (style.format == ImageFormat::tex) b.images.push_back(stem + ".pdf");
+  return b;
 }
 
 }  // namespace ridge::plots

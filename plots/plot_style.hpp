@@ -5,7 +5,9 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
+#include "plots/gnuplot_runner.hpp"
 #include "plots/gnuplot_text.hpp"
 
 namespace ridge::plots {
@@ -60,5 +62,17 @@ PlotStyle make_style(const std::string& output, const std::string& size, const s
 // folder), font, the palette as `set linetype 1..7` and shared styling (noenhanced
 // text, light grid, border). Every line is plain gnuplot for an author to edit.
 std::string script_preamble(const PlotStyle& style, const std::string& image_name);
+
+// The band above the plot area: the title (a label at a fixed place, so it never
+// moves into the key) and under it a horizontal key in as many columns as fit.
+struct HeaderBand {
+  double top_in = 0;       // the margin above the plot area it needs
+  std::string script;      // `set label` for the title and `set key ...`
+};
+HeaderBand header_band(const PlotStyle& style, const std::string& title, const std::vector<std::string>& key_texts);
+
+// The bundle of a one-script, one-data-file plot: STEM.gp, STEM.dat, and the images
+// the style's format makes (STEM.tex also makes STEM.pdf).
+PlotBundle make_bundle(const PlotStyle& style, const std::string& stem, std::string script, std::string data);
 
 }  // namespace ridge::plots

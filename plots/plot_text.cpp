@@ -7,17 +7,22 @@
 namespace ridge::plots {
 
 std::string si_label(double value, const std::string& unit) {
-  static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  static const char* const up[] = {"", "k", "M", "G", "T", "P", "E"};
+  static const char* const down[] = {"", "m", "u", "n", "p"};
+  std::string prefix;
   int i = 0;
   while (i < 6 && std::fabs(value) >= 999.5) {
     value /= 1000;
-    ++i;
+    prefix = up[++i];
+  }
+  while (i > -4 && value != 0 && std::fabs(value) < 0.9995) {
+    value *= 1000;
+    prefix = down[-(--i)];
   }
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.3g", value);
-  std::string s = buf;
-  std::string sep = unit.empty() && i == 0 ? "" : " ";
-  return s + sep + prefixes[i] + unit;
+  std::string sep = unit.empty() && prefix.empty() ? "" : " ";
+  return std::string(buf) + sep + prefix + unit;
 }
 
 std::string percent_label(double share) {

@@ -55,8 +55,6 @@ struct MarginText {
 struct Layout {
   Frame frame;
   bool margin_roofs = false;
-  size_t key_cols = 1, key_rows = 1;
-  double key_top_in = 0;                       // the key band's top, inches below the figure's top
   std::vector<std::vector<Text>> line_labels;  // per hardware: roof, bandwidth and ridge labels
   std::vector<std::vector<Text>> boxed_labels; // per hardware: bandwidth labels on their line
   std::vector<MarginText> margin_labels;       // roof labels in the right margin
@@ -163,12 +161,16 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   // Roof, bandwidth and ridge labels are set at kLineFont of the font size.
   const double line_h = text_h * kLineFont;
   auto line_w = [&](const std::string& s) { return style.text_width_in(s) * kLineFont; };
+  const Model& model = *req.model;
+  // The title names the model, the run and, when there is one, the hardware.
+  std::string title = model.name + ", batch " + std::to_string(req.settings.batch) + ", " +
+                      std::string(dtype_name(dtype)) + ", " + std::string(phase_name(req.settings.phase));
+  if (H == 1) title = model.name + " on " + req.runs[0].hw.name + ": batch " + std::to_string(req.settings.batch) + ", " +
+                      std::string(dtype_name(dtype)) + ", " + std::string(phase_name(req.settings.phase));
   // The key sits in a band under the title: one entry per hardware (several only) and the marker note.
   std::vector<std::string> key_texts{"marker area: time share"};
   if (H > 1)
     for (const TimedHardware& r : req.runs) key_texts.insert(key_texts.end() - 1, hardware_title(r.hw));
-  double key_entry_w = 0;
-  for (const std::string& s : key_texts) key_entry_w = std::max(key_entry_w, style.text_width_in(s) + 0.6);
   Layout L;
   for (bool margin : {false, true}) {
     L = Layout{};
@@ -192,11 +194,8 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
       f.right_in = std::max(f.right_in, 0.2 + widest + 0.1);
     }
     double plot_w = f.width_in - f.left_in - f.right_in;
-    L.key_cols = std::max<size_t>(1, std::min(key_texts.size(), static_cast<size_t>((f.width_in - 0.3) / key_entry_w)));
-    L.key_rows = (key_texts.size() + L.key_cols - 1) / L.key_cols;
     f.bottom_in = 0.15 + 2.2 * line;
-    L.key_top_in = 0.15 + 1.5 * line;
-    f.top_in = L.key_top_in + L.key_rows * line * 1.15 + 0.08;
+    f.top_in = header_band(style, title, key_texts).top_in;
     if (plot_w < 1.0 || f.plot_area().y1 - f.plot_area().y0 < 1.0)
       throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
     for (size_t h = 0; h < H; ++h) {
@@ -262,7 +261,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
       std::stable_sort(ml.begin(), ml.end(), [](const MarginLabel& a, const MarginLabel& b) { return a.y < b.y; });
       double gap = line_h * 1.1;
       for (size_t i = 1; i < ml.size(); ++i) ml[i].y = std::max(ml[i].y, ml[i - 1].y + gap);
-      double top = f.height_in - L.key_top_in;
+      double top = f.height_in - f.top_in + line;
       for (size_t i = ml.size(); i-- > 0;) {
         double cap = i + 1 < ml.size() ? ml[i + 1].y - gap : top - line_h / 2;
         ml[i].y = std::min(ml[i].y, cap);
@@ -410,17 +409,8 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
        "set format y '%.0s %cFLOP/s'\n"
        "set xtics 10\nset ytics 10\nset mxtics 10\nset mytics 10\n";
   g << f.gnuplot_margins();
-  const Model& model = *req.model;
-  std::string title = model.name + ", batch " + std::to_string(req.settings.batch) + ", " +
-                      std::string(dtype_name(dtype)) + ", " + std::string(phase_name(req.settings.phase));
-  if (H == 1) title = model.name + " on " + req.runs[0].hw.name + ": batch " + std::to_string(req.settings.batch) + ", " +
-                      std::string(dtype_name(dtype)) + ", " + std::string(phase_name(req.settings.phase));
-  // The title as a label at a fixed place above the key band (a title would follow the margin).
-  g << "set label 1000 " << gp_string(title, mk) << " at screen 0.5, screen " << gp_number(1 - (0.1 + line * 0.6) / f.height_in)
-    << " center font '," << gp_number(style.font_size * 1.1) << "'\n";
-  g << "set key horizontal maxcols " << L.key_cols << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
-    << gp_number(1 - L.key_top_in / f.height_in) << " center top\n"
-       "set style fill transparent solid 0.45 noborder\n"
+  g << header_band(style, title, key_texts).script;
+  g << "set style fill transparent solid 0.45 noborder\n"
        "set style textbox opaque noborder margins 1,1\n";
   if (L.margin_roofs) {
     g << "# The roofs' labels, in the right margin (they hold no names from input files)\n";
@@ -479,12 +469,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   for (size_t i = 0; i < clauses.size(); ++i) p << "    " << clauses[i] << (i + 1 < clauses.size() ? ", \\\n" : "\n");
   script += "\n" + p.str();
 
-  PlotBundle bundle;
-  bundle.files.push_back({stem + ".gp", script});
-  bundle.files.push_back({data, dat.str()});
-  bundle.images.push_back(image);
-  if (style.format == ImageFormat::tex) bundle.images.push_back(stem + ".pdf");
-  return bundle;
+  return make_bundle(style, stem, script, dat.str());
 }
 
 }  // namespace ridge::plots

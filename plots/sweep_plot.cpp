@@ -199,7 +199,7 @@ std::string plot_loop(int first, size_t count, const std::string& key) {
   std::ostringstream p;
   p << "set key " << key << " opaque box linecolor rgb '#BBBBBB' samplen 2 spacing 1.1\n";
   p << "plot for [i=0:" << count - 1 << "] data index (" << first
-    << " + i) using 1:2 with linespoints lt (i % 7 + 1) pt (i % 9 + 4) dt (i / 7 + 1) ps 0.8 title columnheader(1)\n";
+    << " + i) using 1:2 with linespoints lt (i % 7 + 1) pt (i % 9 + 4) ps 0.8 title columnheader(1)\n";
   return p.str();
 }
 
@@ -268,12 +268,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
       << plot_loop(static_cast<int>(through.size()), times.size(), "top right") << "unset multiplot\n";
   }
 
-  PlotBundle bundle;
-  bundle.files.push_back({stem + ".gp", g.str()});
-  bundle.files.push_back({stem + ".dat", dat.str()});
-  bundle.images.push_back(image);
-  if (style.format == ImageFormat::tex) bundle.images.push_back(stem + ".pdf");
-  return bundle;
+  return make_bundle(style, stem, g.str(), dat.str());
 }
 
 }  // namespace ridge::plots
