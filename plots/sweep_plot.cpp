@@ -195,11 +195,11 @@ bool spans_decades(const std::vector<Series>& series, bool x) {
   return hi / lo >= 10;
 }
 
-std::string plot_loop(int first, size_t count, const std::string& key) {
+std::string plot_loop(int first, size_t count, const std::string& x) {
   std::ostringstream p;
-  p << "set key " << key << " opaque box linecolor rgb '#BBBBBB' samplen 2 spacing 1.1\n";
-  p << "plot for [i=0:" << count - 1 << "] data index (" << first
-    << " + i) using 1:2 with linespoints lt (i % 7 + 1) pt (i % 9 + 4) ps 0.8 title columnheader(1)\n";
+  p << "set key below Left reverse samplen 2 spacing 1.1 maxcols 1\n";
+  p << "plot for [i=0:" << count - 1 << "] data index (" << first << " + i) using " << x
+    << ":2 with linespoints lt (i % 7 + 1) pt (i % 9 + 4) ps 0.8 title columnheader(1)\n";
   return p.str();
 }
 
@@ -219,13 +219,25 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   keys1.insert(keys1.end(), varied.begin(), varied.end());
   std::vector<Series> through = group(t, keys1, batch, sps, false);
   std::vector<Series> times;
-  std::string varied_unit;
+  std::string varied_unit, x_prefix;
+  double x_scale = 1;
   if (!varied.empty() && time >= 0) {
     std::vector<int> keys2 = ids;
     keys2.push_back(batch);
     keys2.insert(keys2.end(), varied.begin() + 1, varied.end());
     times = group(t, keys2, varied[0], time, true);
     varied_unit = varied_value(t.rows[0][static_cast<size_t>(varied[0])])->unit;
+    // The varied axis in the SI prefix of its largest value: "900 GB/s .. 3 TB/s" as 0.9 .. 3 [TB/s].
+    double hi = 0;
+    for (const Series& s : times)
+      for (auto [x, y] : s.points) hi = std::max(hi, std::fabs(x));
+    static const char* const prefixes[] = {"", "k", "M", "G", "T", "P"};
+    for (int i = 5; i > 0; --i)
+      if (!varied_unit.empty() && hi >= std::pow(1000.0, i)) {
+        x_scale = std::pow(1000.0, i);
+        x_prefix = prefixes[i];
+        break;
+      }
   }
 
   DataFile dat;
@@ -253,19 +265,19 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
        "set format y '%.0s %c'\n"
        "set xlabel 'Batch'\n"
        "set ylabel 'Throughput [samples/s]'\n"
-    << plot_loop(0, through.size(), "top left Left reverse");
+    << plot_loop(0, through.size(), "1");
   if (!times.empty()) {
     std::string field = t.header[static_cast<size_t>(varied[0])];
     g << "\n# ---- step time against the varied descriptor field ----\n"
          "unset logscale\n"
       << (spans_decades(times, true) ? "set logscale x 10\n" : "")
       << (spans_decades(times, false) ? "set logscale y 10\n" : "")
-      << "set format x '%.1s %c'\n"
-         "set format y '%.1s %cs'\n"
-         "set xlabel "
-      << gp_string(field + (varied_unit.empty() ? "" : " [" + varied_unit + "]"), mk) << "\n"
+      << "xscale = " << gp_number(x_scale) << "  # the axis shows value / xscale\n"
+         "set format x '%g'\n"
+      << (spans_decades(times, false) ? "set format y '%.0s %cs'\n" : "set format y '%.1s %cs'\n") << "set xlabel "
+      << gp_string(field + " [" + x_prefix + varied_unit + "]", mk) << "\n"
       << "set ylabel 'Step time'\n"
-      << plot_loop(static_cast<int>(through.size()), times.size(), "top right") << "unset multiplot\n";
+      << plot_loop(static_cast<int>(through.size()), times.size(), "($1/xscale)") << "unset multiplot\n";
   }
 
   return make_bundle(style, stem, g.str(), dat.str());
