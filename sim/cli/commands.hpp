@@ -14,6 +14,7 @@ int run_list(const Args& args);
 int run_memory(const Args& args);
 int run_query(const Args& args);
 int run_sweep(const Args& args);
+int run_plot(const Args& args);
 
 struct Command {
   const char* name;

@@ -15,6 +15,7 @@ const std::vector<Command>& commands() {
       {"query", run_query, "why one layer is (or is not) bandwidth-limited, and what would flip it"},
       {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
       {"sweep", run_sweep, "models x hardware x batch x dtype x phase x [[vary]] from a sweep file, in parallel"},
+      {"plot", run_plot, "roofline, per-layer and sweep plots with gnuplot (png, svg, pdf, tex)"},
       {"list", run_list, "list models | hardware | hw-models"},
   };
   return table;
@@ -31,7 +32,8 @@ void print_help(std::ostream& out) {
          "  ridge analyze resnet50 --hw a100 --batch 64 --dtype fp16\n"
          "  ridge query alexnet --hw v100 --layer conv1\n"
          "  ridge memory gpt2 --hw h100 --dtype bf16 --precision mixed\n"
-         "  ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv\n";
+         "  ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv\n"
+         "  ridge plot roofline alexnet --hw v100 --output alexnet-v100.png\n";
 }
 
 int dispatch(int argc, char** argv) {

@@ -1,0 +1,161 @@
+// Running gnuplot without a shell (see gnuplot_runner.hpp).
+#include "plots/gnuplot_runner.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/error.hpp"
+#include "sim/output_file.hpp"
+
+namespace ridge::plots {
+
+namespace fs = std::filesystem;
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& cwd) {
+  ProcessResult r;
+  int err_pipe[2];    // the child's stderr
+  int exec_pipe[2];   // close-on-exec: carries errno when chdir/execvp fails
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) throw RunError("cannot start gnuplot: pipe failed");
+  if (::pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
+    throw RunError("cannot start gnuplot: pipe failed");
+  }
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {err_pipe[0], err_pipe[1], exec_pipe[0], exec_pipe[1]}) ::close(fd);
+    throw RunError("cannot start gnuplot: fork failed");
+  }
+  if (pid == 0) {  // child: only async-signal-safe calls from here on
+    int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+    }
+    ::dup2(err_pipe[1], 2);
+    int e = 0;
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) e = errno;
+    if (e == 0) {
+      ::execvp(args[0], args.data());
+      e = errno;
+    }
+    ssize_t ignored = ::write(exec_pipe[1], &e, sizeof e);
+    (void)ignored;
+    ::_exit(127);
+  }
+  ::close(err_pipe[1]);
+  ::close(exec_pipe[1]);
+  // Read stderr until the child closes it (exits), then the exec report.
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(err_pipe[0], buf, sizeof buf);
+    if (n > 0) {
+      if (r.stderr_text.size() < 64 * 1024) r.stderr_text.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    break;
+  }
+  ::close(err_pipe[0]);
+  int e = 0;
+  ssize_t n;
+  do n = ::read(exec_pipe[0], &e, sizeof e);
+  while (n < 0 && errno == EINTR);
+  ::close(exec_pipe[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.started = n != static_cast<ssize_t>(sizeof e);
+  r.exec_errno = r.started ? 0 : e;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return r;
+}
+
+namespace {
+
+// A temporary folder beside the output, removed (with what is in it) on scope exit.
+class TempFolder {
+ public:
+  explicit TempFolder(const fs::path& beside) {
+    std::string templ = (beside / ".ridge-plot-XXXXXX").string();
+    if (!::mkdtemp(templ.data()))
+      throw RunError("cannot create a temporary folder in '" + (beside.empty() ? "." : beside.string()) + "'",
+                     "check that the output folder exists and is writable");
+    path_ = templ;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string last_lines(const std::string& text, size_t max_lines) {
+  size_t pos = text.size();
+  while (pos > 0 && text[pos - 1] == '\n') --pos;
+  size_t end = pos;
+  for (size_t lines = 0; pos > 0; --pos)
+    if (text[pos - 1] == '\n' && ++lines == max_lines) break;
+  return text.substr(pos, end - pos);
+}
+
+}  // namespace
+
+void render_bundle(const PlotBundle& bundle, const std::string& folder, const std::string& program) {
+  fs::path dir = folder.empty() ? fs::path(".") : fs::path(folder);
+  if (!fs::is_directory(dir))
+    throw RunError("output folder '" + dir.string() + "' does not exist", "create it first");
+  TempFolder tmp(dir);
+  for (const PlotFile& f : bundle.files) write_file_atomically((tmp.path() / f.name).string(), f.content);
+
+  ProcessResult r = run_process({program, bundle.files.front().name}, tmp.path().string());
+  if (!r.started) {
+    if (r.exec_errno == ENOENT)
+      throw RunError("gnuplot was not found on PATH; ridge draws its plots with it",
+                     "apt-get install gnuplot-nox (then run the command again)");
+    throw RunError("cannot run gnuplot: " + std::string(std::strerror(r.exec_errno)),
+                   "apt-get install gnuplot-nox, and check PATH");
+  }
+  if (r.status != 0) {
+    std::string tail = last_lines(r.stderr_text, 12);
+    throw RunError("gnuplot failed (exit status " + std::to_string(r.status) + ")" +
+                       (tail.empty() ? std::string() : ":\n" + tail),
+                   "the script and data are not kept; report this as a ridge bug");
+  }
+  for (const std::string& image : bundle.images) {
+    std::error_code ec;
+    if (!fs::is_regular_file(tmp.path() / image, ec) || fs::file_size(tmp.path() / image, ec) == 0)
+      throw RunError("gnuplot wrote no image '" + image + "'" +
+                     (r.stderr_text.empty() ? std::string() : ":\n" + last_lines(r.stderr_text, 12)));
+  }
+  // Everything rendered: move the data and script, then the images, into place.
+  std::vector<std::string> names;
+  for (const PlotFile& f : bundle.files) names.push_back(f.name);
+  names.insert(names.end(), bundle.images.begin(), bundle.images.end());
+  std::vector<fs::path> moved;
+  for (const std::string& name : names) {
+    std::error_code ec;
+    fs::rename(tmp.path() / name, dir / name, ec);
+    if (ec) {
+      for (const fs::path& p : moved) fs::remove(p, ec);
+      throw RunError("cannot move '" + name + "' into '" + dir.string() + "': " + ec.message());
+    }
+    moved.push_back(dir / name);
+  }
+}
+
+}  // namespace ridge::plots

@@ -1,0 +1,63 @@
+// Safe gnuplot text (see gnuplot_text.hpp).
+#include "plots/gnuplot_text.hpp"
+
+#include <cstdio>
+
+namespace ridge::plots {
+
+std::string display_text(std::string_view text, TextMarkup markup) {
+  std::string out;
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += ' ';
+      continue;
+    }
+    if (markup == TextMarkup::plain) {
+      out += c;
+      continue;
+    }
+    switch (c) {
+      case '\\': out += "\\textbackslash{}"; break;
+      case '{': out += "\\{"; break;
+      case '}': out += "\\}"; break;
+      case '$': out += "\\$"; break;
+      case '&': out += "\\&"; break;
+      case '#': out += "\\#"; break;
+      case '%': out += "\\%"; break;
+      case '_': out += "\\_"; break;
+      case '^': out += "\\textasciicircum{}"; break;
+      case '~': out += "\\textasciitilde{}"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string data_string(std::string_view text, TextMarkup markup) {
+  std::string out = "\"";
+  for (char c : display_text(text, markup)) {
+    if (c == '"')
+      out += "''";
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+std::string gp_string(std::string_view text, TextMarkup markup) {
+  std::string out = "'";
+  for (char c : display_text(text, markup)) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  return out + "'";
+}
+
+std::string gp_number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+
+}  // namespace ridge::plots

@@ -1,0 +1,36 @@
+// Putting user text (model, layer and hardware names) into gnuplot input without it
+// ever executing. gnuplot expands `backquotes` inside double-quoted strings and
+// @macros on command lines, and evaluates system("..."); none of that happens to
+// text read from a data file or written inside a single-quoted string. So:
+//   - names go into data files (`using ... :(stringcolumn(n))`, `with labels`,
+//     `title columnheader`) through data_string();
+//   - the few names a script must hold itself (the title) go through gp_string(),
+//     a single-quoted literal.
+// For the LaTeX terminal every such text is also LaTeX-escaped, so a name cannot
+// run \input or \write18 when the author compiles the paper.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ridge::plots {
+
+enum class TextMarkup { plain, latex };
+
+// Text as it should appear: control characters (newlines, tabs) become spaces and,
+// for LaTeX, the ten special characters are escaped (\textbackslash{}, \%, \#, ...).
+std::string display_text(std::string_view text, TextMarkup markup);
+
+// A double-quoted data-file field. gnuplot's data files know no escapes, so a '"' in
+// the text is written as two apostrophes (''), which reads (and, in LaTeX, typesets)
+// as a closing double quote. '#', spaces and backquotes are inert inside the quotes.
+std::string data_string(std::string_view text, TextMarkup markup);
+
+// A single-quoted gnuplot string literal ('' doubles a quote). No backquote, macro or
+// escape processing happens inside single quotes.
+std::string gp_string(std::string_view text, TextMarkup markup);
+
+// A number for a data file or script: 12 significant digits (%.12g): readable, and within 1e-11 of the engine.
+std::string gp_number(double v);
+
+}  // namespace ridge::plots

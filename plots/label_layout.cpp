@@ -1,0 +1,117 @@
+// Figure geometry and greedy label placement (see label_layout.hpp).
+#include "plots/label_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "plots/gnuplot_text.hpp"
+
+namespace ridge::plots {
+
+namespace {
+double axis_pos(double v, double lo, double hi, bool log) {
+  return log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (v - lo) / (hi - lo);
+}
+double axis_value(double t, double lo, double hi, bool log) {
+  return log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo))) : lo + t * (hi - lo);
+}
+}  // namespace
+
+double Frame::to_in_x(double x) const {
+  Box a = plot_area();
+  return a.x0 + axis_pos(x, x_min, x_max, log_x) * (a.x1 - a.x0);
+}
+double Frame::to_in_y(double y) const {
+  Box a = plot_area();
+  return a.y0 + axis_pos(y, y_min, y_max, log_y) * (a.y1 - a.y0);
+}
+double Frame::from_in_x(double in) const {
+  Box a = plot_area();
+  return axis_value((in - a.x0) / (a.x1 - a.x0), x_min, x_max, log_x);
+}
+double Frame::from_in_y(double in) const {
+  Box a = plot_area();
+  return axis_value((in - a.y0) / (a.y1 - a.y0), y_min, y_max, log_y);
+}
+
+double Frame::slope_angle_deg() const {
+  Box a = plot_area();
+  double per_decade_x = (a.x1 - a.x0) / (std::log10(x_max) - std::log10(x_min));
+  double per_decade_y = (a.y1 - a.y0) / (std::log10(y_max) - std::log10(y_min));
+  return std::atan2(per_decade_y, per_decade_x) * 180.0 / M_PI;
+}
+
+std::string Frame::gnuplot_margins() const {
+  std::ostringstream g;
+  g << "# The plot area and ranges are fixed: ridge placed the labels for exactly this\n"
+       "# frame. Changing the size is fine; changing ranges or margins may move data\n"
+       "# under labels.\n";
+  g << "set lmargin at screen " << gp_number(left_in / width_in) << "\n";
+  g << "set rmargin at screen " << gp_number(1 - right_in / width_in) << "\n";
+  g << "set bmargin at screen " << gp_number(bottom_in / height_in) << "\n";
+  g << "set tmargin at screen " << gp_number(1 - top_in / height_in) << "\n";
+  g << "set xrange [" << gp_number(x_min) << ":" << gp_number(x_max) << "]\n";
+  g << "set yrange [" << gp_number(y_min) << ":" << gp_number(y_max) << "]\n";
+  return g.str();
+}
+
+void LabelPlacer::block_segment(double ax, double ay, double bx, double by, double thickness) {
+  double len = std::hypot(bx - ax, by - ay);
+  int n = std::max(1, static_cast<int>(std::ceil(len / thickness)));
+  for (int i = 0; i <= n; ++i) {
+    double t = static_cast<double>(i) / n;
+    double x = ax + t * (bx - ax), y = ay + t * (by - ay);
+    taken_.push_back({x - thickness / 2, y - thickness / 2, x + thickness / 2, y + thickness / 2});
+  }
+}
+
+std::vector<Box> LabelPlacer::rotated_text(double cx, double cy, double w, double h, double angle_deg) {
+  double a = angle_deg * M_PI / 180.0;
+  double ux = std::cos(a), uy = std::sin(a);
+  // Squares a little smaller than the text's height, overlapping along its baseline:
+  // together they cover the turned text without reaching far past its sides.
+  double side = h * 0.75;
+  int n = std::max(1, static_cast<int>(std::ceil(2 * w / h)));
+  std::vector<Box> out;
+  for (int i = 0; i < n; ++i) {
+    double s = -w / 2 + side / 2 + i * (w - side) / std::max(1, n - 1);
+    double x = cx + s * ux, y = cy + s * uy;
+    out.push_back({x - side / 2, y - side / 2, x + side / 2, y + side / 2});
+  }
+  return out;
+}
+
+bool LabelPlacer::fits(const std::vector<Box>& boxes, bool labels_only) const {
+  for (const Box& b : boxes) {
+    if (!b.inside(area_)) return false;
+    for (const Box& t : labels_only ? labels_ : taken_)
+      if (b.overlaps(t)) return false;
+  }
+  return true;
+}
+
+std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h) {
+  // Directions in order of preference: right, left, above-right, above-left,
+  // below-right, below-left, above, below.
+  static const double dirs[8][2] = {{1, 0}, {-1, 0}, {0.71, 0.71}, {-0.71, 0.71},
+                                    {0.71, -0.71}, {-0.71, -0.71}, {0, 1}, {0, -1}};
+  const double gap = h * 0.25;
+  for (int ring = 0; ring < 5; ++ring) {
+    double d = r + gap + ring * h * 1.1;
+    for (const auto& dir : dirs) {
+      double ax = x + dir[0] * d, ay = y + dir[1] * d;  // the box's nearest point to the marker
+      Box b;
+      b.x0 = dir[0] > 0.1 ? ax : (dir[0] < -0.1 ? ax - w : ax - w / 2);
+      b.y0 = dir[1] > 0.1 ? ay : (dir[1] < -0.1 ? ay - h : ay - h / 2);
+      b.x1 = b.x0 + w;
+      b.y1 = b.y0 + h;
+      if (!fits({b})) continue;
+      take({b});
+      return Spot{b, ring > 0};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ridge::plots

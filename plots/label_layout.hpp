@@ -1,0 +1,70 @@
+// Where a plot's text goes: the figure's geometry (margins and axis ranges, fixed in
+// the script so that ridge knows where every data point lands, in inches) and a
+// greedy label placer that keeps labels off each other, off the plotted lines and
+// points, and inside the plot area, trying positions nearest first.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ridge::plots {
+
+// An axis-aligned box in inches from the figure's lower-left corner.
+struct Box {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+  bool inside(const Box& o) const { return x0 >= o.x0 && x1 <= o.x1 && y0 >= o.y0 && y1 <= o.y1; }
+};
+
+// The figure: its size, the plot area's margins (inches) and the axis ranges. Log
+// axes map log10 of the value linearly.
+struct Frame {
+  double width_in = 6, height_in = 4;
+  double left_in = 0.8, right_in = 0.2, bottom_in = 0.6, top_in = 0.4;
+  double x_min = 1, x_max = 10, y_min = 1, y_max = 10;
+  bool log_x = true, log_y = true;
+
+  Box plot_area() const { return {left_in, bottom_in, width_in - right_in, height_in - top_in}; }
+  double to_in_x(double x) const;
+  double to_in_y(double y) const;
+  double from_in_x(double in) const;
+  double from_in_y(double in) const;
+  // Inches per decade (log axes): the on-page slope of a line y ~ x^1 is their ratio.
+  double slope_angle_deg() const;
+  // `set lmargin at screen ...` etc. and the ranges, for the script.
+  std::string gnuplot_margins() const;
+};
+
+class LabelPlacer {
+ public:
+  explicit LabelPlacer(Box area) : area_(area) {}
+  void block(const Box& b) { taken_.push_back(b); }
+  // A line segment (inches) as obstacles: small boxes `thickness` wide along it.
+  void block_segment(double ax, double ay, double bx, double by, double thickness);
+  // Text `w` x `h` centred at (cx, cy) and turned by `angle_deg`, as boxes along it.
+  static std::vector<Box> rotated_text(double cx, double cy, double w, double h, double angle_deg);
+  // Inside the area and clear of everything (or, with `labels_only`, of other labels).
+  bool fits(const std::vector<Box>& boxes, bool labels_only = false) const;
+  // Marks a label's boxes as taken.
+  void take(const std::vector<Box>& boxes) {
+    taken_.insert(taken_.end(), boxes.begin(), boxes.end());
+    labels_.insert(labels_.end(), boxes.begin(), boxes.end());
+  }
+  const Box& area() const { return area_; }
+
+  struct Spot {
+    Box box;
+    bool leader = false;  // placed away from its anchor: draw a line to it
+  };
+  // A w x h label for a marker of radius `r` at (x, y): tries the eight directions
+  // around it at growing distances; nothing when no spot is free.
+  std::optional<Spot> place_near(double x, double y, double r, double w, double h);
+
+ private:
+  Box area_;
+  std::vector<Box> taken_;   // obstacles and labels
+  std::vector<Box> labels_;  // labels only
+};
+
+}  // namespace ridge::plots

@@ -1,0 +1,186 @@
+// Plot styling (see plot_style.hpp).
+#include "plots/plot_style.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "sim/error.hpp"
+
+namespace ridge::plots {
+
+double PlotStyle::text_width_in(const std::string& text) const {
+  double w = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) == 0x80) continue;  // UTF-8 continuation byte: same character
+    // Narrow glyphs count less, capitals and wide glyphs more (DejaVu-like metrics).
+    if (std::strchr("il.,:;'|!()[] ", c)) w += 0.55;
+    else if (std::isupper(c) || c == 'm' || c == 'w' || c == '%') w += 1.2;
+    else w += 1.0;
+  }
+  return w * char_in();
+}
+
+ImageFormat format_of_output(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".png") return ImageFormat::png;
+  if (ext == ".svg") return ImageFormat::svg;
+  if (ext == ".pdf") return ImageFormat::pdf;
+  if (ext == ".tex") return ImageFormat::tex;
+  throw InputError({}, "--output: cannot tell the image format of '" + path + "'",
+                   "end the file name in .png, .svg, .pdf or .tex (LaTeX + PDF graphics)");
+}
+
+std::string extension_of(ImageFormat f) {
+  switch (f) {
+    case ImageFormat::png: return ".png";
+    case ImageFormat::svg: return ".svg";
+    case ImageFormat::pdf: return ".pdf";
+    case ImageFormat::tex: return ".tex";
+  }
+  return "";
+}
+
+namespace {
+
+// One side of --size: a positive number and an optional unit; returns inches.
+double parse_length(const std::string& side, ImageFormat format, const std::string& whole) {
+  auto bad = [&]() {
+    return InputError({}, "--size: cannot read '" + whole + "'",
+                      "write WxH: 6x4 (inches; pixels for PNG), 6inx4in, 15cmx10cm or 1200x800px");
+  };
+  const char* begin = side.c_str();
+  char* end = nullptr;
+  double v = std::strtod(begin, &end);
+  if (end == begin || !std::isfinite(v) || v <= 0) throw bad();
+  std::string unit(end);
+  double inches;
+  if (unit.empty()) inches = format == ImageFormat::png ? v / kPngDpi : v;
+  else if (unit == "in") inches = v;
+  else if (unit == "cm") inches = v / 2.54;
+  else if (unit == "px") inches = v / kPngDpi;
+  else throw bad();
+  if (inches < 1.5 || inches > 40)
+    throw InputError({}, "--size: " + side + " is outside 1.5 to 40 inches (" + std::to_string(int(kPngDpi * 1.5)) +
+                             " to " + std::to_string(int(kPngDpi * 40)) + " px)",
+                     "a journal column is about 3.5 in wide, a page about 7 in");
+  return inches;
+}
+
+}  // namespace
+
+void apply_size(PlotStyle& style, const std::string& text) {
+  auto x = text.find_first_of("xX");
+  if (x == std::string::npos)
+    throw InputError({}, "--size: cannot read '" + text + "'", "write WxH, e.g. 6x4 or 1200x800px");
+  style.width_in = parse_length(text.substr(0, x), style.format, text);
+  style.height_in = parse_length(text.substr(x + 1), style.format, text);
+}
+
+PlotStyle make_style(const std::string& output, const std::string& size, const std::string& font, double font_size) {
+  PlotStyle s;
+  s.format = format_of_output(output);
+  if (!size.empty()) apply_size(s, size);
+  if (!font.empty()) {
+    for (char c : font)
+      if (std::iscntrl(static_cast<unsigned char>(c)) || c == ',')
+        throw InputError({}, "--font: a font name has no ',' or control characters (got '" + font + "')",
+                         "give the size with --font-size");
+    s.font = font;
+  }
+  if (font_size != 0) {
+    if (!(font_size >= 4 && font_size <= 72))
+      throw InputError({}, "--font-size must be between 4 and 72 points (got " + gp_number(font_size) + ")");
+    s.font_size = font_size;
+  }
+  return s;
+}
+
+std::string script_preamble(const PlotStyle& style, const std::string& image_name) {
+  std::ostringstream g;
+  // The font name is user text too: it goes in single quotes like every other string.
+  std::string font = gp_string(style.font + "," + gp_number(style.font_size), TextMarkup::plain);
+  g << "# ---- output: terminal, size, font (edit here to restyle) ----\n";
+  switch (style.format) {
+    case ImageFormat::png:
+      g << "# PNG at " << kPngDpi << " dpi: pixels = inches x " << kPngDpi << "; fonts scaled to match\n";
+      g << "set terminal pngcairo size " << std::lround(style.width_in * kPngDpi) << ","
+        << std::lround(style.height_in * kPngDpi) << " font " << font << " fontscale " << gp_number(kPngDpi / 72.0 * 0.75)
+        << " linewidth " << gp_number(kPngDpi / 72.0 * 0.75) << " noenhanced\n";
+      break;
+    case ImageFormat::svg:
+      g << "set terminal svg size " << std::lround(style.width_in * 72) << "," << std::lround(style.height_in * 72)
+        << " font " << font << " noenhanced\n";
+      break;
+    case ImageFormat::pdf:
+      g << "set terminal pdfcairo size " << gp_number(style.width_in) << "in," << gp_number(style.height_in) << "in font "
+        << font << " noenhanced\n";
+      break;
+    case ImageFormat::tex:
+      g << "# LaTeX: the text goes to the .tex file (typeset in the document's font), the\n"
+           "# graphics to the .pdf beside it; \\input the .tex file from the paper\n";
+      g << "set terminal cairolatex pdf size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
+        << "in font " << font << "\n";
+      break;
+  }
+  g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n\n";
+  g << "# ---- colours: the " << kPaletteName << " palette (colour-blind safe), one per series ----\n";
+  for (size_t i = 0; i < kOkabeIto.size(); ++i)
+    g << "set linetype " << i + 1 << " linecolor rgb '" << kOkabeIto[i] << "' linewidth 1.5 pointtype " << (i % 7) + 5
+      << " dashtype solid\n";
+  g << "set linetype cycle " << kOkabeIto.size() << "\n\n";
+  g << "# ---- frame ----\n"
+       "set border linewidth 1 linecolor rgb '#333333'\n"
+       "set tics nomirror out scale 0.6 textcolor rgb '#222222'\n"
+       "set grid xtics ytics mxtics mytics linecolor rgb '#E4E4E4' linewidth 0.6, linecolor rgb '#F2F2F2' linewidth 0.4\n"
+       "set key noenhanced\n";
+  return g.str();
+}
+
+HeaderBand header_band(const PlotStyle& style, const std::string& title, const std::vector<std::string>& key_texts) {
+  const double line = style.line_in();
+  double entry_w = 0;
+  for (const std::string& s : key_texts) entry_w = std::max(entry_w, style.text_width_in(s) + 0.6);
+  size_t cols = std::max<size_t>(1, std::min(key_texts.size(), static_cast<size_t>((style.width_in - 0.3) / entry_w)));
+  size_t rows = key_texts.empty() ? 0 : (key_texts.size() + cols - 1) / cols;
+  // The title, wrapped at spaces into lines that fit the figure's width.
+  std::vector<std::string> lines{""};
+  std::istringstream words(title);
+  for (std::string w; words >> w;) {
+    std::string joined = lines.back().empty() ? w : lines.back() + " " + w;
+    if (!lines.back().empty() && style.text_width_in(joined) * 1.1 > style.width_in - 0.3)
+      lines.push_back(w);
+    else
+      lines.back() = joined;
+  }
+  const double title_line = line * 1.1;
+  double key_top = 0.1 + title_line * static_cast<double>(lines.size()) + 0.3 * line;
+  HeaderBand band;
+  band.top_in = key_top + static_cast<double>(rows) * line * 1.15 + 0.08;
+  std::ostringstream g;
+  g << "# Title and key in a band above the plot\n";
+  for (size_t i = 0; i < lines.size(); ++i)
+    g << "set label " << 1000 + i << " " << gp_string(lines[i], style.markup()) << " at screen 0.5, screen "
+      << gp_number(1 - (0.1 + title_line * (static_cast<double>(i) + 0.6)) / style.height_in) << " center font ',"
+      << gp_number(style.font_size * 1.1) << "'\n";
+  g << "set key horizontal maxcols " << cols << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
+    << gp_number(1 - key_top / style.height_in) << " center top\n";
+  band.script = g.str();
+  return band;
+}
+
+PlotBundle make_bundle(const PlotStyle& style, const std::string& stem, std::string script, std::string data) {
+  PlotBundle b;
+  b.files.push_back({stem + ".gp", std::move(script)});
+  b.files.push_back({stem + ".dat", std::move(data)});
+  b.images.push_back(stem + extension_of(style.format));
+  if (style.format == ImageFormat::tex) b.images.push_back(stem + ".pdf");
+  return b;
+}
+
+}  // namespace ridge::plots

@@ -1,0 +1,49 @@
+// `ridge plot roofline`: a model's layers on one or more hardware rooflines, log-log:
+// x = arithmetic intensity [FLOP/B], y = attained performance [FLOP/s].
+//
+// Per hardware (one Okabe-Ito colour each):
+//   - one horizontal roof per distinct achievable peak (dtypes sharing a peak share a
+//     roof: "fp16/bf16 312 TFLOP/s"); the run's dtype solid, the others dashed;
+//   - one diagonal per memory level at its achievable bandwidth (DRAM solid, nearer
+//     levels dashed), its label written along the slope;
+//   - every line ends where it meets another: a roof starts on the steepest diagonal
+//     (the fastest level), a diagonal ends on the highest roof (Williams et al. 2009);
+//   - the ridge point of each level at the run's dtype marked, DRAM's labelled;
+//   - each layer a point at (its arithmetic intensity, its attained FLOP/s), marker
+//     area proportional to its share of the step time; the heaviest labelled.
+// Achievable = peak x the descriptor's efficiency factors, as the hardware models use.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hw/hardware_spec.hpp"
+#include "plots/gnuplot_runner.hpp"
+#include "plots/plot_style.hpp"
+#include "sim/model.hpp"
+#include "sim/run_settings.hpp"
+#include "sim/timing_analysis.hpp"
+
+namespace ridge::plots {
+
+struct TimedHardware {
+  HardwareSpec hw;
+  TimingAnalysis timing;  // of the model at the run's settings on `hw`
+};
+
+struct RooflineRequest {
+  const Model* model = nullptr;
+  RunSettings settings;
+  std::vector<TimedHardware> runs;  // one or more, overlaid
+  int labels = 8;                    // how many of the heaviest layers to name
+};
+
+// The script (`stem`.gp) and data (`stem`.dat) drawing `stem` + the style's extension.
+PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, const std::string& stem);
+
+// Columns of the points block of the .dat file (one row per layer that does work),
+// so tests and authors can read it back: 1 intensity [FLOP/B], 2 attained [FLOP/s],
+// 3 share of step time, 4 marker size, 5 time [s], 6 layer index, 7 bound, 8 name.
+inline constexpr int kRooflinePointColumns = 8;
+
+}  // namespace ridge::plots

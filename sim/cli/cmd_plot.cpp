@@ -1,0 +1,167 @@
+// `ridge plot roofline|layers|sweep ... --output FILE.(png|svg|pdf|tex)`: draws with
+// gnuplot, writing the script (FILE.gp) and data (FILE.dat) beside the image so an
+// author can restyle and re-run them.
+#include <filesystem>
+#include <iostream>
+
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "plots/gnuplot_runner.hpp"
+#include "plots/layers_plot.hpp"
+#include "plots/roofline_plot.hpp"
+#include "plots/sweep_plot.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_options.hpp"
+#include "sim/cost_analysis.hpp"
+#include "sim/error.hpp"
+#include "sim/model_catalog.hpp"
+
+namespace ridge::cli {
+
+namespace {
+
+struct PlotOptionValues {
+  std::string output;
+  std::string size;
+  std::string font;
+  double font_size = 0;
+  int labels = 8;
+};
+
+po::options_description plot_option_group(PlotOptionValues& v) {
+  po::options_description g("Plot options");
+  g.add_options()
+      ("output,o", po::value(&v.output), "image to write: FILE.png, FILE.svg, FILE.pdf or FILE.tex (LaTeX + FILE.pdf); "
+                                         "FILE.gp and FILE.dat are written beside it")
+      ("size", po::value(&v.size), "WxH: inches (pixels for PNG), or with a unit: 6inx4in, 15cmx10cm, 1200x800px "
+                                   "(default 6x4.2 in)")
+      ("font", po::value(&v.font), "font family (default Sans; LaTeX output uses the document's font)")
+      ("font-size", po::value(&v.font_size), "font size in points (default 10)")
+      ("labels", po::value(&v.labels)->default_value(8), "roofline: how many of the heaviest layers to name");
+  return g;
+}
+
+// The folder and stem of --output ("out/fig.png" -> "out", "fig"), and the style.
+struct Target {
+  std::string folder, stem;
+  plots::PlotStyle style;
+};
+
+Target target_of(const PlotOptionValues& v) {
+  if (v.output.empty())
+    throw InputError({}, "plot: which file? --output is required", "--output roofline.png (or .svg, .pdf, .tex)");
+  for (char c : v.output)
+    if (static_cast<unsigned char>(c) < 0x20)
+      throw InputError({}, "--output: the file name holds a control character");
+  Target t;
+  t.style = plots::make_style(v.output, v.size, v.font, v.font_size);
+  std::filesystem::path p(v.output);
+  t.folder = p.parent_path().string();
+  t.stem = p.stem().string();
+  if (t.stem.empty() || t.stem[0] == '.') throw InputError({}, "--output: '" + v.output + "' names no file");
+  return t;
+}
+
+struct HardwareOptions {
+  std::vector<std::string> hw;
+  std::string hw_model;
+  std::vector<std::string> sets;
+};
+
+po::options_description hardware_group(HardwareOptions& v) {
+  po::options_description g("Hardware options");
+  g.add_options()
+      ("hw", po::value(&v.hw)->composing(), "descriptor name (configs/hw) or file; roofline: repeat to overlay")
+      ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default")
+      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field (repeatable)");
+  return g;
+}
+
+std::vector<plots::TimedHardware> time_on_hardware(const Model& model, const CostAnalysis& costs,
+                                                   const HardwareOptions& v) {
+  std::vector<plots::TimedHardware> out;
+  for (const std::string& name : v.hw) {
+    HardwareSpec spec = load_hardware(name, v.sets);
+    const HardwareModel& hm = select_hardware_model(spec, v.hw_model);
+    TimingAnalysis timing = analyze_timing(model, costs, spec, hm);
+    out.push_back({std::move(spec), std::move(timing)});
+  }
+  return out;
+}
+
+int plot_model(const std::string& kind, const Args& args) {
+  std::string model_arg;
+  RunOptionValues run;
+  HardwareOptions hwo;
+  PlotOptionValues plot;
+  po::options_description general("General");
+  general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
+  po::options_description visible;
+  visible.add(general).add(run_option_group(run)).add(hardware_group(hwo)).add(plot_option_group(plot));
+  po::positional_options_description pos;
+  pos.add("model", 1);
+  po::variables_map vm;
+  const std::string usage = "ridge plot " + kind + " MODEL --hw HW" + (kind == "roofline" ? " [--hw HW2 ...]" : "") +
+                            " --output FILE.(png|svg|pdf|tex) [options]";
+  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (model_arg.empty()) throw InputError({}, "plot " + kind + ": which model?", "ridge plot " + kind + " alexnet --hw v100 --output fig.png");
+  if (hwo.hw.empty()) throw InputError({}, "plot " + kind + ": which hardware? --hw is required", "--hw v100 (ridge list hardware)");
+  if (kind == "layers" && hwo.hw.size() > 1)
+    throw InputError({}, "plot layers: one --hw at a time", "overlay several with: ridge plot roofline");
+  if (plot.labels < 0) throw InputError({}, "--labels must be 0 or more (got " + std::to_string(plot.labels) + ")");
+  Target target = target_of(plot);
+  RunSettings settings = to_run_settings(run);
+  Model model = load_model(model_arg);
+  CostAnalysis costs = analyze_costs(model, settings);
+  std::vector<plots::TimedHardware> runs = time_on_hardware(model, costs, hwo);
+  plots::PlotBundle bundle;
+  if (kind == "roofline") {
+    plots::RooflineRequest req{&model, settings, std::move(runs), plot.labels};
+    bundle = plots::roofline_plot(req, target.style, target.stem);
+  } else {
+    bundle = plots::layers_plot(model, settings, runs.front(), target.style, target.stem);
+  }
+  plots::render_bundle(bundle, target.folder);
+  return 0;
+}
+
+int plot_sweep(const Args& args) {
+  std::string csv;
+  PlotOptionValues plot;
+  po::options_description general("General");
+  general.add_options()("help,h", "show this help")("csv", po::value(&csv), "a CSV written by ridge sweep");
+  po::options_description visible;
+  visible.add(general).add(plot_option_group(plot));
+  po::positional_options_description pos;
+  pos.add("csv", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, visible, pos, vm, "ridge plot sweep SWEEP.csv --output FILE.(png|svg|pdf|tex) [options]")) return 0;
+  if (csv.empty()) throw InputError({}, "plot sweep: which CSV?", "ridge sweep configs/sweeps/x.toml --format csv --output x.csv");
+  Target target = target_of(plot);
+  plots::SweepTable table = plots::read_sweep_csv(csv);
+  plots::render_bundle(plots::sweep_plot(table, target.style, target.stem), target.folder);
+  return 0;
+}
+
+}  // namespace
+
+int run_plot(const Args& args) {
+  const std::string usage = "usage: ridge plot roofline|layers|sweep ... --output FILE.(png|svg|pdf|tex)";
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << usage << "\n\n"
+              << "  roofline MODEL --hw HW [--hw HW2 ...]  layers on the hardware's rooflines (log-log)\n"
+                 "  layers MODEL --hw HW                   per-layer time, stacked: compute, exposed memory, link, launch\n"
+                 "  sweep SWEEP.csv                        samples/s against batch (and time against a varied field)\n\n"
+                 "ridge plot KIND --help lists each kind's options. Beside FILE.png (or .svg, .pdf, .tex) ridge\n"
+                 "writes FILE.gp and FILE.dat: edit the .gp and run `gnuplot FILE.gp` in that folder to restyle.\n";
+    if (args.empty()) throw InputError({}, "plot: which kind?", "ridge plot roofline alexnet --hw v100 --output fig.png");
+    return 0;
+  }
+  const std::string& kind = args[0];
+  Args rest(args.begin() + 1, args.end());
+  if (kind == "roofline" || kind == "layers") return plot_model(kind, rest);
+  if (kind == "sweep") return plot_sweep(rest);
+  throw InputError({}, "plot: unknown kind '" + kind + "'", "use roofline, layers or sweep");
+}
+
+}  // namespace ridge::cli

@@ -1,0 +1,98 @@
+// Names from model and hardware files reach gnuplot as data, never as code: layer and
+// model names that try backquotes, system(), macros, quotes, '#', newlines and LaTeX
+// commands render as text, and nothing they ask for runs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "plots/gnuplot_text.hpp"
+#include "tests/plot_test_util.hpp"
+
+namespace ridge {
+namespace {
+
+namespace fs = std::filesystem;
+using plots::TextMarkup;
+
+const char* const kPwned[] = {"/tmp/ridge_pwned_A", "/tmp/ridge_pwned_B", "/tmp/ridge_pwned_C",
+                              "/tmp/ridge_pwned_D", "/tmp/ridge_pwned_E"};
+
+// A model whose name and layer names are payloads. Layer names may not hold '.' or
+// '@' (the model reader's rule), so the paths have no dots.
+std::string hostile_model() {
+  return R"TOML(name = "evil `touch /tmp/ridge_pwned_C` \"q\" # system('touch /tmp/ridge_pwned_D') \\input{x}"
+source = "test"
+
+[input]
+shape = [64]
+
+[[layer]]
+name = "`touch /tmp/ridge_pwned_A`"
+op = "linear"
+out_features = 64
+
+[[layer]]
+name = "system('touch /tmp/ridge_pwned_B')"
+op = "relu"
+
+[[layer]]
+name = "x\" y # z\n`touch /tmp/ridge_pwned_E` $HOME %s \\write18{touch} {}"
+op = "linear"
+out_features = 64
+
+[[layer]]
+name = "\"; system(\"touch /tmp/ridge_pwned_E\"); \""
+op = "linear"
+out_features = 8
+)TOML";
+}
+
+class HostileNames : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HostileNames, StayInertAndThePlotRenders) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  for (const char* p : kPwned) fs::remove(p);
+  test::TempDir dir;
+  fs::path model = dir.path() / "evil.toml";
+  std::ofstream(model) << hostile_model();
+  const std::string ext = GetParam();
+  for (const std::string kind : {"roofline", "layers"}) {
+    SCOPED_TRACE(kind + " " + ext);
+    fs::path out = dir.path() / (kind + "." + ext);
+    test::CliResult r = test::run_cli("plot " + kind + " '" + model.string() + "' --hw v100 --labels 8 --output '" + out.string() + "'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_GT(fs::file_size(out), 200u);
+    // What an author does: re-run the script in its folder.
+    std::string rerun = "cd '" + dir.str() + "' && gnuplot '" + kind + ".gp' >/dev/null 2>&1";
+    EXPECT_EQ(std::system(rerun.c_str()), 0);
+  }
+  for (const char* p : kPwned) EXPECT_FALSE(fs::exists(p)) << p << " was created: a name ran as a command";
+  // The names are there, as text, in the data.
+  std::string dat = test::read_all(dir.path() / "roofline.dat");
+  EXPECT_NE(dat.find("touch /tmp/ridge"), std::string::npos);
+  // And drawn as text: the heaviest layers' labels are in the SVG, literally.
+  if (ext == "svg") {
+    EXPECT_NE(test::read_all(dir.path() / "roofline.svg").find("`touch /tmp/ridge_pwned_A` 25"), std::string::npos);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, HostileNames, ::testing::Values("png", "svg", "tex"));
+
+TEST(GnuplotText, DataStringsAreOneInertField) {
+  EXPECT_EQ(plots::data_string("a b", TextMarkup::plain), "\"a b\"");
+  EXPECT_EQ(plots::data_string("say \"hi\"", TextMarkup::plain), "\"say ''hi''\"");
+  EXPECT_EQ(plots::data_string("a\nb\tc", TextMarkup::plain), "\"a b c\"");
+  EXPECT_EQ(plots::data_string("`x` #1", TextMarkup::plain), "\"`x` #1\"");
+  EXPECT_EQ(plots::data_string("50% a_b", TextMarkup::latex), "\"50\\% a\\_b\"");
+}
+
+TEST(GnuplotText, ScriptStringsAreSingleQuoted) {
+  EXPECT_EQ(plots::gp_string("it's", TextMarkup::plain), "'it''s'");
+  EXPECT_EQ(plots::gp_string("`cmd` @m", TextMarkup::plain), "'`cmd` @m'");
+  EXPECT_EQ(plots::gp_string("a\nb", TextMarkup::plain), "'a b'");
+  EXPECT_EQ(plots::gp_string("\\input{x} $", TextMarkup::latex), "'\\textbackslash{}input\\{x\\} \\$'");
+}
+
+}  // namespace
+}  // namespace ridge
