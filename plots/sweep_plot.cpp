@@ -63,7 +63,11 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
       }
       continue;
     }
-    if (c == '"' && !field_started) {
+    if (c == '#' && !field_started && row.empty()) {  // a preamble line (ridge sweep writes them)
+      while (i < text.size() && text[i] != '\n') ++i;
+      ++line;
+      row_line = line;
+    } else if (c == '"' && !field_started) {
       quoted = field_started = true;
     } else if (c == ',') {
       row.push_back(field);
@@ -84,7 +88,10 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
     if (t.column(need) < 0)
       throw InputError({file, 1, 0}, std::string("the CSV has no '") + need + "' column",
                        "plot sweep reads the CSV of ridge sweep --format csv (columns hardware, batch, samples_per_s, ...)");
-  if (t.rows.empty()) throw InputError({file, 0, 0}, "the CSV has a header but no rows");
+  // Points that could not run (unsupported dtype, does not fit) have no times to draw.
+  if (int status = t.column("status"); status >= 0)
+    std::erase_if(t.rows, [&](const auto& r) { return r[static_cast<size_t>(status)] != "ok"; });
+  if (t.rows.empty()) throw InputError({file, 0, 0}, "the CSV has no rows that ran (status ok)");
   return t;
 }
 
@@ -207,9 +214,9 @@ std::string plot_loop(int first, size_t count, const std::string& x) {
 
 PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::string& stem) {
   const TextMarkup mk = style.markup();
-  int batch = t.column("batch"), sps = t.column("samples_per_s"), time = t.column("time_s");
+  int batch = t.column("batch"), sps = t.column("samples_per_s"), time = t.column("step_time_s");
   std::vector<int> ids;  // what tells runs apart, besides the x of each panel
-  for (const char* c : {"model", "hardware", "dtype", "phase"})
+  for (const char* c : {"model", "hardware", "hw_model", "dtype", "phase", "optimizer"})
     if (t.column(c) >= 0) ids.push_back(t.column(c));
   std::vector<int> varied;
   for (size_t c = 0; c < t.header.size(); ++c)

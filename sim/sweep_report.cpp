@@ -60,7 +60,7 @@ std::vector<std::string> preamble(const SweepPlan& plan, bool per_layer) {
           (per_layer ? ", one row per layer" : ""),
       "time: per layer max(compute, memory) + link + launch, summed over layers; seconds, FLOP/s, bytes (SI)",
       "bound: memory when memory-bound layers take more than half the step time, else compute",
-      "peak_memory_bytes, fits: not computed yet (empty)",
+      "peak_memory_bytes, fits: the step's peak device memory (ridge memory) against the DRAM less a 5% runtime reserve",
   };
   for (const auto& line : counting_conventions()) lines.push_back(line);
   return lines;

@@ -15,6 +15,9 @@
 #include "plots/layers_plot.hpp"
 #include "plots/roofline_plot.hpp"
 #include "plots/sweep_plot.hpp"
+#include "sim/sweep_file.hpp"
+#include "sim/sweep_report.hpp"
+#include "sim/sweep_run.hpp"
 #include "sim/cost_analysis.hpp"
 #include "sim/error.hpp"
 #include "sim/model_catalog.hpp"
@@ -172,6 +175,26 @@ TEST(PlotSweep, SeriesFromTheCsvColumns) {
   EXPECT_EQ(blocks[4][0][0], "v100, batch 1");
   expect_rel(std::stod(blocks[4][1][0]), 900e9, "bandwidth parsed to B/s");
   expect_rel(std::stod(blocks[4][2][0]), 1.5e12, "bandwidth parsed to B/s");
+}
+
+TEST(PlotSweep, ReadsTheCsvRidgeSweepWrites) {
+  // Points in order v100 b1, v100 b64, a100 b1, a100 b64; v100 has no bf16 peak, so its
+  // rows are 'unsupported' and not drawn; a100 gives one series whose points are the
+  // sweep's own batch / step time.
+  SweepPlan plan = plan_sweep(parse_sweep(
+      "models = [\"alexnet\"]\nhardware = [\"v100\", \"a100\"]\ndtype = [\"bf16\"]\nbatch = [1, 64]\n", "s.toml"));
+  SweepResult r = run_sweep(plan, {1, false, nullptr, nullptr});
+  std::ostringstream csv;
+  write_sweep_csv(plan, r, false, csv);
+  SweepTable t = parse_sweep_csv(csv.str(), "s.csv");
+  ASSERT_EQ(t.rows.size(), 2u);
+  auto blocks = test::data_blocks(sweep_plot(t, style_for(ImageFormat::png), "s").files[1].content);
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0][0][0], "a100");
+  ASSERT_EQ(blocks[0].size(), 3u);
+  // The CSV carries 6 significant digits, so the round trip holds to 5e-6 relative.
+  EXPECT_NEAR(std::stod(blocks[0][1][1]), 1 / r.points[2].sums.time_s, 5e-6 / r.points[2].sums.time_s);
+  EXPECT_NEAR(std::stod(blocks[0][2][1]), 64 / r.points[3].sums.time_s, 64 * 5e-6 / r.points[3].sums.time_s);
 }
 
 TEST(PlotSweep, BadCsvIsAnInputError) {
