@@ -308,6 +308,8 @@ TEST_F(BadInput, BadCommandLineValues) {
       {"--phase trianing", "--phase: unknown phase 'trianing'"},
       {"--optimizer adamm", "--optimizer: unknown optimizer 'adamm'"},
       {"--no-such-option", "unrecognised option '--no-such-option'"},
+      {"--hw v100 --hw a100", "--hw is given 2 times; this command takes one"},
+      {"--hw-model roofline", "--hw-model needs --hw"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);

@@ -62,29 +62,12 @@ Target target_of(const PlotOptionValues& v) {
   return t;
 }
 
-struct HardwareOptions {
-  std::vector<std::string> hw;
-  std::string hw_model;
-  std::vector<std::string> sets;
-};
-
-po::options_description hardware_group(HardwareOptions& v) {
-  po::options_description g("Hardware options");
-  g.add_options()
-      ("hw", po::value(&v.hw)->composing(), "descriptor name (configs/hw) or file; roofline: repeat to overlay")
-      ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default")
-      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field (repeatable)");
-  return g;
-}
-
 std::vector<plots::TimedHardware> time_on_hardware(const Model& model, const CostAnalysis& costs,
-                                                   const HardwareOptions& v) {
+                                                   const HardwareOptionValues& v) {
   std::vector<plots::TimedHardware> out;
-  for (const std::string& name : v.hw) {
-    HardwareSpec spec = load_hardware(name, v.sets);
-    const HardwareModel& hm = select_hardware_model(spec, v.hw_model);
-    TimingAnalysis timing = analyze_timing(model, costs, spec, hm);
-    out.push_back({std::move(spec), std::move(timing)});
+  for (SelectedHardware& hw : to_hardware_list(v)) {
+    TimingAnalysis timing = analyze_timing(model, costs, hw.spec, *hw.model);
+    out.push_back({std::move(hw.spec), std::move(timing)});
   }
   return out;
 }
@@ -92,12 +75,12 @@ std::vector<plots::TimedHardware> time_on_hardware(const Model& model, const Cos
 int plot_model(const std::string& kind, const Args& args) {
   std::string model_arg;
   RunOptionValues run;
-  HardwareOptions hwo;
+  HardwareOptionValues hwo;
   PlotOptionValues plot;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(hardware_group(hwo)).add(plot_option_group(plot));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(plot_option_group(plot));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;

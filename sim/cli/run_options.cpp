@@ -26,7 +26,7 @@ po::options_description run_option_group(RunOptionValues& v) {
 po::options_description hardware_option_group(HardwareOptionValues& v) {
   po::options_description g("Hardware options");
   g.add_options()
-      ("hw", po::value(&v.hw), "shipped descriptor name (ridge list hardware) or descriptor file")
+      ("hw", po::value(&v.hw)->composing(), "shipped descriptor name (ridge list hardware) or descriptor file; plot roofline: repeat to overlay")
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
       ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\" (repeatable)");
   return g;
@@ -71,16 +71,28 @@ OutputFormat to_output_format(const OutputOptionValues& v) {
   return *f;
 }
 
-std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v) {
+std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
   if (v.hw.empty()) {
     if (!v.hw_model.empty()) throw InputError({}, "--hw-model needs --hw", "ridge list hardware");
     if (!v.sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
-    return std::nullopt;
   }
-  SelectedHardware s;
-  s.spec = load_hardware(v.hw, v.sets);
-  s.model = &select_hardware_model(s.spec, v.hw_model);
-  return s;
+  std::vector<SelectedHardware> out;
+  for (const std::string& name : v.hw) {
+    SelectedHardware s;
+    s.spec = load_hardware(name, v.sets);
+    s.model = &select_hardware_model(s.spec, v.hw_model);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v) {
+  if (v.hw.size() > 1)
+    throw InputError({}, "--hw is given " + std::to_string(v.hw.size()) + " times; this command takes one",
+                     "to compare hardware use ridge sweep, or overlay them with ridge plot roofline");
+  std::vector<SelectedHardware> list = to_hardware_list(v);
+  if (list.empty()) return std::nullopt;
+  return std::move(list.front());
 }
 
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,

@@ -28,7 +28,7 @@ struct RunOptionValues {
 
 // --hw, --hw-model, --set: which hardware a run is timed on.
 struct HardwareOptionValues {
-  std::string hw;
+  std::vector<std::string> hw;  // several only where a command overlays them (plot roofline)
   std::string hw_model;
   std::vector<std::string> sets;
 };
@@ -51,8 +51,11 @@ struct SelectedHardware {
   HardwareSpec spec;
   const HardwareModel* model = nullptr;
 };
-// The descriptor (with --set overrides) and hardware model named by the options, or
-// nothing without --hw; --hw-model or --set without --hw is an InputError.
+// Every descriptor named by --hw (with --set overrides) and its hardware model, in the
+// order given; --hw-model or --set without --hw is an InputError.
+std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v);
+// The one descriptor named by --hw, or nothing without it; more than one --hw is an
+// InputError for commands that take one.
 std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v);
 
 // Parses `args` against `visible` plus positionals; prints help and returns false on
