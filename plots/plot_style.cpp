@@ -85,7 +85,10 @@ void apply_size(PlotStyle& style, const std::string& text) {
 PlotStyle make_style(const std::string& output, const std::string& size, const std::string& font, double font_size) {
   PlotStyle s;
   s.format = format_of_output(output);
-  if (!size.empty()) apply_size(s, size);
+  if (!size.empty()) {
+    apply_size(s, size);
+    s.size_given = true;
+  }
   if (!font.empty()) {
     for (char c : font)
       if (std::iscntrl(static_cast<unsigned char>(c)) || c == ',')

@@ -34,6 +34,7 @@ struct PlotStyle {
   double height_in = 4.2;
   std::string font = "Sans";
   double font_size = 10;   // points
+  bool size_given = false;  // --size was given: a plot keeps to it instead of growing with its panels
 
   TextMarkup markup() const { return format == ImageFormat::tex ? TextMarkup::latex : TextMarkup::plain; }
   // The line height and a conservative average character width of the font, in inches.
