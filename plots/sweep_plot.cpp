@@ -493,7 +493,7 @@ LegendLayout layout_legend(const PlotStyle& style, const std::vector<LegendGroup
   // table; when the titles are too wide for that, entries go on the rows under them.
   double titles_w = 0;
   for (const LegendGroup& g : groups) titles_w = std::max(titles_w, text_w(g.title + ":"));
-  const bool beside = left + titles_w + 0.2 <= width * 0.4;
+  const bool beside = left + titles_w + 0.2 <= width * 0.35;
   const double indent = beside ? left + titles_w + 0.2 : left + 0.3;
   double y = -row * 0.5;
   for (const LegendGroup& g : groups) {
@@ -614,15 +614,25 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   const std::vector<std::string> title_lines = wrap_phrases(style, fig.title, (W - 0.3) / 1.1);
   const double title_line = L * 1.1 * 1.05;
   const double title_h = 0.1 + title_line * static_cast<double>(title_lines.size()) + 0.08;
-  const LegendLayout legend = layout_legend(style, fig.legend, W);
+  const double cw = W / static_cast<double>(cols);
+  // The legend goes below the grid or, when the last row has empty cells it fits in, there.
+  const size_t free_cells = (per_row - F % per_row) % per_row * (pair ? 2 : 1);
+  const double free_x = W - static_cast<double>(free_cells) * cw;
+  LegendLayout legend = layout_legend(style, fig.legend, W);
+  LegendLayout in_cells = layout_legend(style, fig.legend, W - free_x);
   double ch;
   if (!style.size_given) {
     ch = rows == 1 ? 3.2 : 2.5;
-    H = title_h + static_cast<double>(rows) * ch + legend.height;
   } else {
-    ch = (H - title_h - legend.height) / static_cast<double>(rows);
+    ch = (H - title_h) / static_cast<double>(rows);
   }
-  const double cw = W / static_cast<double>(cols);
+  const bool legend_in_cells = free_cells > 0 && !fig.legend.empty() && in_cells.height <= ch - 0.3;
+  if (legend_in_cells) legend = in_cells;
+  const double legend_below = legend_in_cells ? 0.0 : legend.height;
+  if (!style.size_given)
+    H = title_h + static_cast<double>(rows) * ch + legend_below;
+  else
+    ch = (H - title_h - legend_below) / static_cast<double>(rows);
   // Inside a cell: y label, tic labels, plot; under it tic labels and x label; above it the facet title.
   const double tic_w = style.text_width_in("250.0 ms");
   const double left = 0.08 + L + 0.06 + tic_w + 0.08, right = 0.22;
@@ -631,7 +641,10 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     throw InputError({}, "--size is too small for " + std::to_string(F) + " facets of " + std::to_string(cols / per_row) +
                              " panels",
                      "leave --size out (the figure grows with its panels), or pick models with --where model=NAME");
-  const double legend_top = H - title_h - static_cast<double>(rows) * ch;
+  // In the empty cells: at the top of the last row, from the first empty cell.
+  const double legend_top = H - title_h - static_cast<double>(rows - (legend_in_cells ? 1 : 0)) * ch -
+                            (legend_in_cells ? 0.25 : 0.0);
+  const double legend_x = legend_in_cells ? free_x + 0.2 : 0.0;
 
   // The varied axis in the SI prefix of its largest value: "900 GB/s .. 3 TB/s" as 0.9 .. 3 [TB/s].
   double x_scale = 1;
@@ -700,7 +713,10 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
       double x0 = static_cast<double>(c0 + k) * cw;
       Box a{x0 + left, y0 + bottom, x0 + cw - right, y1 - top};
       panels.push_back({a, f, k == 1});
-      centred.push_back({(a.x0 + a.x1) / 2, y0 + 0.06 + L * 0.5, k == 1 ? varied_label : "batch"});
+      // Centred under the plot, but kept inside the cell (the plot sits right of the cell's centre).
+      const std::string& xl = k == 1 ? varied_label : "batch";
+      double half = style.text_width_in(xl) * 1.25 / 2;  // the estimate runs short on long mixed-case labels
+      centred.push_back({std::min((a.x0 + a.x1) / 2, x0 + cw - 0.1 - half), y0 + 0.06 + L * 0.5, xl});
       rotated.push_back({x0 + 0.08 + L * 0.5, (a.y0 + a.y1) / 2, k == 1 ? "step time" : "samples/s"});
     }
     if (facet_titles) {
@@ -710,7 +726,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
       if (pair) rules.push_back({first.x0, panels.back().area.x1, y1 - 0.06 - L * 1.15});
     }
   }
-  for (const Text& tx : legend.texts) legend_texts.push_back({tx.x, legend_top + tx.y, tx.text});
+  for (const Text& tx : legend.texts) legend_texts.push_back({legend_x + tx.x, legend_top + tx.y, tx.text});
   const int title_block = dat.blocks();
   write_texts(dat, "the title: x y text (inches from the lower left)", title_texts, mk);
   write_texts(dat, "facet titles and x labels: x y text", centred, mk);
@@ -723,10 +739,10 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   std::vector<int> sample_blocks;
   for (const Sample& s : legend.samples) {
     sample_blocks.push_back(dat.begin_block("a legend sample: x y (a line and its marker in the middle)"));
-    double y = legend_top + s.y;
-    dat.out() << gp_number(s.x0) << " " << gp_number(y) << "\n"
-              << gp_number((s.x0 + s.x1) / 2) << " " << gp_number(y) << "\n"
-              << gp_number(s.x1) << " " << gp_number(y) << "\n";
+    double y = legend_top + s.y, x0 = legend_x + s.x0, x1 = legend_x + s.x1;
+    dat.out() << gp_number(x0) << " " << gp_number(y) << "\n"
+              << gp_number((x0 + x1) / 2) << " " << gp_number(y) << "\n"
+              << gp_number(x1) << " " << gp_number(y) << "\n";
   }
 
   // ---- script ----
