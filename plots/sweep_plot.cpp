@@ -638,8 +638,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   const double left = 0.08 + L + 0.06 + tic_w + 0.08, right = 0.22;
   const double top = (facet_titles ? L * 1.25 : 0.0) + 0.12, bottom = 0.06 + L + 0.06 + L + 0.1;
   if (cw - left - right < 1.0 || ch - top - bottom < 0.9)
-    throw InputError({}, "--size is too small for " + std::to_string(F) + " facets of " + std::to_string(cols / per_row) +
-                             " panels",
+    throw InputError({}, "--size is too small for " + std::to_string(F * (pair ? 2 : 1)) + " panels",
                      "leave --size out (the figure grows with its panels), or pick models with --where model=NAME");
   // In the empty cells: at the top of the last row, from the first empty cell.
   const double legend_top = H - title_h - static_cast<double>(rows - (legend_in_cells ? 1 : 0)) * ch -
