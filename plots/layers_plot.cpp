@@ -58,9 +58,10 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
   const double angle = n <= 16 ? 45 : 90;
   f.left_in = 0.12 + line + style.text_width_in("100.0 ms") + 0.1;
   f.right_in = 0.2;
-  std::string title = model.name + " on " + hw.name + ": batch " + std::to_string(settings.batch) + ", " +
-                      std::string(dtype_name(settings.dtype)) + ", " + std::string(phase_name(settings.phase)) +
-                      "; step " + si_label(t.totals.time_s, "s");
+  // Phrases: a wrapped title breaks between them, never inside "step 2.79 ms".
+  std::vector<std::string> title = {model.name + " on " + hw.name + ":", "batch " + std::to_string(settings.batch) + ",",
+                                    std::string(dtype_name(settings.dtype)) + ",",
+                                    std::string(phase_name(settings.phase)) + ";", "step " + si_label(t.totals.time_s, "s")};
   HeaderBand band = header_band(style, title, {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"});
   f.top_in = band.top_in;
   f.bottom_in = 0.08 + line + longest * std::sin(angle * M_PI / 180) + 0.35 * line + 0.1;

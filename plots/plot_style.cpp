@@ -85,7 +85,10 @@ void apply_size(PlotStyle& style, const std::string& text) {
 PlotStyle make_style(const std::string& output, const std::string& size, const std::string& font, double font_size) {
   PlotStyle s;
   s.format = format_of_output(output);
-  if (!size.empty()) apply_size(s, size);
+  if (!size.empty()) {
+    apply_size(s, size);
+    s.size_given = true;
+  }
   if (!font.empty()) {
     for (char c : font)
       if (std::iscntrl(static_cast<unsigned char>(c)) || c == ',')
@@ -142,22 +145,35 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
   return g.str();
 }
 
-HeaderBand header_band(const PlotStyle& style, const std::string& title, const std::vector<std::string>& key_texts) {
+std::vector<std::string> wrap_phrases(const PlotStyle& style, const std::vector<std::string>& phrases, double width_in) {
+  std::vector<std::string> lines{""};
+  auto add = [&](const std::string& piece) {
+    std::string joined = lines.back().empty() ? piece : lines.back() + " " + piece;
+    if (!lines.back().empty() && style.text_width_in(joined) > width_in)
+      lines.push_back(piece);
+    else
+      lines.back() = joined;
+  };
+  for (const std::string& phrase : phrases) {
+    if (style.text_width_in(phrase) <= width_in) {
+      add(phrase);
+      continue;
+    }
+    std::istringstream words(phrase);  // too wide alone: break it at its spaces
+    for (std::string w; words >> w;) add(w);
+  }
+  return lines;
+}
+
+HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& title_phrases,
+                       const std::vector<std::string>& key_texts) {
   const double line = style.line_in();
   double entry_w = 0;
   for (const std::string& s : key_texts) entry_w = std::max(entry_w, style.text_width_in(s) + 0.6);
   size_t cols = std::max<size_t>(1, std::min(key_texts.size(), static_cast<size_t>((style.width_in - 0.3) / entry_w)));
   size_t rows = key_texts.empty() ? 0 : (key_texts.size() + cols - 1) / cols;
-  // The title, wrapped at spaces into lines that fit the figure's width.
-  std::vector<std::string> lines{""};
-  std::istringstream words(title);
-  for (std::string w; words >> w;) {
-    std::string joined = lines.back().empty() ? w : lines.back() + " " + w;
-    if (!lines.back().empty() && style.text_width_in(joined) * 1.1 > style.width_in - 0.3)
-      lines.push_back(w);
-    else
-      lines.back() = joined;
-  }
+  // The title (set 1.1 times larger), wrapped between phrases into lines that fit the figure's width.
+  std::vector<std::string> lines = wrap_phrases(style, title_phrases, (style.width_in - 0.3) / 1.1);
   const double title_line = line * 1.1;
   double key_top = 0.1 + title_line * static_cast<double>(lines.size()) + 0.3 * line;
   HeaderBand band;

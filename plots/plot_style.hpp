@@ -34,6 +34,7 @@ struct PlotStyle {
   double height_in = 4.2;
   std::string font = "Sans";
   double font_size = 10;   // points
+  bool size_given = false;  // --size was given: a plot keeps to it instead of growing with its panels
 
   TextMarkup markup() const { return format == ImageFormat::tex ? TextMarkup::latex : TextMarkup::plain; }
   // The line height and a conservative average character width of the font, in inches.
@@ -69,7 +70,15 @@ struct HeaderBand {
   double top_in = 0;       // the margin above the plot area it needs
   std::string script;      // `set label` for the title and `set key ...`
 };
-HeaderBand header_band(const PlotStyle& style, const std::string& title, const std::vector<std::string>& key_texts);
+// The title is given as phrases ("bert-base on V100:", "batch 1,", "step 2.79 ms"): a
+// line breaks only between phrases, never inside one (a phrase wider than a line
+// alone breaks at its spaces).
+HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& title_phrases,
+                       const std::vector<std::string>& key_texts);
+
+// Phrases joined by spaces into lines no wider than `width_in` (estimated), breaking
+// only between phrases unless one alone is too wide.
+std::vector<std::string> wrap_phrases(const PlotStyle& style, const std::vector<std::string>& phrases, double width_in);
 
 // The bundle of a one-script, one-data-file plot: STEM.gp, STEM.dat, and the images
 // the style's format makes (STEM.tex also makes STEM.pdf).

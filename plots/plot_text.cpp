@@ -6,7 +6,7 @@
 
 namespace ridge::plots {
 
-std::string si_label(double value, const std::string& unit) {
+std::string si_label(double value, const std::string& unit, int digits) {
   static const char* const up[] = {"", "k", "M", "G", "T", "P", "E"};
   static const char* const down[] = {"", "m", "u", "n", "p"};
   std::string prefix;
@@ -20,7 +20,7 @@ std::string si_label(double value, const std::string& unit) {
     prefix = down[-(--i)];
   }
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%.3g", value);
+  std::snprintf(buf, sizeof buf, "%.*g", digits, value);
   std::string sep = unit.empty() && prefix.empty() ? "" : " ";
   return std::string(buf) + sep + prefix + unit;
 }

@@ -6,7 +6,8 @@
 
 namespace ridge::plots {
 
-std::string si_label(double value, const std::string& unit);
+// `digits` significant digits (3 unless told).
+std::string si_label(double value, const std::string& unit, int digits = 3);
 // "23%", "0.4%", "<0.1%": a share 0..1 as a percentage.
 std::string percent_label(double share);
 

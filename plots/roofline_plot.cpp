@@ -163,10 +163,10 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   auto line_w = [&](const std::string& s) { return style.text_width_in(s) * kLineFont; };
   const Model& model = *req.model;
   // The title names the model, the run and, when there is one, the hardware.
-  std::string title = model.name + ", batch " + std::to_string(req.settings.batch) + ", " +
-                      std::string(dtype_name(dtype)) + ", " + std::string(phase_name(req.settings.phase));
-  if (H == 1) title = model.name + " on " + req.runs[0].hw.name + ": batch " + std::to_string(req.settings.batch) + ", " +
-                      std::string(dtype_name(dtype)) + ", " + std::string(phase_name(req.settings.phase));
+  // As phrases: a wrapped title breaks between them, never inside "batch 64".
+  std::vector<std::string> title = {H == 1 ? model.name + " on " + req.runs[0].hw.name + ":" : model.name + ",",
+                                    "batch " + std::to_string(req.settings.batch) + ",", std::string(dtype_name(dtype)) + ",",
+                                    std::string(phase_name(req.settings.phase))};
   // The key sits in a band under the title: one entry per hardware (several only) and the marker note.
   std::vector<std::string> key_texts{"marker area: time share"};
   if (H > 1)

@@ -79,6 +79,34 @@ TEST_P(HostileNames, StayInertAndThePlotRenders) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, HostileNames, ::testing::Values("png", "svg", "tex"));
 
+// The sweep plot's new texts (title, facet titles, legend, axis label of the varied
+// field) come from the CSV: all of them go through the .dat file, none into the script.
+TEST_P(HostileNames, SweepCsvTextStaysInData) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  for (const char* p : kPwned) fs::remove(p);
+  test::TempDir dir;
+  const std::string ext = GetParam();
+  fs::path csv = dir.path() / "evil.csv";
+  std::ofstream(csv) << "model,hardware,dtype,batch,mem.`touch /tmp/ridge_pwned_C`,step_time_s,samples_per_s\n"
+                        "\"`touch /tmp/ridge_pwned_A`\",\"system('touch /tmp/ridge_pwned_B')\",fp16,1,1,0.1,10\n"
+                        "\"`touch /tmp/ridge_pwned_A`\",\"system('touch /tmp/ridge_pwned_B')\",fp16,8,2,0.2,40\n"
+                        "\"x\"\" @m #z $HOME \\input{x}\",v100,\"`touch /tmp/ridge_pwned_D`\",1,1,0.1,10\n"
+                        "\"x\"\" @m #z $HOME \\input{x}\",v100,\"`touch /tmp/ridge_pwned_D`\",8,2,0.2,40\n";
+  fs::path out = dir.path() / ("sweep." + ext);
+  test::CliResult r = test::run_cli("plot sweep '" + csv.string() + "' --output '" + out.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_GT(fs::file_size(out), 200u);
+  std::string rerun = "cd '" + dir.str() + "' && gnuplot sweep.gp >/dev/null 2>&1";
+  EXPECT_EQ(std::system(rerun.c_str()), 0);
+  for (const char* p : kPwned) EXPECT_FALSE(fs::exists(p)) << p << " was created: a name ran as a command";
+  std::string gp = test::read_all(dir.path() / "sweep.gp"), dat = test::read_all(dir.path() / "sweep.dat");
+  // (LaTeX output escapes the braces: input\{x\} in the data.)
+  for (const char* name : {"pwned", "system(", "input{", "input\\{", "HOME", "evil.csv"})
+    EXPECT_EQ(gp.find(name), std::string::npos) << name << " is in the script";
+  for (const char* name : {"pwned", "system(", "input", "HOME", "evil.csv"})
+    EXPECT_NE(dat.find(name), std::string::npos) << name << " is not in the data";
+}
+
 TEST(GnuplotText, DataStringsAreOneInertField) {
   EXPECT_EQ(plots::data_string("a b", TextMarkup::plain), "\"a b\"");
   EXPECT_EQ(plots::data_string("say \"hi\"", TextMarkup::plain), "\"say ''hi''\"");

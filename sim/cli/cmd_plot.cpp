@@ -110,18 +110,23 @@ int plot_model(const std::string& kind, const Args& args) {
 
 int plot_sweep(const Args& args) {
   std::string csv;
+  std::vector<std::string> where;
   PlotOptionValues plot;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("csv", po::value(&csv), "a CSV written by ridge sweep");
+  po::options_description selection("Selection");
+  selection.add_options()("where", po::value(&where)->composing(),
+                          "COLUMN=VALUE: plot only the rows with that value (repeatable; the same column twice: "
+                          "either value). One facet per model; at most 12 lines in a panel");
   po::options_description visible;
-  visible.add(general).add(plot_option_group(plot));
+  visible.add(general).add(selection).add(plot_option_group(plot));
   po::positional_options_description pos;
   pos.add("csv", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, visible, pos, vm, "ridge plot sweep SWEEP.csv --output FILE.(png|svg|pdf|tex) [options]")) return 0;
+  if (!parse_command_line(args, visible, pos, vm, "ridge plot sweep SWEEP.csv [--where COLUMN=VALUE ...] --output FILE.(png|svg|pdf|tex) [options]")) return 0;
   if (csv.empty()) throw InputError({}, "plot sweep: which CSV?", "ridge sweep configs/sweeps/x.toml --format csv --output x.csv");
   Target target = target_of(plot);
-  plots::SweepTable table = plots::read_sweep_csv(csv);
+  plots::SweepTable table = plots::select_rows(plots::read_sweep_csv(csv), where);
   plots::render_bundle(plots::sweep_plot(table, target.style, target.stem), target.folder);
   return 0;
 }
