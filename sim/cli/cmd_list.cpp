@@ -20,6 +20,13 @@ namespace ridge::cli {
 
 namespace {
 
+// 4 significant digits: 15.7, 989.4, 1979, 0.47.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
 int list_models() {
   ColumnTable t;
   t.columns = {{"model", "model", false}, {"params", "params"}, {"GMACs@1", "gmacs_batch1"}, {"source", "source", false}};
@@ -27,7 +34,7 @@ int list_models() {
     Model m = load_model(name);
     CostAnalysis c = analyze_costs(m, RunSettings{});
     t.rows.push_back({text_cell(name), {format_count(static_cast<double>(c.totals.params)), format_raw(c.totals.params)},
-                      {format_fixed(static_cast<double>(c.totals.macs) / 1e9, 3), format_raw(c.totals.macs / 1e9)},
+                      {short_number(static_cast<double>(c.totals.macs) / 1e9), format_raw(c.totals.macs / 1e9)},
                       text_cell(m.source)});
   }
   write_text_table(t, std::cout);
@@ -43,12 +50,6 @@ int list_hw_models() {
   return 0;
 }
 
-// 4 significant digits: 15.7, 989.4, 1979, 0.47.
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
 
 // A capacity in GiB / MiB when it is a whole number of them (as descriptors write
 // memory), else in SI bytes.
