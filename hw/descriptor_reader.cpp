@@ -28,15 +28,6 @@ void reject_unknown_first(TomlFields& f, const char* const (&keys)[N]) {
   f.reject_unknown_keys();
 }
 
-toml::table parse_toml(const std::string& text, const std::string& file) {
-  try {
-    return toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    SourceLoc loc{file, e.source().begin.line, e.source().begin.column};
-    throw InputError(loc, "invalid TOML: " + std::string(e.description()));
-  }
-}
-
 std::vector<std::string> dtype_list() {
   std::vector<std::string> out;
   for (DType t : kAllDTypes) out.emplace_back(dtype_name(t));
@@ -315,7 +306,7 @@ std::string marker_for(size_t i) { return "<override " + std::to_string(i) + ">"
 }  // namespace
 
 HardwareDescriptor HardwareDescriptor::from_text(std::string text, std::string file, std::string id) {
-  toml::table root = parse_toml(text, file);
+  toml::table root = parse_toml_text(text, file);
   return HardwareDescriptor(std::move(text), std::move(file), std::move(id), std::move(root));
 }
 
@@ -331,7 +322,7 @@ std::vector<std::string> HardwareDescriptor::key_paths() const { return key_path
 
 HardwareSpec HardwareDescriptor::spec(const std::vector<HardwareOverride>& overrides) const {
   if (overrides.empty()) return build_hardware_spec(root_, file_, id_);
-  toml::table root = parse_toml(text_, file_);  // a fresh tree: copies would drop positions
+  toml::table root = parse_toml_text(text_, file_);  // a fresh tree: copies would drop positions
   for (size_t i = 0; i < overrides.size(); ++i) apply_override(root, overrides[i], marker_for(i));
   try {
     return build_hardware_spec(root, file_, id_);

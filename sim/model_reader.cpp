@@ -291,13 +291,7 @@ Model build(const toml::table& root, const std::string& file) {
 }
 
 Model parse_and_build(const std::string& text, const std::string& file) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    SourceLoc loc{file, e.source().begin.line, e.source().begin.column};
-    throw InputError(loc, "invalid TOML: " + std::string(e.description()));
-  }
+  toml::table root = parse_toml_text(text, file);
   try {
     return build(root, file);
   } catch (const CountOverflow&) {
