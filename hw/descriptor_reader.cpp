@@ -6,10 +6,10 @@
 #include <set>
 #include <sstream>
 
-#include "hw/units.hpp"
-#include "sim/close_names.hpp"
-#include "sim/toml_fields.hpp"
-#include "sim/views/format_units.hpp"
+#include "sim/base/units.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/base/toml_fields.hpp"
+#include "sim/base/format_units.hpp"
 
 namespace ridge {
 

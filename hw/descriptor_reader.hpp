@@ -14,7 +14,7 @@
 #include <toml++/toml.h>
 
 #include "hw/hardware_spec.hpp"
-#include "sim/error.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge {
 

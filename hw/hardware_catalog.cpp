@@ -3,8 +3,8 @@
 
 #include <filesystem>
 
-#include "sim/close_names.hpp"
-#include "sim/data_paths.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/base/data_paths.hpp"
 
 namespace ridge {
 

@@ -8,8 +8,8 @@
 
 #include "hw/hardware_spec.hpp"
 #include "hw/layer_batch.hpp"
-#include "sim/dtype.hpp"
-#include "sim/layer_work.hpp"
+#include "sim/workload/dtype.hpp"
+#include "sim/workload/layer_work.hpp"
 
 namespace ridge {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/dtype.hpp"
+#include "sim/workload/dtype.hpp"
 
 namespace ridge {
 

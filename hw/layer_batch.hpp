@@ -10,8 +10,8 @@
 #include <Eigen/Core>
 
 #include "hw/hardware_spec.hpp"
-#include "sim/dtype.hpp"
-#include "sim/layer_work.hpp"
+#include "sim/workload/dtype.hpp"
+#include "sim/workload/layer_work.hpp"
 
 namespace ridge {
 

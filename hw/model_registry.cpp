@@ -2,8 +2,8 @@
 // model; the first row is the fallback when a descriptor names no default.
 #include "hw/model_registry.hpp"
 
-#include "sim/close_names.hpp"
-#include "sim/error.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge {
 

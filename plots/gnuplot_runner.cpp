@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/error.hpp"
-#include "sim/output_file.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/output_file.hpp"
 
 namespace ridge::plots {
 

@@ -8,7 +8,7 @@
 #include "plots/data_file.hpp"
 #include "plots/label_layout.hpp"
 #include "plots/plot_text.hpp"
-#include "sim/error.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge::plots {
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge::plots {
 

@@ -20,9 +20,9 @@
 #include "hw/hardware_spec.hpp"
 #include "plots/gnuplot_runner.hpp"
 #include "plots/plot_style.hpp"
-#include "sim/model.hpp"
-#include "sim/run_settings.hpp"
-#include "sim/timing_analysis.hpp"
+#include "sim/workload/model.hpp"
+#include "sim/workload/run_settings.hpp"
+#include "sim/engine/timing_analysis.hpp"
 
 namespace ridge::plots {
 

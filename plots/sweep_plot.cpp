@@ -12,12 +12,12 @@
 #include <set>
 #include <sstream>
 
-#include "hw/units.hpp"
+#include "sim/base/units.hpp"
 #include "plots/data_file.hpp"
 #include "plots/label_layout.hpp"
 #include "plots/plot_text.hpp"
-#include "sim/close_names.hpp"
-#include "sim/error.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge::plots {
 

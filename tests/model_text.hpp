@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/model_reader.hpp"
+#include "sim/workload/model_reader.hpp"
 
 namespace ridge::testing {
 

@@ -7,10 +7,10 @@
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "tests/test_chips.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/error.hpp"
-#include "sim/model_catalog.hpp"
-#include "sim/timing_analysis.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/base/error.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/engine/timing_analysis.hpp"
 
 namespace ridge {
 namespace {

@@ -12,10 +12,10 @@
 
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/model_catalog.hpp"
-#include "sim/memory_footprint.hpp"
-#include "sim/model_reader.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/engine/device_fit.hpp"
+#include "sim/workload/model_reader.hpp"
 #include "tests/training_models.hpp"
 
 namespace ridge {

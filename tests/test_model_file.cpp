@@ -2,7 +2,7 @@
 // scoped names, a block's name as an alias of its output, tied_to, and located errors.
 #include <gtest/gtest.h>
 
-#include "sim/model_reader.hpp"
+#include "sim/workload/model_reader.hpp"
 #include "tests/model_text.hpp"
 
 namespace ridge {

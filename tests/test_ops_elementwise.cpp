@@ -2,7 +2,7 @@
 // Each elementary operation, exp/tanh/erf included, is 1 FLOP.
 #include <gtest/gtest.h>
 
-#include "sim/cost_analysis.hpp"
+#include "sim/workload/cost_analysis.hpp"
 #include "tests/model_text.hpp"
 
 namespace ridge {
@@ -13,7 +13,7 @@ using testing::one_layer;
 
 struct ActivationCase {
   const char* op;
-  int64_t fwd_per_elem;  // see the table in sim/ops/activation.cpp
+  int64_t fwd_per_elem;  // see the table in sim/workload/ops/activation.cpp
   int64_t bwd_per_elem;
   bool keeps_output;     // else keeps its input
 };

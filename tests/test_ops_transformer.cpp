@@ -2,7 +2,7 @@
 // against counts worked out by hand.
 #include <gtest/gtest.h>
 
-#include "sim/cost_analysis.hpp"
+#include "sim/workload/cost_analysis.hpp"
 #include "tests/model_text.hpp"
 
 namespace ridge {

@@ -15,12 +15,12 @@
 #include "plots/layers_plot.hpp"
 #include "plots/roofline_plot.hpp"
 #include "plots/sweep_plot.hpp"
-#include "sim/sweep_file.hpp"
-#include "sim/sweep_report.hpp"
-#include "sim/sweep_run.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/error.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/engine/sweep_file.hpp"
+#include "sim/views/sweep_report.hpp"
+#include "sim/engine/sweep_run.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/base/error.hpp"
+#include "sim/workload/model_catalog.hpp"
 #include "tests/plot_test_util.hpp"
 
 namespace ridge {

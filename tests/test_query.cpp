@@ -7,9 +7,9 @@
 
 #include "hw/model_registry.hpp"
 #include "tests/test_chips.hpp"
-#include "sim/error.hpp"
-#include "sim/layer_query.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/base/error.hpp"
+#include "sim/engine/layer_query.hpp"
+#include "sim/workload/model_catalog.hpp"
 #include "sim/views/query_report.hpp"
 
 namespace ridge {

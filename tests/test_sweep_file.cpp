@@ -2,9 +2,9 @@
 // against values worked out by hand.
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
-#include "sim/sweep_file.hpp"
-#include "sim/sweep_run.hpp"
+#include "sim/base/error.hpp"
+#include "sim/engine/sweep_file.hpp"
+#include "sim/engine/sweep_run.hpp"
 
 namespace ridge {
 namespace {

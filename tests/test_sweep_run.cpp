@@ -7,12 +7,12 @@
 
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/layer_work.hpp"
-#include "sim/model_catalog.hpp"
-#include "sim/sweep_report.hpp"
-#include "sim/sweep_run.hpp"
-#include "sim/timing_analysis.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/views/sweep_report.hpp"
+#include "sim/engine/sweep_run.hpp"
+#include "sim/engine/timing_analysis.hpp"
 
 namespace ridge {
 namespace {

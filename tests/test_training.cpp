@@ -3,9 +3,9 @@
 // expected value is worked out by hand in the comment beside it.
 #include <gtest/gtest.h>
 
-#include "sim/cost_analysis.hpp"
-#include "sim/layer_work.hpp"
-#include "sim/model_reader.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/workload/model_reader.hpp"
 #include "tests/training_models.hpp"
 
 namespace ridge {

@@ -1,7 +1,7 @@
 // Datasheet-style quantities against values worked out by hand.
 #include <gtest/gtest.h>
 
-#include "hw/units.hpp"
+#include "sim/base/units.hpp"
 
 namespace ridge {
 namespace {

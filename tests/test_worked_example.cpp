@@ -2,8 +2,8 @@
 // 3x227x227, 96 kernels 11x11, stride 4, padding 0), batch 1.
 #include <gtest/gtest.h>
 
-#include "sim/cost_analysis.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge {
 namespace {

@@ -12,8 +12,8 @@
 
 #include <cmath>
 
-#include "sim/cost_analysis.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge {
 namespace {

@@ -2,8 +2,8 @@
 // derived by hand from the architecture.
 #include <gtest/gtest.h>
 
-#include "sim/cost_analysis.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge {
 namespace {

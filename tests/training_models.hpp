@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/model_reader.hpp"
+#include "sim/workload/model_reader.hpp"
 
 namespace ridge::test_models {
 

@@ -4,11 +4,11 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/error.hpp"
-#include "sim/model_catalog.hpp"
-#include "sim/output_file.hpp"
-#include "sim/timing_analysis.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/base/error.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/base/output_file.hpp"
+#include "sim/engine/timing_analysis.hpp"
 #include "sim/views/analyze_report.hpp"
 
 namespace ridge::cli {

@@ -9,12 +9,12 @@
 #include "hw/model_registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/close_names.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/error.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/base/error.hpp"
+#include "sim/workload/model_catalog.hpp"
 #include "sim/views/column_table.hpp"
-#include "sim/views/format_units.hpp"
+#include "sim/base/format_units.hpp"
 
 namespace ridge::cli {
 

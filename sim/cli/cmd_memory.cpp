@@ -6,10 +6,10 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/error.hpp"
-#include "sim/memory_footprint.hpp"
-#include "sim/model_catalog.hpp"
-#include "sim/output_file.hpp"
+#include "sim/base/error.hpp"
+#include "sim/engine/device_fit.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/base/output_file.hpp"
 #include "sim/views/memory_report.hpp"
 
 namespace ridge::cli {

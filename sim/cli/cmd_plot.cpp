@@ -12,9 +12,9 @@
 #include "plots/sweep_plot.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/error.hpp"
-#include "sim/model_catalog.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/base/error.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge::cli {
 

@@ -4,10 +4,10 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/error.hpp"
-#include "sim/layer_query.hpp"
-#include "sim/model_catalog.hpp"
-#include "sim/output_file.hpp"
+#include "sim/base/error.hpp"
+#include "sim/engine/layer_query.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/base/output_file.hpp"
 #include "sim/views/query_report.hpp"
 
 namespace ridge::cli {

@@ -14,10 +14,10 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/error.hpp"
-#include "sim/output_file.hpp"
-#include "sim/sweep_report.hpp"
-#include "sim/sweep_run.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/output_file.hpp"
+#include "sim/views/sweep_report.hpp"
+#include "sim/engine/sweep_run.hpp"
 
 namespace ridge::cli {
 

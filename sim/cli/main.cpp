@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
-#include "sim/close_names.hpp"
-#include "sim/error.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge::cli {
 

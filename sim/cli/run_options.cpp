@@ -5,7 +5,7 @@
 
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
-#include "sim/error.hpp"
+#include "sim/base/error.hpp"
 
 namespace ridge::cli {
 

@@ -10,7 +10,7 @@
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
-#include "sim/run_settings.hpp"
+#include "sim/workload/run_settings.hpp"
 #include "sim/views/output_format.hpp"
 
 namespace ridge::cli {

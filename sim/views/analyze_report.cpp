@@ -1,7 +1,7 @@
 // Building the analyze report (see analyze_report.hpp).
 #include "sim/views/analyze_report.hpp"
 
-#include "sim/views/format_units.hpp"
+#include "sim/base/format_units.hpp"
 #include "sim/views/write_report.hpp"
 #include "sim/views/hardware_view.hpp"
 

@@ -5,9 +5,9 @@
 #include <ostream>
 
 #include "hw/hardware_spec.hpp"
-#include "sim/cost_analysis.hpp"
-#include "sim/model.hpp"
-#include "sim/timing_analysis.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model.hpp"
+#include "sim/engine/timing_analysis.hpp"
 #include "sim/views/column_table.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "sim/views/format_units.hpp"
+#include "sim/base/format_units.hpp"
 
 namespace ridge {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "hw/hardware_spec.hpp"
-#include "sim/timing_analysis.hpp"
+#include "sim/engine/timing_analysis.hpp"
 #include "sim/views/json.hpp"
 
 namespace ridge {

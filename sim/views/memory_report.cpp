@@ -1,7 +1,7 @@
 // Building the memory report (see memory_report.hpp).
 #include "sim/views/memory_report.hpp"
 
-#include "sim/views/format_units.hpp"
+#include "sim/base/format_units.hpp"
 #include "sim/views/write_report.hpp"
 
 namespace ridge {

@@ -5,8 +5,8 @@
 
 #include <ostream>
 
-#include "sim/memory_footprint.hpp"
-#include "sim/model.hpp"
+#include "sim/engine/device_fit.hpp"
+#include "sim/workload/model.hpp"
 #include "sim/views/column_table.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"

@@ -5,8 +5,8 @@
 #include <ostream>
 
 #include "hw/hardware_spec.hpp"
-#include "sim/layer_query.hpp"
-#include "sim/model.hpp"
+#include "sim/engine/layer_query.hpp"
+#include "sim/workload/model.hpp"
 #include "sim/views/json.hpp"
 
 namespace ridge {

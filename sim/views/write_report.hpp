@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "sim/run_settings.hpp"
+#include "sim/workload/run_settings.hpp"
 #include "sim/views/column_table.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"

@@ -1,0 +1,33 @@
+// Data folder discovery (see data_paths.hpp).
+#include "sim/base/data_paths.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <system_error>
+
+namespace ridge {
+
+std::filesystem::path data_root() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("RIDGE_DATA_DIR"); env && *env) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
+      if (fs::is_directory(dir / "models", ec) && fs::is_directory(dir / "configs", ec)) return dir;
+  }
+  return RIDGE_SOURCE_DIR;
+}
+
+std::vector<std::string> toml_stems(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool names_a_file(const std::string& arg) { return arg.find('/') != std::string::npos || arg.ends_with(".toml"); }
+
+}  // namespace ridge

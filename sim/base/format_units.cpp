@@ -1,0 +1,75 @@
+// Number formatting (see format_units.hpp).
+#include "sim/base/format_units.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ridge {
+
+namespace {
+std::string scaled(double v, const char* const* prefixes, int count, double step, const std::string& unit) {
+  int i = 0;
+  double a = std::fabs(v);
+  while (i + 1 < count && a >= step * 0.9995) {
+    a /= step;
+    v /= step;
+    ++i;
+  }
+  char buf[64];
+  if (i == 0 && std::fabs(v - std::round(v)) < 1e-9)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*f", std::fabs(v) >= 100 ? 1 : (std::fabs(v) >= 10 ? 2 : 3), v);
+  std::string s = buf;
+  std::string p = prefixes[i];
+  if (!unit.empty()) return s + " " + p + unit;
+  return s + p;
+}
+}  // namespace
+
+std::string format_count(double n) {
+  static const char* const p[] = {"", "k", "M", "G", "T", "P", "E"};
+  return scaled(n, p, 7, 1000.0, "");
+}
+
+std::string format_bytes(double b) {
+  static const char* const p[] = {"", "K", "M", "G", "T", "P", "E"};
+  return scaled(b, p, 7, 1000.0, "B");
+}
+
+std::string format_seconds(double s) {
+  char buf[64];
+  double a = std::fabs(s);
+  if (a == 0) return "0 s";
+  if (a < 1e-6) std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
+  else if (a < 1e-3) std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  else if (a < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+std::string format_rate(double per_s, const std::string& unit) {
+  static const char* const p[] = {"", "k", "M", "G", "T", "P", "E"};
+  std::string u = unit;
+  auto slash = u.find('/');
+  std::string base = slash == std::string::npos ? u : u.substr(0, slash);
+  std::string tail = slash == std::string::npos ? "" : u.substr(slash);
+  std::string s = scaled(per_s, p, 7, 1000.0, base);
+  return s + tail;
+}
+
+std::string format_fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string format_raw(int64_t v) { return std::to_string(v); }
+
+std::string format_raw(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace ridge

@@ -1,0 +1,192 @@
+// Strict TOML table reading (see toml_fields.hpp).
+#include "sim/base/toml_fields.hpp"
+
+#include "sim/base/close_names.hpp"
+
+namespace ridge {
+
+SourceLoc location_of(const toml::node& node, const std::string& fallback_file) {
+  const auto& src = node.source();
+  SourceLoc loc;
+  loc.file = src.path ? *src.path : fallback_file;
+  loc.line = src.begin.line;
+  loc.column = src.begin.column;
+  return loc;
+}
+
+toml::table parse_toml_text(const std::string& text, const std::string& file) {
+  try {
+    return toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    throw InputError({file, e.source().begin.line, e.source().begin.column}, "invalid TOML: " + std::string(e.description()));
+  }
+}
+
+TomlFields::TomlFields(const toml::table& table, std::string file, std::string what)
+    : table_(table), file_(std::move(file)), what_(std::move(what)) {}
+
+SourceLoc TomlFields::where() const { return location_of(table_, file_); }
+
+SourceLoc TomlFields::where(std::string_view key) const {
+  if (const toml::node* n = table_.get(key)) return location_of(*n, file_);
+  return where();
+}
+
+bool TomlFields::has(std::string_view key) const { return table_.contains(key); }
+
+const toml::node* TomlFields::node(std::string_view key) {
+  known_.insert(std::string(key));
+  return table_.get(key);
+}
+
+void TomlFields::accept(std::string_view key) { known_.insert(std::string(key)); }
+
+void TomlFields::fail(std::string_view key, const std::string& message, std::string hint) const {
+  throw InputError(where(key), what_ + ": '" + std::string(key) + "' " + message, std::move(hint));
+}
+
+const toml::node& TomlFields::required(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) throw InputError(where(), what_ + ": missing required key '" + std::string(key) + "'");
+  return *n;
+}
+
+namespace {
+std::string type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date or time";
+  }
+}
+}  // namespace
+
+std::string TomlFields::string(std::string_view key) {
+  const toml::node& n = required(key);
+  if (!n.is_string()) fail(key, "must be a string (got " + type_name(n) + ")");
+  return n.as_string()->get();
+}
+
+std::optional<std::string> TomlFields::optional_string(std::string_view key) {
+  if (!node(key)) return std::nullopt;
+  return string(key);
+}
+
+int64_t TomlFields::integer(std::string_view key) {
+  const toml::node& n = required(key);
+  if (!n.is_integer()) fail(key, "must be an integer (got " + type_name(n) + ")");
+  return n.as_integer()->get();
+}
+
+std::optional<int64_t> TomlFields::optional_integer(std::string_view key) {
+  if (!node(key)) return std::nullopt;
+  return integer(key);
+}
+
+int64_t TomlFields::positive(std::string_view key, std::optional<int64_t> fallback, bool allow_zero) {
+  if (!node(key) && fallback) return *fallback;
+  int64_t v = integer(key);
+  if (v < 0 || (v == 0 && !allow_zero))
+    fail(key, std::string("must be ") + (allow_zero ? "zero or positive" : "positive") + " (got " +
+                  std::to_string(v) + ")");
+  return v;
+}
+
+double TomlFields::number(std::string_view key) {
+  const toml::node& n = required(key);
+  if (n.is_integer()) return static_cast<double>(n.as_integer()->get());
+  if (!n.is_floating_point()) fail(key, "must be a number (got " + type_name(n) + ")");
+  return n.as_floating_point()->get();
+}
+
+std::optional<double> TomlFields::optional_number(std::string_view key) {
+  if (!node(key)) return std::nullopt;
+  return number(key);
+}
+
+bool TomlFields::boolean(std::string_view key, bool fallback) {
+  const toml::node* n = node(key);
+  if (!n) return fallback;
+  if (!n->is_boolean()) fail(key, "must be true or false (got " + type_name(*n) + ")");
+  return n->as_boolean()->get();
+}
+
+std::pair<int64_t, int64_t> TomlFields::pair(std::string_view key, int64_t fallback, bool allow_zero) {
+  const toml::node* n = node(key);
+  if (!n) return {fallback, fallback};
+  auto check = [&](int64_t v) {
+    if (v < 0 || (v == 0 && !allow_zero))
+      fail(key, std::string("must be ") + (allow_zero ? "zero or positive" : "positive") + " (got " +
+                    std::to_string(v) + ")");
+    return v;
+  };
+  if (n->is_integer()) {
+    int64_t v = check(n->as_integer()->get());
+    return {v, v};
+  }
+  const toml::array* a = n->as_array();
+  if (!a || a->size() != 2 || !(*a)[0].is_integer() || !(*a)[1].is_integer())
+    fail(key, "must be an integer or a pair [h, w] of integers");
+  return {check((*a)[0].as_integer()->get()), check((*a)[1].as_integer()->get())};
+}
+
+std::vector<int64_t> TomlFields::integer_list(std::string_view key, bool allow_zero, bool allow_negative) {
+  const toml::node& n = required(key);
+  const toml::array* a = n.as_array();
+  if (!a) fail(key, "must be an array of integers (got " + type_name(n) + ")");
+  std::vector<int64_t> out;
+  for (const toml::node& e : *a) {
+    if (!e.is_integer()) fail(key, "must be an array of integers (an element is " + type_name(e) + ")");
+    int64_t v = e.as_integer()->get();
+    if (!allow_negative && (v < 0 || (v == 0 && !allow_zero)))
+      fail(key, "elements must be positive (got " + std::to_string(v) + ")");
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::optional<std::vector<int64_t>> TomlFields::optional_integer_list(std::string_view key, bool allow_negative) {
+  if (!node(key)) return std::nullopt;
+  return integer_list(key, false, allow_negative);
+}
+
+std::vector<std::string> TomlFields::string_list(std::string_view key) {
+  const toml::node& n = required(key);
+  const toml::array* a = n.as_array();
+  if (!a) fail(key, "must be an array of strings (got " + type_name(n) + ")");
+  std::vector<std::string> out;
+  for (const toml::node& e : *a) {
+    if (!e.is_string()) fail(key, "must be an array of strings (an element is " + type_name(e) + ")");
+    out.push_back(e.as_string()->get());
+  }
+  return out;
+}
+
+const toml::table* TomlFields::optional_table(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return nullptr;
+  if (!n->is_table()) fail(key, "must be a table (got " + type_name(*n) + ")");
+  return n->as_table();
+}
+
+const toml::array* TomlFields::optional_array(std::string_view key) {
+  const toml::node* n = node(key);
+  if (!n) return nullptr;
+  if (!n->is_array()) fail(key, "must be an array (got " + type_name(*n) + ")");
+  return n->as_array();
+}
+
+void TomlFields::reject_unknown_keys() const {
+  std::vector<std::string> known(known_.begin(), known_.end());
+  for (const auto& [k, v] : table_) {
+    if (known_.count(k.str())) continue;
+    throw InputError(location_of(v, file_), what_ + ": unknown key '" + std::string(k.str()) + "'",
+                     suggestion_hint(k.str(), known));
+  }
+}
+
+}  // namespace ridge

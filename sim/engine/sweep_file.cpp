@@ -1,0 +1,205 @@
+// Sweep file parsing and validation (see sweep_file.hpp).
+#include "sim/engine/sweep_file.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/base/toml_fields.hpp"
+
+namespace ridge {
+
+namespace {
+
+constexpr int64_t kMaxRangeValues = 100000;  // a typo'd step should not exhaust memory
+
+// A required-or-defaulted list: present means non-empty; every element passes `read`.
+template <typename Read>
+void read_list(TomlFields& f, const std::string& key, bool required, Read read) {
+  const toml::node* n = f.node(key);
+  if (!n) {
+    if (required) throw InputError(f.where(), "sweep: missing required list '" + key + "'",
+                                   "e.g. " + key + " = [\"...\"]");
+    return;
+  }
+  const toml::array* a = n->as_array();
+  if (!a) f.fail(key, "must be a list", "e.g. " + key + " = [ ... ] (a single value is written [x])");
+  if (a->empty()) f.fail(key, "is an empty list, so the sweep would have no point", "give at least one value, or leave the key out for its default");
+  for (const toml::node& e : *a) read(e, location_of(e, f.file()));
+}
+
+std::string string_element(const toml::node& e, const SourceLoc& where, const std::string& key) {
+  if (!e.is_string()) throw InputError(where, "sweep: every element of '" + key + "' must be a string");
+  return e.as_string()->get();
+}
+
+// An optional list of names parsed by `parse` (dtype, phase, optimizer), `fallback` when absent.
+template <typename T>
+void named_list(TomlFields& f, const std::string& key, std::optional<T> (*parse)(std::string_view),
+                const std::string& hint, T fallback, std::vector<T>& into) {
+  read_list(f, key, false, [&](const toml::node& e, const SourceLoc& w) {
+    std::string name = string_element(e, w, key);
+    std::optional<T> v = parse(name);
+    if (!v) throw InputError(w, "sweep: unknown " + key + " '" + name + "'", hint);
+    into.push_back(*v);
+  });
+  if (into.empty()) into.push_back(fallback);
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+
+double round12(double v) { return std::stod(number_text(v)); }
+
+std::vector<SweepItem> vary_values(const toml::table& t, const std::string& file, size_t index) {
+  TomlFields f(t, file, "[[vary]] #" + std::to_string(index + 1));
+  std::optional<std::string> unit = f.optional_string("unit");
+  if (unit && unit->empty()) f.fail("unit", "must not be empty", "leave it out for plain numbers");
+  auto with_unit = [&](double v) { return number_text(v) + (unit ? " " + *unit : std::string()); };
+  std::vector<SweepItem> out;
+  bool listed = f.has("values");
+  bool ranged = f.has("from") || f.has("to") || f.has("step") || f.has("count") || f.has("scale");
+  if (listed && ranged)
+    throw InputError(f.where("values"), f.what() + ": give either 'values' or a range (from, to, step | count), not both");
+  if (listed) {
+    read_list(f, "values", true, [&](const toml::node& e, const SourceLoc& where) {
+      if (e.is_string()) {
+        out.push_back({e.as_string()->get(), where});
+      } else if (e.is_number()) {
+        out.push_back({with_unit(e.value<double>().value_or(0)), where});
+      } else {
+        throw InputError(where, f.what() + ": a value must be a string (\"900 GB/s\") or a number");
+      }
+    });
+  } else if (ranged) {
+    VaryRange r;
+    r.from = f.number("from");
+    r.to = f.number("to");
+    if (auto step = f.optional_number("step")) r.step = *step;
+    if (f.has("count")) r.count = f.integer("count");
+    if (f.has("step") && f.has("count")) f.fail("count", "and 'step' are both given", "keep one of the two");
+    if (!f.has("step") && !f.has("count")) throw InputError(f.where("to"), f.what() + ": a range needs 'step' or 'count'");
+    std::string scale = f.optional_string("scale").value_or("linear");
+    if (scale != "linear" && scale != "log") f.fail("scale", "must be \"linear\" or \"log\" (got \"" + scale + "\")");
+    r.log = scale == "log";
+    SourceLoc where = f.where(f.has("step") ? "step" : "count");
+    for (double v : range_values(r, where)) out.push_back({with_unit(v), f.where("from")});
+  } else {
+    throw InputError(f.where(), f.what() + ": no values", "give values = [...] or a range: from, to, step or count");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> range_values(const VaryRange& r, const SourceLoc& where) {
+  if (!std::isfinite(r.from) || !std::isfinite(r.to) || !(r.to > r.from))
+    throw InputError(where, "[[vary]] range: 'to' must be greater than 'from' (got from = " + number_text(r.from) +
+                                ", to = " + number_text(r.to) + ")");
+  if (r.log && !(r.from > 0)) throw InputError(where, "[[vary]] range: a log scale needs from > 0 (got " + number_text(r.from) + ")");
+  std::vector<double> out;
+  if (r.count != 0) {
+    if (r.count < 2 || r.count > kMaxRangeValues)
+      throw InputError(where, "[[vary]] range: 'count' must be 2 to " + std::to_string(kMaxRangeValues) +
+                                  " (got " + std::to_string(r.count) + ")", "a single value is written values = [x]");
+    for (int64_t i = 0; i < r.count; ++i) {
+      double t = static_cast<double>(i) / static_cast<double>(r.count - 1);
+      double v = r.log ? r.from * std::pow(r.to / r.from, t) : r.from + t * (r.to - r.from);
+      out.push_back(i + 1 == r.count ? r.to : round12(v));
+    }
+    return out;
+  }
+  if (r.log ? !(r.step > 1) : !(r.step > 0))
+    throw InputError(where, std::string("[[vary]] range: 'step' must be ") + (r.log ? "a factor greater than 1" : "greater than 0") +
+                                " (got " + number_text(r.step) + ")");
+  // Each value computed from `from` directly (no running sum), kept while <= to up to rounding.
+  for (int64_t i = 0;; ++i) {
+    double v = round12(r.log ? r.from * std::pow(r.step, static_cast<double>(i)) : r.from + static_cast<double>(i) * r.step);
+    if (v > r.to * (1 + 1e-12)) break;
+    if (static_cast<int64_t>(out.size()) >= kMaxRangeValues)
+      throw InputError(where, "[[vary]] range: more than " + std::to_string(kMaxRangeValues) + " values", "use a larger step");
+    out.push_back(v);
+  }
+  return out;
+}
+
+size_t SweepFile::point_count() const {
+  size_t n = models.size() * hardware.size() * hw_models.size() * batches.size() * dtypes.size() * phases.size() *
+             optimizers.size();
+  for (const SweepVary& v : vary) n *= v.values.size();
+  return n;
+}
+
+SweepFile parse_sweep(const std::string& text, const std::string& path) {
+  toml::table root = parse_toml_text(text, path);
+  SweepFile s;
+  s.path = path;
+  TomlFields f(root, path, "sweep");
+  // "*" stands for every zoo model / every shipped descriptor, in name order.
+  auto names = [&](const std::string& key, std::vector<SweepItem>& into, std::vector<std::string> (*all)()) {
+    read_list(f, key, true, [&](const toml::node& e, const SourceLoc& w) {
+      std::string name = string_element(e, w, key);
+      if (name != "*") return into.push_back({name, w});
+      for (std::string& n : all()) into.push_back({std::move(n), w});
+    });
+  };
+  names("models", s.models, zoo_names);
+  names("hardware", s.hardware, shipped_hardware_names);
+  read_list(f, "hw_model", false, [&](const toml::node& e, const SourceLoc& w) {
+    std::string name = string_element(e, w, "hw_model");
+    try {
+      find_hardware_model(name);
+    } catch (const InputError& err) {
+      throw InputError(w, err.what(), err.hint());
+    }
+    s.hw_models.push_back({name, w});
+  });
+  if (s.hw_models.empty()) s.hw_models.push_back({"", f.where()});
+  read_list(f, "batch", false, [&](const toml::node& e, const SourceLoc& w) {
+    auto b = e.value<int64_t>();
+    if (!e.is_integer() || !b || *b <= 0) throw InputError(w, "sweep: a batch must be a positive integer");
+    s.batches.push_back(*b);
+  });
+  if (s.batches.empty()) s.batches.push_back(1);
+  named_list(f, "dtype", parse_dtype, "use one of " + dtype_names(), DType::fp32, s.dtypes);
+  named_list(f, "phase", parse_phase, "use inference or training", Phase::inference, s.phases);
+  named_list(f, "optimizer", parse_optimizer, "use sgd, momentum, adam or adamw", Optimizer::adam, s.optimizers);
+
+  if (const toml::node* vary = f.node("vary")) {
+    const toml::array* a = vary->as_array();
+    if (!a || !a->is_array_of_tables()) f.fail("vary", "must be an array of tables", "write each as [[vary]] (two brackets)");
+    std::set<std::string> keys;
+    for (size_t i = 0; i < a->size(); ++i) {
+      const toml::table& t = *a->get(i)->as_table();
+      TomlFields v(t, path, "[[vary]] #" + std::to_string(i + 1));
+      SweepVary sv;
+      sv.key = v.string("key");
+      sv.key_where = v.where("key");
+      if (!keys.insert(sv.key).second) v.fail("key", "is varied twice ('" + sv.key + "')", "give all its values in one [[vary]]");
+      for (const char* k : {"values", "unit", "from", "to", "step", "count", "scale"}) v.accept(k);
+      v.reject_unknown_keys();
+      sv.values = vary_values(t, path, i);
+      s.vary.push_back(std::move(sv));
+    }
+  }
+  f.reject_unknown_keys();
+  return s;
+}
+
+SweepFile read_sweep_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({}, "cannot read sweep file '" + path + "'", "check the path");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_sweep(text.str(), path);
+}
+
+}  // namespace ridge

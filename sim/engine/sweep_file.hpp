@@ -1,0 +1,76 @@
+// Sweep files (configs/sweeps/*.toml): the lists whose cartesian product is a sweep,
+// parsed strictly with every value's file:line:col kept for later errors (an unknown
+// model or hardware is reported where it was written). See the README, "Sweeps".
+//
+//   models   = ["alexnet", "gpt2"]              # zoo names or model files; "*": the zoo
+//   hardware = ["v100", "configs/hw/x.toml"]    # shipped names or files; "*": all shipped
+//   batch    = [1, 8, 64]                       # default [1]
+//   dtype    = ["fp32", "fp16"]                 # default ["fp32"]
+//   phase    = ["inference", "training"]        # default ["inference"]
+//   hw_model = ["roofline", "hierarchical"]     # default: each descriptor's own model
+//   optimizer = ["adam"]                        # default ["adam"] (training only)
+//
+//   [[vary]]                                    # any number; each multiplies the sweep
+//   key    = "memory.HBM2.bandwidth"            # a --set key path
+//   values = ["900 GB/s", "1.5 TB/s"]           # values as a descriptor writes them,
+//                                               # or numbers (with `unit` appended)
+//   # or a range, in the key's unit:
+//   unit = "GB/s"    from = 900    to = 3600
+//   step = 900       # linear: from, from+step, ... <= to; log: from, from*step, ... <= to
+//   count = 4        # instead of step: count values from `from` to `to`, both included
+//   scale = "linear" # or "log" (evenly spaced exponents; from and to > 0)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/workload/run_settings.hpp"
+
+namespace ridge {
+
+// A value as written and where.
+struct SweepItem {
+  std::string text;
+  SourceLoc where;
+};
+
+struct SweepVary {
+  std::string key;  // "memory.HBM2.bandwidth"
+  SourceLoc key_where;
+  std::vector<SweepItem> values;  // override values: "900 GB/s", "0.8"
+};
+
+struct SweepFile {
+  std::string path;
+  std::vector<SweepItem> models;
+  std::vector<SweepItem> hardware;
+  std::vector<SweepItem> hw_models;  // one empty text: each descriptor's default model
+  std::vector<int64_t> batches;
+  std::vector<DType> dtypes;
+  std::vector<Phase> phases;
+  std::vector<Optimizer> optimizers;
+  std::vector<SweepVary> vary;
+
+  // The number of points: the product of every list's length.
+  size_t point_count() const;
+};
+
+// Reads and validates a sweep file; every problem is an InputError with its location.
+SweepFile read_sweep_file(const std::string& path);
+// The same from text (tests), as if read from `path`.
+SweepFile parse_sweep(const std::string& text, const std::string& path);
+
+// The numbers a [[vary]] range denotes, rounded to 12 significant digits (so that
+// 0.1 + 2 x 0.1 is 0.3 and 10^(1/3 x 3) is 1000). Throws InputError at `where`.
+struct VaryRange {
+  double from = 0;
+  double to = 0;
+  double step = 0;  // 0: not given
+  int64_t count = 0;  // 0: not given
+  bool log = false;
+};
+std::vector<double> range_values(const VaryRange& r, const SourceLoc& where);
+
+}  // namespace ridge

@@ -1,0 +1,223 @@
+// The sweep driver (see sweep_run.hpp).
+#include "sim/engine/sweep_run.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/engine/device_fit.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/engine/timing_analysis.hpp"
+#include "sim/base/format_units.hpp"
+
+namespace ridge {
+
+namespace {
+
+// An error raised without a location (an unknown name) is reported where the sweep file wrote the name.
+template <typename F>
+auto located_at(const SourceLoc& where, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.where().file.empty()) throw;
+    throw InputError(where, e.what(), e.hint());
+  }
+}
+
+size_t vary_combinations(const SweepFile& f) {
+  size_t n = 1;
+  for (const SweepVary& v : f.vary) n *= v.values.size();
+  return n;
+}
+
+// Points per (model, hw point, hw model) block: the group dimensions.
+size_t group_block(const SweepFile& f) {
+  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.batches.size();
+}
+
+}  // namespace
+
+size_t SweepPlan::group_count() const { return file.models.size() * group_block(file); }
+
+size_t SweepPlan::index(size_t model, size_t hw_point, size_t hw_model, size_t group_rest) const {
+  size_t combos = vary_combinations(file);
+  size_t hw = hw_point / combos, combo = hw_point % combos;
+  size_t outer = ((model * file.hardware.size() + hw) * file.hw_models.size() + hw_model) * combos + combo;
+  return outer * group_block(file) + group_rest;
+}
+
+SweepCoords SweepPlan::coords(size_t index) const {
+  SweepCoords c;
+  size_t block = group_block(file);
+  size_t rest = index % block, outer = index / block;
+  size_t i = rest;
+  c.batch = file.batches[i % file.batches.size()];
+  i /= file.batches.size();
+  c.optimizer = file.optimizers[i % file.optimizers.size()];
+  i /= file.optimizers.size();
+  c.dtype = file.dtypes[i % file.dtypes.size()];
+  i /= file.dtypes.size();
+  c.phase = file.phases[i];
+  size_t combos = vary_combinations(file);
+  size_t combo = outer % combos;
+  outer /= combos;
+  c.hw_model = outer % file.hw_models.size();
+  outer /= file.hw_models.size();
+  size_t hw = outer % file.hardware.size();
+  c.model = outer / file.hardware.size();
+  c.hw_point = hw * combos + combo;
+  c.group = c.model * block + rest;
+  return c;
+}
+
+SweepPlan plan_sweep(SweepFile file) {
+  SweepPlan plan;
+  for (const SweepItem& m : file.models) plan.models.push_back(located_at(m.where, [&] { return load_model(m.text); }));
+  size_t combos = vary_combinations(file);
+  for (size_t h = 0; h < file.hardware.size(); ++h) {
+    const SweepItem& item = file.hardware[h];
+    HardwareDescriptor d = located_at(item.where, [&] { return open_hardware(item.text); });
+    std::vector<std::string> keys = d.key_paths();
+    for (const SweepVary& v : file.vary)
+      if (std::find(keys.begin(), keys.end(), v.key) == keys.end())
+        throw InputError(v.key_where, "[[vary]] key '" + v.key + "' is not a key of hardware '" + item.text + "'",
+                         "keys of " + item.text + " include memory.<level>.bandwidth with its level names; see the README, \"--set key paths\"");
+    for (size_t combo = 0; combo < combos; ++combo) {
+      SweepHardwarePoint p;
+      p.hardware = h;
+      std::vector<HardwareOverride> overrides;
+      size_t rest = combo;
+      p.value.resize(file.vary.size());
+      for (size_t k = file.vary.size(); k-- > 0;) {
+        p.value[k] = rest % file.vary[k].values.size();
+        rest /= file.vary[k].values.size();
+      }
+      for (size_t k = 0; k < file.vary.size(); ++k) {
+        const SweepItem& value = file.vary[k].values[p.value[k]];
+        overrides.push_back({file.vary[k].key, value.text, value.where});
+      }
+      p.spec = d.spec(overrides);
+      for (const SweepItem& hm : file.hw_models)
+        plan.hw_model_of.push_back(&located_at(hm.text.empty() ? item.where : hm.where,
+                                               [&]() -> const HardwareModel& { return select_hardware_model(p.spec, hm.text); }));
+      plan.hw_points.push_back(std::move(p));
+    }
+  }
+  plan.file = std::move(file);
+  return plan;
+}
+
+namespace {
+
+// Evaluates one (model, phase, dtype, optimizer, batch) group against every hardware point.
+void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, SweepResult& result,
+               LayerTimingArrays& scratch) {
+  const SweepFile& f = plan.file;
+  size_t block = group_block(f);
+  size_t model_index = group / block, rest = group % block;
+  // Any point of the group gives its settings.
+  SweepCoords c = plan.coords(plan.index(model_index, 0, 0, rest));
+  const Model& model = plan.models[model_index];
+  RunSettings settings;
+  settings.batch = c.batch;
+  settings.dtype = c.dtype;
+  settings.phase = c.phase;
+  settings.optimizer = c.optimizer;
+
+  std::string group_error;
+  CostAnalysis costs;
+  LayerWorkArrays work;
+  double flops = 0, bytes = 0;
+  std::optional<MemoryFootprint> footprint;
+  try {
+    costs = analyze_costs(model, settings);
+    footprint = memory_footprint(model, settings, CheckpointPolicy{});
+    work = to_arrays(layer_work(model, costs));
+    flops = work.flops.sum();
+    bytes = (work.input_bytes + work.output_bytes + work.weight_bytes).sum();
+  } catch (const InputError& e) {
+    group_error = std::string("error: ") + e.what();
+  }
+  const size_t hw_models = f.hw_models.size();
+  for (size_t hp = 0; hp < plan.hw_points.size(); ++hp) {
+    const HardwareSpec& hw = plan.hw_points[hp].spec;
+    for (size_t hm = 0; hm < hw_models; ++hm) {
+      SweepPointResult& r = result.points[plan.index(model_index, hp, hm, rest)];
+      const HardwareModel& hw_model = *plan.hw_model_of[hp * hw_models + hm];
+      r.hw_model = std::string(hw_model.name());
+      if (!group_error.empty()) {
+        r.status = group_error;
+        continue;
+      }
+      std::optional<double> peak = hw.peak(settings.dtype);
+      if (!peak) {
+        r.status = "unsupported: " + hw.id + " has no " + std::string(dtype_name(settings.dtype)) + " peak";
+        continue;
+      }
+      r.memory = point_memory(*footprint, hw);
+      if (r.memory.fits == false) {
+        r.status = "does not fit: peak " + format_bytes(*r.memory.peak_bytes) + " > " +
+                   format_bytes(static_cast<double>(usable_capacity(hw, kDefaultReserveFraction))) + " usable " +
+                   hw.dram().name;
+        continue;
+      }
+      r.peak_flops = *peak;
+      r.flops = flops;
+      r.bytes = bytes;
+      r.sums = hw_model.time_layers(work, hw, settings.dtype, scratch);
+      if (opt.per_layer) r.layers = scratch;
+    }
+  }
+  if (opt.per_layer) result.group_work[group] = std::move(work);
+}
+
+}  // namespace
+
+SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& opt) {
+  SweepResult result;
+  result.points.resize(plan.point_count());
+  const size_t groups = plan.group_count();
+  if (opt.per_layer) result.group_work.resize(groups);
+  const size_t points_per_group = groups ? plan.point_count() / groups : 0;
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  std::atomic<bool> failed{false};
+  auto worker = [&] {
+    LayerTimingArrays scratch;  // per thread, reused by every group it runs
+    for (;;) {
+      if (failed.load(std::memory_order_relaxed)) return;
+      if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) return;
+      size_t g = next.fetch_add(1, std::memory_order_relaxed);
+      if (g >= groups) return;
+      try {
+        run_group(plan, g, opt, result, scratch);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
+        return;
+      }
+      if (opt.done) opt.done->fetch_add(points_per_group, std::memory_order_relaxed);
+    }
+  };
+  unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<size_t>(groups, 1))));
+  if (jobs == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i < jobs; ++i) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+  }
+  if (failure) std::rethrow_exception(failure);
+  result.cancelled = opt.cancel && opt.cancel->load();
+  return result;
+}
+
+}  // namespace ridge

@@ -1,0 +1,93 @@
+// The sweep driver: a sweep file's cartesian product (models x hardware x hw_model x
+// [[vary]] values x phase x dtype x optimizer x batch), evaluated in parallel.
+//
+// Everything is prepared once: each model is loaded once, each descriptor parsed once
+// and a HardwareSpec built per [[vary]] combination (HardwareDescriptor::spec). Work is
+// grouped by (model, phase, dtype, optimizer, batch): a group runs analyze_costs and
+// layer_work once, packs the work as struct-of-arrays, and times it against every
+// hardware point through HardwareModel::time_layers (vectorised where the model
+// overrides it). Results are stored by point index, so output does not depend on the
+// number of threads.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/hardware_model.hpp"
+#include "hw/hardware_spec.hpp"
+#include "sim/workload/model.hpp"
+#include "sim/workload/run_settings.hpp"
+#include "sim/engine/sweep_file.hpp"
+#include "sim/engine/sweep_memory.hpp"
+
+namespace ridge {
+
+// One descriptor with one combination of [[vary]] values applied.
+struct SweepHardwarePoint {
+  size_t hardware = 0;        // index into SweepFile::hardware
+  std::vector<size_t> value;  // per [[vary]], the index of its value
+  HardwareSpec spec;
+};
+
+// Where a point sits in each list.
+struct SweepCoords {
+  size_t model = 0;
+  size_t hw_point = 0;  // index into SweepPlan::hw_points
+  size_t hw_model = 0;
+  Phase phase = Phase::inference;
+  DType dtype = DType::fp32;
+  Optimizer optimizer = Optimizer::adam;
+  int64_t batch = 1;
+  size_t group = 0;  // index of its (model, phase, dtype, optimizer, batch) group
+};
+
+struct SweepPlan {
+  SweepFile file;
+  std::vector<Model> models;                   // parallel to file.models
+  std::vector<SweepHardwarePoint> hw_points;   // hardware-major, then [[vary]] combinations
+  // Per hw point and hw_model entry (hw_point * hw_models + i): the model used.
+  std::vector<const HardwareModel*> hw_model_of;
+
+  size_t point_count() const { return file.point_count(); }
+  size_t group_count() const;
+  // The point at `index` (row order: model, hardware, hw_model, [[vary]]..., phase,
+  // dtype, optimizer, batch; the last varies fastest).
+  SweepCoords coords(size_t index) const;
+  size_t index(size_t model, size_t hw_point, size_t hw_model, size_t group_rest) const;
+};
+
+// Loads models and descriptors and builds every hardware point. Errors (unknown
+// model, hardware or key, a bad [[vary]] value) are InputErrors located in the sweep file.
+SweepPlan plan_sweep(SweepFile file);
+
+struct SweepPointResult {
+  std::string status = "ok";  // or why the point cannot run
+  std::string hw_model;       // the hardware model's name
+  double peak_flops = 0;      // nominal peak at the point's dtype
+  double flops = 0;           // per step
+  double bytes = 0;
+  TimingSums sums;
+  PointMemory memory;
+  LayerTimingArrays layers;   // per layer, with per_layer only
+
+  bool ok() const { return status == "ok"; }
+};
+
+struct SweepRunOptions {
+  unsigned jobs = 1;
+  bool per_layer = false;
+  const std::atomic<bool>* cancel = nullptr;  // set (by a signal handler): stop soon
+  std::atomic<size_t>* done = nullptr;        // points finished so far (progress)
+};
+
+struct SweepResult {
+  std::vector<SweepPointResult> points;       // by point index
+  std::vector<LayerWorkArrays> group_work;    // by group, with per_layer only
+  bool cancelled = false;
+};
+
+SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& options);
+
+}  // namespace ridge

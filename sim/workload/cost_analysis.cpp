@@ -1,0 +1,97 @@
+// Scaling per-sample counts to a run (see cost_analysis.hpp).
+#include "sim/workload/cost_analysis.hpp"
+
+#include "sim/base/checked_math.hpp"
+#include "sim/base/error.hpp"
+
+namespace ridge {
+
+double LayerCost::arithmetic_intensity() const {
+  double b = static_cast<double>(bytes()) + static_cast<double>(backward_bytes()) + static_cast<double>(update_bytes);
+  double f = static_cast<double>(flops) + static_cast<double>(backward_flops) + static_cast<double>(update_flops);
+  return b > 0 ? f / b : 0.0;
+}
+
+bool reads_only_model_input(const Layer& layer) {
+  for (int in : layer.inputs)
+    if (in != kModelInput) return false;
+  return true;
+}
+
+namespace {
+
+// Backward and update costs of one layer (see LayerCost for the traffic rules).
+void add_training(LayerCost& r, const Layer& layer, const RunSettings& s) {
+  const LayerCounts& c = layer.counts;
+  ByteSizes sizes = byte_sizes(s);
+  int64_t b = s.batch;
+  bool input_grad = !reads_only_model_input(layer);
+  bool weight_grad = c.weight_elems > 0;
+  int64_t in_macs = input_grad ? c.bwd_input_macs : 0;
+  int64_t other = checked_add(input_grad ? c.bwd_input_other_flops : 0, c.bwd_weight_other_flops);
+  r.backward_input_macs = checked_mul(in_macs, b);
+  r.backward_weight_macs = checked_mul(c.bwd_weight_macs, b);
+  r.backward_macs = checked_add(r.backward_input_macs, r.backward_weight_macs);
+  r.backward_flops = checked_mul(checked_add(checked_mul(2, checked_add(in_macs, c.bwd_weight_macs)), other), b);
+  if (input_grad || weight_grad) {
+    int64_t act = sizes.activation;
+    int64_t read = c.output_elems;  // the output gradient
+    if (c.saves_input) read = checked_add(read, c.input_elems);
+    if (c.saves_output) read = checked_add(read, c.output_elems);
+    r.backward_input_bytes = checked_add(checked_product({read, b, act}), checked_mul(c.saved_aux_bytes, b));
+    r.backward_output_bytes = input_grad ? checked_product({c.input_elems, b, act}) : 0;
+    r.backward_weight_bytes = checked_add(input_grad ? checked_mul(c.weight_elems, sizes.weight) : 0,
+                                          checked_mul(c.weight_elems, sizes.gradient));
+  }
+  r.update_flops = checked_mul(c.params, optimizer_flops_per_param(s.optimizer));
+  r.update_bytes = checked_mul(c.params, sizes.update_bytes_per_param());
+}
+
+LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
+  const LayerCounts& c = layer.counts;
+  LayerCost r;
+  r.params = c.params;
+  bool skipped = s.phase == Phase::inference && c.identity_at_inference;
+  if (skipped || c.is_view) return r;  // no arithmetic and no data moved
+  int64_t b = s.batch;
+  int64_t size = dtype_bytes(s.dtype);
+  r.macs = checked_mul(c.macs, b);
+  r.flops = checked_mul(c.flops, b);
+  r.epilogue_flops = checked_mul(c.epilogue_flops, b);
+  r.input_bytes = checked_product({c.input_elems, b, size});
+  r.output_bytes = checked_product({c.output_elems, b, size});
+  // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
+  r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
+  if (s.phase == Phase::training) add_training(r, layer, s);
+  return r;
+}
+
+void accumulate(LayerCost& total, const LayerCost& l) {
+  for (auto field : {&LayerCost::params, &LayerCost::macs, &LayerCost::flops, &LayerCost::input_bytes,
+                     &LayerCost::output_bytes, &LayerCost::weight_bytes, &LayerCost::backward_macs,
+                     &LayerCost::backward_flops, &LayerCost::backward_input_macs, &LayerCost::backward_weight_macs,
+                     &LayerCost::backward_input_bytes, &LayerCost::backward_output_bytes,
+                     &LayerCost::backward_weight_bytes, &LayerCost::update_flops, &LayerCost::update_bytes})
+    total.*field = checked_add(total.*field, l.*field);
+}
+
+}  // namespace
+
+CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
+  CostAnalysis a;
+  a.settings = settings;
+  a.layers.reserve(model.layers.size());
+  for (const Layer& layer : model.layers) {
+    try {
+      a.layers.push_back(layer_cost(layer, settings));
+      accumulate(a.totals, a.layers.back());
+    } catch (const CountOverflow&) {
+      throw InputError(layer.loc, "layer '" + layer.name + "': at batch " + std::to_string(settings.batch) +
+                                      " its counts overflow 64 bits",
+                       "use a smaller --batch");
+    }
+  }
+  return a;
+}
+
+}  // namespace ridge

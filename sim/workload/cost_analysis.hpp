@@ -1,0 +1,60 @@
+// Hardware-independent costs of every layer at a run's batch and dtype: the counts of
+// LayerCounts scaled by the batch, and bytes = elements x dtype size. Input, output and
+// weight bytes stay apart because they may live in different memory levels.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/workload/model.hpp"
+#include "sim/workload/run_settings.hpp"
+
+namespace ridge {
+
+struct LayerCost {
+  int64_t params = 0;
+  int64_t macs = 0;
+  int64_t flops = 0;
+  int64_t epilogue_flops = 0;  // of `flops`, done in a fused epilogue (LayerCounts::epilogue_flops)
+  int64_t input_bytes = 0;
+  int64_t output_bytes = 0;
+  int64_t weight_bytes = 0;
+  // Training only (zero at inference): gradient of inputs and weights.
+  int64_t backward_macs = 0;         // backward_input_macs + backward_weight_macs
+  int64_t backward_flops = 0;        // 2 x backward_macs + the other arithmetic of both gradients
+  int64_t backward_input_macs = 0;   // input gradient (0 for a layer reading only the model input)
+  int64_t backward_weight_macs = 0;  // weight gradient
+  // Backward traffic (README "Training costs"). A layer that computes neither
+  // gradient moves nothing. Otherwise it reads the gradient of its output and what
+  // forward saved for it (its input, its output, masks / indices / statistics);
+  // writes the gradient of its input (when it computes one); reads its weights when
+  // it computes an input gradient and writes the gradient of every weight it reads.
+  int64_t backward_input_bytes = 0;   // activation side read: output gradient + saved tensors
+  int64_t backward_output_bytes = 0;  // activation side written: input gradient
+  int64_t backward_weight_bytes = 0;  // weights read + weight gradients written
+  // The optimizer's update of the parameters this layer owns (ByteSizes::update_bytes_per_param,
+  // optimizer_flops_per_param).
+  int64_t update_flops = 0;
+  int64_t update_bytes = 0;
+
+  int64_t bytes() const { return input_bytes + output_bytes + weight_bytes; }  // forward
+  int64_t backward_bytes() const { return backward_input_bytes + backward_output_bytes + backward_weight_bytes; }
+  // FLOPs per byte moved over the whole step (0 when nothing moves): forward at
+  // inference; forward + backward + update in training, as hardware models see it.
+  double arithmetic_intensity() const;
+};
+
+struct CostAnalysis {
+  RunSettings settings;
+  std::vector<LayerCost> layers;  // parallel to Model::layers
+  LayerCost totals;
+};
+
+// Throws InputError when a count at this batch overflows 64 bits.
+CostAnalysis analyze_costs(const Model& model, const RunSettings& settings);
+
+// True when every input of the layer is the model's input: such a layer computes no
+// input gradient in backward.
+bool reads_only_model_input(const Layer& layer);
+
+}  // namespace ridge

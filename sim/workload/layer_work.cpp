@@ -1,0 +1,45 @@
+// From hardware-independent costs to the work a hardware model times (see layer_work.hpp).
+#include "sim/workload/layer_work.hpp"
+
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model.hpp"
+
+namespace ridge {
+
+std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs) {
+  std::vector<LayerWork> out;
+  out.reserve(model.layers.size());
+  bool on_host = costs.settings.data_on == DataPlacement::host;
+  bool input_sent = false;  // the input crosses once, charged to the first layer reading it
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& layer = model.layers[i];
+    const LayerCost& c = costs.layers[i];
+    LayerWork w;
+    // Training adds backward and the optimizer update to the same streams: activation
+    // reads (output gradient, saved tensors), activation writes (input gradient), and
+    // weight-side traffic (weights, weight gradients, master weights, optimizer state).
+    w.flops = static_cast<double>(c.flops - c.epilogue_flops + c.backward_flops + c.update_flops);
+    w.epilogue_flops = static_cast<double>(c.epilogue_flops);
+    w.input_bytes = static_cast<double>(c.input_bytes + c.backward_input_bytes);
+    w.output_bytes = static_cast<double>(c.output_bytes + c.backward_output_bytes);
+    w.weight_bytes = static_cast<double>(c.weight_bytes + c.backward_weight_bytes + c.update_bytes);
+    // One kernel each for forward, backward and the update; views and skipped layers launch nothing.
+    w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;
+    if (c.backward_flops > 0 || c.backward_bytes() > 0) ++w.kernels;
+    if (c.update_bytes > 0) ++w.kernels;
+    if (on_host) {
+      bool reads_input = false;
+      for (int in : layer.inputs) reads_input |= in == kModelInput;
+      if (reads_input && !input_sent) {
+        input_sent = true;
+        w.link_bytes += static_cast<double>(element_count(model.input)) * static_cast<double>(costs.settings.batch) *
+                        dtype_bytes(costs.settings.dtype);
+      }
+      if (i + 1 == model.layers.size()) w.link_bytes += static_cast<double>(c.output_bytes);  // forward output only
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace ridge

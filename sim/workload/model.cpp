@@ -1,0 +1,18 @@
+// Model look-ups (see model.hpp).
+#include "sim/workload/model.hpp"
+
+namespace ridge {
+
+int Model::find(const std::string& n) const {
+  for (size_t i = 0; i < layers.size(); ++i)
+    if (layers[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<std::string> Model::layer_names() const {
+  std::vector<std::string> names;
+  for (const Layer& l : layers) names.push_back(l.name);
+  return names;
+}
+
+}  // namespace ridge

@@ -1,0 +1,37 @@
+// A network as a validated, immutable graph: layers in topological order, each with
+// its inferred output shape and its per-sample costs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/workload/layer_counts.hpp"
+#include "sim/workload/shape.hpp"
+
+namespace ridge {
+
+inline constexpr int kModelInput = -1;  // an input index meaning "the model's input"
+
+struct Layer {
+  std::string name;
+  std::string op;
+  std::vector<int> inputs;  // indices into Model::layers, or kModelInput
+  Shape output;             // per sample
+  LayerCounts counts;
+  SourceLoc loc;
+};
+
+struct Model {
+  std::string name;
+  std::string source;  // where the architecture comes from
+  std::string file;
+  Shape input;         // per sample
+  std::vector<Layer> layers;
+
+  // Index of the layer called `name`, or -1.
+  int find(const std::string& name) const;
+  std::vector<std::string> layer_names() const;
+};
+
+}  // namespace ridge

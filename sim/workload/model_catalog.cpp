@@ -1,0 +1,29 @@
+// The model zoo and MODEL argument resolution (see model_catalog.hpp).
+#include "sim/workload/model_catalog.hpp"
+
+#include <filesystem>
+
+#include "sim/base/close_names.hpp"
+#include "sim/base/data_paths.hpp"
+#include "sim/workload/model_reader.hpp"
+
+namespace ridge {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
+
+Model load_model(const std::string& arg) {
+  if (names_a_file(arg)) {
+    if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
+    return read_model_file(arg);
+  }
+  fs::path zoo = data_root() / "models" / (arg + ".toml");
+  if (!fs::exists(zoo)) {
+    if (fs::exists(arg)) return read_model_file(arg);
+    throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
+  }
+  return read_model_file(zoo.string());
+}
+
+}  // namespace ridge

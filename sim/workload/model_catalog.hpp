@@ -1,0 +1,16 @@
+// MODEL arguments: a zoo name (models/NAME.toml) or a path to a model file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/workload/model.hpp"
+
+namespace ridge {
+
+// Zoo model names, sorted.
+std::vector<std::string> zoo_names();
+// Reads a zoo model by name or a model file by path; an unknown name lists close ones.
+Model load_model(const std::string& name_or_path);
+
+}  // namespace ridge

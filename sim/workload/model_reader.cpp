@@ -1,0 +1,319 @@
+// Model file reading (see model_reader.hpp). Three passes:
+//  1. expand: walk `layer` arrays, instantiating blocks (`body` + `repeat`) into a flat
+//     list of declarations with scoped names ("stage1.0.conv1");
+//  2. resolve: turn input names into indices (innermost scope first, then outer ones,
+//     `@input` = the input of the enclosing block instance or of the model) and order
+//     the graph topologically, rejecting dangling inputs and cycles;
+//  3. evaluate: each op checks its input shapes, infers its output and counts its costs.
+#include "sim/workload/model_reader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sim/base/checked_math.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/workload/op_registry.hpp"
+#include "sim/base/toml_fields.hpp"
+
+namespace ridge {
+
+namespace {
+
+constexpr int kMaxNesting = 16;
+constexpr size_t kMaxLayers = 1'000'000;
+
+struct Decl {
+  std::string name;                 // full, scoped name
+  const toml::table* table;
+  std::vector<std::string> scopes;  // enclosing prefixes, innermost first ("" last)
+  int previous;                     // the default input
+  int block_input;                  // what `@input` means here
+  SourceLoc loc;
+};
+
+class Expander {
+ public:
+  explicit Expander(std::string file) : file_(std::move(file)) {}
+
+  void expand(const toml::array& layers, const std::vector<std::string>& scopes, int block_input, int depth) {
+    for (const toml::node& node : layers) {
+      const toml::table* t = node.as_table();
+      if (!t) throw InputError(location_of(node, file_), "each entry of 'layer' / 'body' must be a table");
+      TomlFields f(*t, file_, "layer");
+      std::string local = f.string("name");
+      check_name(f, local);
+      const std::string& scope = scopes.front();
+      if (f.has("body")) {
+        expand_block(f, scope + local, scopes, depth);
+      } else {
+        f.accept("op");
+        f.accept("inputs");
+        decls_.push_back({scope + local, t, scopes, previous(), block_input, f.where()});
+        if (decls_.size() > kMaxLayers)
+          throw InputError(f.where(), "the model expands to more than 1,000,000 layers", "check the repeat counts");
+        register_name(scope + local, static_cast<int>(decls_.size()) - 1, f.where("name"));
+      }
+    }
+  }
+
+  std::vector<Decl>& decls() { return decls_; }
+  const std::map<std::string, int>& names() const { return names_; }
+
+ private:
+  int previous() const { return decls_.empty() ? kModelInput : static_cast<int>(decls_.size()) - 1; }
+
+  void check_name(TomlFields& f, const std::string& name) {
+    if (name.empty()) f.fail("name", "must not be empty");
+    if (name.find_first_of(".@") != std::string::npos)
+      f.fail("name", "must not contain '.' or '@' (got '" + name + "')",
+             "'.' separates block scopes and '@input' names a block's input");
+  }
+
+  void register_name(const std::string& name, int index, const SourceLoc& loc) {
+    if (!names_.emplace(name, index).second)
+      throw InputError(loc, "two layers are called '" + name + "'", "layer names must be unique in their block");
+  }
+
+  void expand_block(TomlFields& f, const std::string& full, const std::vector<std::string>& scopes, int depth) {
+    if (depth >= kMaxNesting) throw InputError(f.where(), "blocks are nested more than 16 deep");
+    int64_t repeat = f.positive("repeat", 1);
+    if (static_cast<size_t>(repeat) > kMaxLayers)
+      throw InputError(f.where("repeat"), "repeat = " + std::to_string(repeat) + " expands to too many layers");
+    const toml::array* body = f.optional_array("body");
+    if (body->empty()) f.fail("body", "must hold at least one layer");
+    f.reject_unknown_keys();
+    for (int64_t i = 0; i < repeat; ++i) {
+      std::string instance = repeat > 1 ? full + "." + std::to_string(i) : full;
+      std::vector<std::string> inner = scopes;
+      inner.insert(inner.begin(), instance + ".");
+      expand(*body, inner, previous(), depth + 1);
+      if (repeat > 1) register_name(instance, previous(), f.where("name"));
+    }
+    register_name(full, previous(), f.where("name"));  // the block's output: its last layer
+  }
+
+  std::string file_;
+  std::vector<Decl> decls_;
+  std::map<std::string, int> names_;
+};
+
+// The declaration `ref` names as seen from `scopes` (innermost first), or -1 (no
+// name maps to kModelInput: `@input` is resolved by the caller).
+int lookup(const std::map<std::string, int>& names, const std::vector<std::string>& scopes, const std::string& ref) {
+  for (const std::string& scope : scopes) {
+    auto it = names.find(scope + ref);
+    if (it != names.end()) return it->second;
+  }
+  return -1;
+}
+
+// `tied_to` (linear) names the layer whose weight it reuses; that name must resolve like
+// an input does, so a typo is an error rather than a silently untied count. The op
+// itself reads the key (and counts the shared weight as read, not owned).
+void check_tied_to(TomlFields& f, const Decl& d, const std::map<std::string, int>& names,
+                   const std::vector<std::string>& all_names) {
+  if (!f.has("tied_to")) return;
+  const toml::node* n = f.node("tied_to");
+  if (!n->is_string()) return;  // the op reports the wrong type
+  std::string ref = n->as_string()->get();
+  int found = lookup(names, d.scopes, ref);
+  if (found < 0)
+    throw InputError(f.where("tied_to"), "layer '" + d.name + "': tied_to '" + ref + "' names no layer",
+                     suggestion_hint(ref, all_names));
+  if (names.at(d.name) == found)
+    throw InputError(f.where("tied_to"), "layer '" + d.name + "' cannot be tied to itself");
+}
+
+// Input indices of each declaration (into the flat list).
+std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std::map<std::string, int>& names,
+                                             const std::string& file) {
+  std::vector<std::string> all_names;
+  for (const auto& [n, i] : names) all_names.push_back(n);
+  std::vector<std::vector<int>> inputs(decls.size());
+  for (size_t i = 0; i < decls.size(); ++i) {
+    Decl& d = decls[i];
+    TomlFields f(*d.table, file, "layer '" + d.name + "'");
+    check_tied_to(f, d, names, all_names);
+    if (!f.has("inputs")) {
+      inputs[i] = {d.previous};
+      continue;
+    }
+    std::vector<std::string> refs = f.string_list("inputs");
+    if (refs.empty()) f.fail("inputs", "must name at least one layer");
+    for (const std::string& ref : refs) {
+      if (ref == "@input") {
+        inputs[i].push_back(d.block_input);
+        continue;
+      }
+      int found = lookup(names, d.scopes, ref);
+      if (found < 0)
+        throw InputError(f.where("inputs"), "layer '" + d.name + "': input '" + ref + "' names no layer",
+                         suggestion_hint(ref, all_names));
+      inputs[i].push_back(found);
+    }
+  }
+  return inputs;
+}
+
+// Kahn's algorithm, taking ready layers in file order so the report follows the file.
+std::vector<int> topological_order(const std::vector<Decl>& decls, const std::vector<std::vector<int>>& inputs) {
+  size_t n = decls.size();
+  std::vector<int> pending(n, 0);
+  std::vector<std::vector<int>> users(n);
+  for (size_t i = 0; i < n; ++i)
+    for (int in : inputs[i])
+      if (in != kModelInput) {
+        ++pending[i];
+        users[in].push_back(static_cast<int>(i));
+      }
+  std::vector<int> order;
+  std::vector<bool> done(n, false);
+  // A min-ordered frontier keeps file order among ready layers.
+  std::map<int, bool> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) ready[static_cast<int>(i)] = true;
+  while (!ready.empty()) {
+    int i = ready.begin()->first;
+    ready.erase(ready.begin());
+    order.push_back(i);
+    done[i] = true;
+    for (int u : users[i])
+      if (--pending[u] == 0) ready[u] = true;
+  }
+  if (order.size() != n) {
+    // Every layer left has an input that is left too; walking back along such inputs
+    // from the first one must come round to a layer already met: that loop is a cycle
+    // (layers merely downstream of it are not named).
+    int v = 0;
+    while (done[v]) ++v;
+    std::vector<int> met_at(n, -1), path;
+    while (met_at[v] < 0) {
+      met_at[v] = static_cast<int>(path.size());
+      path.push_back(v);
+      for (int in : inputs[v])
+        if (in != kModelInput && !done[in]) {
+          v = in;
+          break;
+        }
+    }
+    std::vector<int> cycle(path.begin() + met_at[v], path.end());
+    if (cycle.size() == 1)
+      throw InputError(decls[v].loc, "layer '" + decls[v].name + "' takes its own output as input",
+                       "a layer's inputs must come from other layers or '@input'");
+    std::sort(cycle.begin(), cycle.end());  // file order
+    std::string members;
+    for (int i : cycle)
+      if (members.size() < 200) members += (members.empty() ? "'" : ", '") + decls[i].name + "'";
+    throw InputError(decls[cycle.front()].loc, "the layers " + members + " form a cycle through their inputs",
+                     "a layer's inputs must come from earlier layers or '@input'");
+  }
+  return order;
+}
+
+Model build(const toml::table& root, const std::string& file) {
+  TomlFields top(root, file, "model");
+  Model m;
+  m.file = file;
+  m.name = top.string("name");
+  m.source = top.optional_string("source").value_or("");
+  const toml::table* input = top.optional_table("input");
+  if (!input) throw InputError(top.where(), "model: missing required table [input]", "add [input] shape = [3, 224, 224]");
+  TomlFields in(*input, file, "[input]");
+  m.input = in.integer_list("shape");
+  if (m.input.empty()) in.fail("shape", "must have at least one dimension");
+  try {
+    element_count(m.input);
+  } catch (const CountOverflow&) {
+    in.fail("shape", "has more elements than a 64-bit count holds (got " + shape_to_string(m.input) + ")");
+  }
+  in.reject_unknown_keys();
+  const toml::array* layers = top.optional_array("layer");
+  if (!layers || layers->empty()) throw InputError(top.where(), "model: no [[layer]] entries");
+  top.reject_unknown_keys();
+
+  Expander ex(file);
+  ex.expand(*layers, {""}, kModelInput, 0);
+  std::vector<Decl>& decls = ex.decls();
+  auto flat_inputs = resolve_inputs(decls, ex.names(), file);
+  std::vector<int> order = topological_order(decls, flat_inputs);
+  std::vector<int> position(decls.size());
+  for (size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<int>(k);
+
+  for (int i : order) {
+    const Decl& d = decls[i];
+    TomlFields f(*d.table, file, "layer '" + d.name + "'");
+    f.accept("name");
+    f.accept("inputs");
+    std::string op_name = f.string("op");
+    const OpInfo* op = find_op(op_name);
+    if (!op)
+      throw InputError(f.where("op"), "layer '" + d.name + "': unknown op '" + op_name + "'",
+                       suggestion_hint(op_name, op_names()));
+    Layer layer;
+    layer.name = d.name;
+    layer.op = op_name;
+    layer.loc = d.loc;
+    std::vector<Shape> shapes;
+    for (int in : flat_inputs[i]) {
+      layer.inputs.push_back(in == kModelInput ? kModelInput : position[in]);
+      shapes.push_back(in == kModelInput ? m.input : m.layers[position[in]].output);
+    }
+    int count = static_cast<int>(shapes.size());
+    if (count < op->min_inputs || (op->max_inputs >= 0 && count > op->max_inputs))
+      throw InputError(f.where("inputs"), "layer '" + d.name + "' (" + op_name + ") takes " +
+                                              (op->max_inputs < 0 ? "at least " + std::to_string(op->min_inputs)
+                                                                  : std::to_string(op->min_inputs)) +
+                                              " input(s), got " + std::to_string(count));
+    TomlFields attrs(*d.table, file, "layer '" + d.name + "' (" + op_name + ")");
+    attrs.accept("name");
+    attrs.accept("op");
+    attrs.accept("inputs");
+    try {
+      OpResult r = op->evaluate(attrs, shapes);
+      layer.output = std::move(r.output);
+      layer.counts = r.counts;
+      element_count(layer.output);
+    } catch (const ShapeMismatch& e) {
+      std::string got;
+      for (const Shape& s : shapes) got += (got.empty() ? "" : ", ") + shape_to_string(s);
+      throw InputError(d.loc, "layer '" + d.name + "' (" + op_name + "): " + e.what() + " (input shapes: " + got + ")");
+    } catch (const CountOverflow&) {
+      throw InputError(d.loc, "layer '" + d.name + "' (" + op_name + "): its counts overflow 64 bits",
+                       "check the shapes: some dimension is far too large");
+    }
+    attrs.reject_unknown_keys();
+    m.layers.push_back(std::move(layer));
+  }
+  return m;
+}
+
+Model parse_and_build(const std::string& text, const std::string& file) {
+  toml::table root = parse_toml_text(text, file);
+  try {
+    return build(root, file);
+  } catch (const CountOverflow&) {
+    throw InputError({file}, "a size in the model overflows 64 bits");
+  }
+}
+
+}  // namespace
+
+Model read_model_string(const std::string& text, const std::string& file_label) {
+  return parse_and_build(text, file_label);
+}
+
+Model read_model_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path}, "is a folder, not a model file", "give a .toml model file or a zoo name (ridge list models)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read the model file", "check the path");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_and_build(ss.str(), path);
+}
+
+}  // namespace ridge

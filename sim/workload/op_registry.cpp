@@ -1,0 +1,56 @@
+// The table of layer types: op name, evaluate function, input arity, one-line summary.
+// Adding a layer type: write its evaluate function in sim/workload/ops/ and add one row here.
+#include "sim/workload/op_registry.hpp"
+
+#include "sim/workload/ops/ops.hpp"
+
+namespace ridge {
+
+const std::vector<OpInfo>& all_ops() {
+  static const std::vector<OpInfo> table = {
+      {"conv2d", ops::conv2d, 1, 1, "2-D convolution (stride, padding, dilation, groups, bias)"},
+      {"linear", ops::linear, 1, 1, "fully connected over the last dimension"},
+      {"max_pool2d", ops::max_pool2d, 1, 1, "max pooling with a fixed window"},
+      {"avg_pool2d", ops::avg_pool2d, 1, 1, "average pooling with a fixed window"},
+      {"adaptive_max_pool2d", ops::adaptive_max_pool2d, 1, 1, "max pooling to a given output size"},
+      {"adaptive_avg_pool2d", ops::adaptive_avg_pool2d, 1, 1, "average pooling to a given output size"},
+      {"global_avg_pool2d", ops::global_avg_pool2d, 1, 1, "average over all positions, output [C, 1, 1]"},
+      {"relu", ops::relu, 1, 1, "max(x, 0)"},
+      {"relu6", ops::relu6, 1, 1, "min(max(x, 0), 6)"},
+      {"gelu", ops::gelu, 1, 1, "Gaussian error linear unit"},
+      {"sigmoid", ops::sigmoid, 1, 1, "1 / (1 + exp(-x))"},
+      {"tanh", ops::tanh, 1, 1, "hyperbolic tangent"},
+      {"silu", ops::silu, 1, 1, "x * sigmoid(x)"},
+      {"hardswish", ops::hardswish, 1, 1, "x * relu6(x + 3) / 6"},
+      {"batchnorm", ops::batchnorm, 1, 1, "batch normalisation over channel dim 0"},
+      {"local_response_norm", ops::local_response_norm, 1, 1, "local response normalisation across channels"},
+      {"layernorm", ops::layernorm, 1, 1, "layer normalisation over the last dimension"},
+      {"softmax", ops::softmax, 1, 1, "softmax over the last dimension"},
+      {"embedding", ops::embedding, 1, 1, "table lookup: ids [...] -> [..., embedding_dim]"},
+      {"matmul", ops::matmul, 2, 2, "batched product of two activations (transpose_a, transpose_b)"},
+      {"dropout", ops::dropout, 1, 1, "random zeroing in training; identity at inference"},
+      {"flatten", ops::flatten, 1, 1, "view as one dimension from start_dim on"},
+      {"add", ops::add, 2, -1, "element-wise sum of equal shapes"},
+      {"mul", ops::mul, 2, 2, "element-wise product of equal shapes"},
+      {"scale", ops::scale, 1, 1, "multiply by a constant factor"},
+      {"transpose", ops::transpose, 1, 1, "permute dimensions (perm), copying the data"},
+      {"reshape", ops::reshape, 1, 1, "view as another shape (one -1 inferred)"},
+      {"concat", ops::concat, 2, -1, "join along an axis"},
+      {"select", ops::select, 1, 1, "pick one index along an axis, dropping it (a view)"},
+  };
+  return table;
+}
+
+const OpInfo* find_op(std::string_view name) {
+  for (const OpInfo& op : all_ops())
+    if (op.name == name) return &op;
+  return nullptr;
+}
+
+std::vector<std::string> op_names() {
+  std::vector<std::string> names;
+  for (const OpInfo& op : all_ops()) names.emplace_back(op.name);
+  return names;
+}
+
+}  // namespace ridge

@@ -1,0 +1,93 @@
+// Normalisation layers.
+// batchnorm (over channel dim 0 of [C, ...]): 2 parameters per channel (affine);
+//   forward 2 FLOPs per element (scale and shift, mean and variance folded in, as in
+//   inference and in ptflops' convention); backward: input gradient 6 per element
+//   (x-hat, two reductions, the combination), weight gradient 3 (dgamma, dbeta sums).
+// local_response_norm (AlexNet, across `size` channels): per element, size squares
+//   and size-1 adds, then k + alpha/n * sum (2), a power and a divide: 2*size + 3.
+// layernorm (over the last dim D, PyTorch's LayerNorm(D)): parameters gamma and beta,
+//   2D (D without bias, 0 without elementwise_affine). Statistics are per sample, so
+//   unlike batchnorm nothing folds away at inference. Per row of D:
+//   mean D (D-1 adds + 1 divide), centre D, variance 2D (D squares, D-1 adds, 1 divide),
+//   add eps + rsqrt 2, normalise D multiplies = 5D + 2; gamma D multiplies and beta D
+//   adds make 7D + 2. Backward per element: input gradient 10 (recompute x-hat 2,
+//   g = dy*gamma 1, the row sums of g and g*x-hat 3, rstd*(g - mean g - x-hat*mean gx) 4;
+//   9 without gamma), weight gradient 3 (dgamma = sum dy*x-hat 2, dbeta = sum dy 1).
+//   Saved: the input and per-row mean and rstd in fp32.
+#include "sim/base/checked_math.hpp"
+#include "sim/workload/ops/ops.hpp"
+
+namespace ridge::ops {
+
+OpResult batchnorm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  if (x.size() < 2) throw ShapeMismatch("batchnorm needs a [C, ...] input, got " + shape_to_string(x));
+  int64_t c = x[0];
+  if (auto declared = a.optional_integer("num_features"); declared && *declared != c)
+    throw ShapeMismatch("num_features = " + std::to_string(*declared) + " but the input " + shape_to_string(x) +
+                        " has " + std::to_string(c) + " channels");
+  bool affine = a.boolean("affine", true);
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.params = n.weight_elems = affine ? 2 * c : 0;
+  n.input_elems = n.output_elems = element_count(x);
+  n.flops = checked_mul(2, n.input_elems);
+  n.bwd_input_other_flops = checked_mul(6, n.input_elems);
+  n.bwd_weight_other_flops = affine ? checked_mul(3, n.input_elems) : 0;
+  n.saves_input = true;
+  // The saved per-channel mean and inverse std (2 x C fp32) belong to the step, not to a
+  // sample, while saved_aux_bytes is per sample: they are left out, at most 8·C bytes
+  // (16 KB for C = 2048), far below what the activations of one sample take.
+  return r;
+}
+
+OpResult local_response_norm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  if (x.size() < 2) throw ShapeMismatch("local_response_norm needs a [C, ...] input, got " + shape_to_string(x));
+  int64_t size = a.positive("size");
+  // alpha, beta and k change the values, not the cost; read them so files may state them.
+  for (const char* key : {"alpha", "beta", "k"})
+    if (auto v = a.optional_number(key); v && *v < 0) a.fail(key, "must not be negative");
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.input_elems = n.output_elems = element_count(x);
+  n.flops = checked_mul(2 * size + 3, n.input_elems);
+  n.bwd_input_other_flops = checked_mul(2, n.flops);
+  n.saves_input = n.saves_output = true;
+  return r;
+}
+
+}  // namespace ridge::ops
+
+namespace ridge::ops {
+
+OpResult layernorm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  if (x.empty()) throw ShapeMismatch("layernorm needs an input with at least one dimension");
+  int64_t d = x.back();
+  if (auto declared = a.optional_integer("normalized_shape"); declared && *declared != d)
+    throw ShapeMismatch("normalized_shape = " + std::to_string(*declared) + " but the input " + shape_to_string(x) +
+                        " has " + std::to_string(d) + " features in its last dimension");
+  if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
+  bool affine = a.boolean("elementwise_affine", true);
+  bool bias = a.boolean("bias", true);
+  if (!affine && a.has("bias")) a.fail("bias", "has no meaning without elementwise_affine");
+  int64_t gamma = affine ? d : 0;
+  int64_t beta = affine && bias ? d : 0;
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.params = n.weight_elems = gamma + beta;
+  n.input_elems = n.output_elems = element_count(x);
+  int64_t rows = n.input_elems / d;
+  n.flops = checked_add(checked_mul(rows, checked_mul(5, d) + 2), checked_mul(n.input_elems, affine + (beta > 0)));
+  n.bwd_input_other_flops = checked_mul(affine ? 10 : 9, n.input_elems);
+  n.bwd_weight_other_flops = checked_mul((affine ? 2 : 0) + (beta > 0), n.input_elems);
+  n.saves_input = true;
+  n.saved_aux_bytes = checked_mul(rows, 2 * 4);  // mean and rstd per row, fp32
+  return r;
+}
+
+}  // namespace ridge::ops

@@ -1,0 +1,45 @@
+// Every layer type's evaluate function, one family per file in sim/workload/ops/; the
+// registry (sim/workload/op_registry.cpp) names them.
+#pragma once
+
+#include "sim/workload/op.hpp"
+
+namespace ridge::ops {
+
+OpResult conv2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult linear(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult adaptive_max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult adaptive_avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult global_avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult relu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult relu6(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult gelu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult sigmoid(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult tanh(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult silu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult hardswish(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult layernorm(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult softmax(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult embedding(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult matmul(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult transpose(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult reshape(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult concat(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult select(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult dropout(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult flatten(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult add(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult mul(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult scale(TomlFields& attrs, const std::vector<Shape>& in);
+
+}  // namespace ridge::ops

@@ -1,0 +1,93 @@
+// 2-D pooling: max and average with a fixed window, their adaptive forms (output size
+// given, window per cell as PyTorch computes it) and global average pooling.
+// FLOPs: a max over k elements is k-1 comparisons; an average is k-1 adds + 1 divide.
+#include <algorithm>
+#include <numeric>
+
+#include "sim/base/checked_math.hpp"
+#include "sim/workload/ops/ops.hpp"
+
+namespace ridge::ops {
+
+namespace {
+
+const Shape& chw(const std::vector<Shape>& in, const char* op) {
+  if (in[0].size() != 3) throw ShapeMismatch(std::string(op) + " needs a [C, H, W] input, got " + shape_to_string(in[0]));
+  return in[0];
+}
+
+int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
+  int64_t effective = checked_add(checked_mul(d, k - 1), 1);
+  int64_t padded = checked_add(in, checked_mul(2, p));
+  if (effective > padded)
+    throw ShapeMismatch("pooling window " + std::to_string(effective) + " is larger than the padded input " +
+                        std::to_string(padded));
+  int64_t span = padded - effective;
+  int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  // PyTorch: the last window must start inside the input or left padding.
+  if (ceil_mode && (out - 1) * s >= in + p) --out;
+  return out;
+}
+
+// Sum over output cells of the adaptive window size along one axis, where cell i
+// covers [floor(i*in/out), ceil((i+1)*in/out)). In closed form this is
+// in + out - gcd(in, out): sum_{i<out} floor(i*in/out) = ((in-1)(out-1) + g - 1)/2, and
+// the ceilings add in (the i = out term) and out - g (every i*in not divisible by out).
+// A loop over the cells would take forever for a huge output_size.
+int64_t adaptive_window_sum(int64_t in, int64_t out) {
+  return checked_add(in, out) - std::gcd(in, out);
+}
+
+OpResult finish(const Shape& x, Shape out, int64_t window_elems_total, bool is_max) {
+  OpResult r;
+  r.output = std::move(out);
+  LayerCounts& n = r.counts;
+  n.input_elems = element_count(x);
+  n.output_elems = element_count(r.output);
+  // window_elems_total: sum of window sizes over all output elements.
+  n.flops = is_max ? window_elems_total - n.output_elems : window_elems_total;
+  n.bwd_input_other_flops = is_max ? n.output_elems : window_elems_total;  // scatter / spread the gradient
+  if (is_max) {
+    n.saves_input = true;
+    n.saved_aux_bytes = checked_mul(n.output_elems, 8);  // int64 argmax indices
+  }
+  return r;
+}
+
+OpResult fixed_window(TomlFields& a, const std::vector<Shape>& in, bool is_max) {
+  const Shape& x = chw(in, is_max ? "max_pool2d" : "avg_pool2d");
+  auto [kh, kw] = a.pair("kernel", 0);
+  if (kh == 0) a.fail("kernel", "is required");
+  auto [sh, sw] = a.pair("stride", 0);
+  if (sh == 0) sh = kh, sw = kw;  // PyTorch: stride defaults to the kernel
+  auto [ph, pw] = a.pair("padding", 0, true);
+  auto [dh, dw] = is_max ? a.pair("dilation", 1) : std::pair<int64_t, int64_t>{1, 1};
+  bool ceil_mode = a.boolean("ceil_mode", false);
+  if (ph > kh / 2 || pw > kw / 2) a.fail("padding", "must be at most half the kernel");
+  int64_t ho = pool_out(x[1], kh, sh, ph, dh, ceil_mode);
+  int64_t wo = pool_out(x[2], kw, sw, pw, dw, ceil_mode);
+  Shape out = {x[0], ho, wo};
+  return finish(x, out, checked_mul(element_count(out), kh * kw), is_max);
+}
+
+OpResult adaptive(TomlFields& a, const std::vector<Shape>& in, bool is_max) {
+  const Shape& x = chw(in, is_max ? "adaptive_max_pool2d" : "adaptive_avg_pool2d");
+  auto [oh, ow] = a.pair("output_size", 0);
+  if (oh == 0) a.fail("output_size", "is required");
+  int64_t window_total = checked_product({x[0], adaptive_window_sum(x[1], oh), adaptive_window_sum(x[2], ow)});
+  return finish(x, {x[0], oh, ow}, window_total, is_max);
+}
+
+}  // namespace
+
+OpResult max_pool2d(TomlFields& a, const std::vector<Shape>& in) { return fixed_window(a, in, true); }
+OpResult avg_pool2d(TomlFields& a, const std::vector<Shape>& in) { return fixed_window(a, in, false); }
+OpResult adaptive_max_pool2d(TomlFields& a, const std::vector<Shape>& in) { return adaptive(a, in, true); }
+OpResult adaptive_avg_pool2d(TomlFields& a, const std::vector<Shape>& in) { return adaptive(a, in, false); }
+
+OpResult global_avg_pool2d(TomlFields&, const std::vector<Shape>& in) {
+  const Shape& x = chw(in, "global_avg_pool2d");
+  return finish(x, {x[0], 1, 1}, element_count(x), false);
+}
+
+}  // namespace ridge::ops

@@ -1,0 +1,89 @@
+// Layers that move or combine data without weights: dropout (a mask multiply in
+// training, nothing at inference), flatten (a view: no data moved), and element-wise
+// arithmetic on equal shapes (no broadcasting):
+// add: n inputs, n-1 adds per element; the gradient passes through unchanged.
+// mul: two inputs, 1 multiply per element; backward dA = dY*B and dB = dY*A, 2 per
+//   element, and both inputs are kept.
+// scale: multiply by a constant (attention's 1/sqrt(d)), 1 per element forward and
+//   1 per element backward (dY*c); nothing kept.
+#include <cmath>
+
+#include "sim/base/checked_math.hpp"
+#include "sim/workload/ops/ops.hpp"
+
+namespace ridge::ops {
+
+OpResult dropout(TomlFields& a, const std::vector<Shape>& in) {
+  if (auto p = a.optional_number("p"); p && (*p < 0 || *p >= 1)) a.fail("p", "must be in [0, 1)");
+  OpResult r;
+  r.output = in[0];
+  LayerCounts& n = r.counts;
+  n.input_elems = n.output_elems = element_count(in[0]);
+  n.flops = n.input_elems;                 // x * scaled mask
+  n.bwd_input_other_flops = n.input_elems;  // grad * scaled mask
+  n.saved_aux_bytes = n.input_elems;       // one byte of mask per element
+  n.identity_at_inference = true;
+  n.inplace = a.boolean("inplace", false);
+  return r;
+}
+
+OpResult flatten(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  // start_dim counts per-sample dimensions (PyTorch's flatten(x, 1) is start_dim = 0).
+  int64_t start = a.positive("start_dim", 0, true);
+  if (start >= static_cast<int64_t>(x.size()) && !x.empty())
+    a.fail("start_dim", "is past the input's last dimension (input " + shape_to_string(x) + ")");
+  OpResult r;
+  r.output.assign(x.begin(), x.begin() + std::min<int64_t>(start, x.size()));
+  int64_t tail = 1;
+  for (size_t i = start; i < x.size(); ++i) tail = checked_mul(tail, x[i]);
+  r.output.push_back(tail);
+  r.counts.is_view = true;
+  return r;
+}
+
+namespace {
+void require_one_shape(const std::vector<Shape>& in, const char* op) {
+  for (size_t i = 1; i < in.size(); ++i)
+    if (in[i] != in[0])
+      throw ShapeMismatch(std::string(op) + " needs inputs of one shape, got " + shape_to_string(in[0]) + " and " +
+                          shape_to_string(in[i]));
+}
+}  // namespace
+
+OpResult add(TomlFields&, const std::vector<Shape>& in) {
+  require_one_shape(in, "add");
+  OpResult r;
+  r.output = in[0];
+  LayerCounts& n = r.counts;
+  n.output_elems = element_count(in[0]);
+  n.input_elems = checked_mul(n.output_elems, static_cast<int64_t>(in.size()));
+  n.flops = checked_mul(n.output_elems, static_cast<int64_t>(in.size()) - 1);
+  return r;
+}
+
+OpResult mul(TomlFields&, const std::vector<Shape>& in) {
+  require_one_shape(in, "mul");
+  OpResult r;
+  r.output = in[0];
+  LayerCounts& n = r.counts;
+  n.output_elems = n.flops = element_count(in[0]);
+  n.input_elems = checked_mul(2, n.output_elems);
+  n.bwd_input_other_flops = checked_mul(2, n.output_elems);
+  n.saves_input = true;
+  return r;
+}
+
+OpResult scale(TomlFields& a, const std::vector<Shape>& in) {
+  double factor = a.number("factor");
+  if (!std::isfinite(factor)) a.fail("factor", "must be a finite number");
+  OpResult r;
+  r.output = in[0];
+  LayerCounts& n = r.counts;
+  n.input_elems = n.output_elems = n.flops = element_count(in[0]);
+  n.bwd_input_other_flops = n.output_elems;
+  n.inplace = a.boolean("inplace", false);
+  return r;
+}
+
+}  // namespace ridge::ops
