@@ -11,11 +11,13 @@
 #include "sim/base/close_names.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/format_units.hpp"
+#include "sim/base/input_file.hpp"
 
 namespace ridge {
 
 namespace {
 
+constexpr size_t kMaxMemoryLevels = 16;  // every level is timed for every layer
 constexpr const char* kMemoryKeys[] = {"name", "capacity", "bandwidth", "channels", "transfer_rate", "bus_bytes"};
 constexpr const char* kDerivedComputeKeys[] = {"cores", "clock", "flops_per_cycle"};
 constexpr const char* kRootKeys[] = {"name", "kind", "model", "source", "sockets", "compute", "memory",
@@ -168,6 +170,10 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   if (!levels || !levels->is_array_of_tables())
     r.fail("memory", "must be an array of tables", "write each level as [[memory]] (two brackets), far to near");
   if (levels->empty()) r.fail("memory", "has no level", "at least one, the device DRAM first");
+  if (levels->size() > kMaxMemoryLevels)
+    r.fail("memory", "has " + std::to_string(levels->size()) + " levels, more than the limit of " +
+                         std::to_string(kMaxMemoryLevels),
+           "a memory hierarchy has a handful of levels (DRAM, L2, shared memory / L1, registers)");
   std::set<std::string> seen;
   for (const toml::node& level : *levels) s.memory.push_back(read_memory_level(*level.as_table(), file, sockets, seen, s));
 
@@ -328,11 +334,9 @@ HardwareDescriptor HardwareDescriptor::from_text(std::string text, std::string f
 }
 
 HardwareDescriptor HardwareDescriptor::read_file(const std::string& path, std::string id) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path}, "cannot read hardware descriptor '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return from_text(text.str(), path, std::move(id));
+  std::optional<std::string> text = read_input_file(path);
+  if (!text) throw InputError({path}, "cannot read hardware descriptor '" + path + "'");
+  return from_text(std::move(*text), path, std::move(id));
 }
 
 std::vector<std::string> HardwareDescriptor::key_paths() const { return key_paths_of(root_); }

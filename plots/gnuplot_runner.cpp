@@ -6,12 +6,14 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
+#include "sim/base/signal_cleanup.hpp"
 
 namespace ridge::plots {
 
@@ -54,6 +56,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   }
   ::close(err_pipe[1]);
   ::close(exec_pipe[1]);
+  SignalCleanup stop_child(pid);  // SIGTERM to ridge stops gnuplot too
   // Read stderr until the child closes it (exits), then the exec report.
   char buf[4096];
   for (;;) {
@@ -91,6 +94,7 @@ class TempFolder {
       throw RunError("cannot create a temporary folder in '" + (beside.empty() ? "." : beside.string()) + "'",
                      "check that the output folder exists and is writable");
     path_ = templ;
+    registration_ = std::make_unique<SignalCleanup>(path_.string(), SignalCleanup::Kind::folder);
   }
   ~TempFolder() {
     std::error_code ec;
@@ -99,9 +103,15 @@ class TempFolder {
   TempFolder(const TempFolder&) = delete;
   TempFolder& operator=(const TempFolder&) = delete;
   const fs::path& path() const { return path_; }
+  // A file that will be made inside: removed too if a signal stops ridge.
+  void will_hold(const std::string& name) {
+    inside_.push_back(std::make_unique<SignalCleanup>((path_ / name).string(), SignalCleanup::Kind::file));
+  }
 
  private:
   fs::path path_;
+  std::unique_ptr<SignalCleanup> registration_;
+  std::vector<std::unique_ptr<SignalCleanup>> inside_;
 };
 
 std::string last_lines(const std::string& text, size_t max_lines) {
@@ -120,6 +130,8 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
   if (!fs::is_directory(dir))
     throw RunError("output folder '" + dir.string() + "' does not exist", "create it first");
   TempFolder tmp(dir);
+  for (const PlotFile& f : bundle.files) tmp.will_hold(f.name);
+  for (const std::string& image : bundle.images) tmp.will_hold(image);
   for (const PlotFile& f : bundle.files) write_file_atomically((tmp.path() / f.name).string(), f.content);
 
   ProcessResult r = run_process({program, bundle.files.front().name}, tmp.path().string());
@@ -148,11 +160,12 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
   names.insert(names.end(), bundle.images.begin(), bundle.images.end());
   std::vector<fs::path> moved;
   for (const std::string& name : names) {
-    std::error_code ec;
-    fs::rename(tmp.path() / name, dir / name, ec);
-    if (ec) {
+    try {
+      move_into_place((tmp.path() / name).string(), (dir / name).string());
+    } catch (const RunError&) {
+      std::error_code ec;
       for (const fs::path& p : moved) fs::remove(p, ec);
-      throw RunError("cannot move '" + name + "' into '" + dir.string() + "': " + ec.message());
+      throw;
     }
     moved.push_back(dir / name);
   }

@@ -18,6 +18,7 @@
 #include "plots/plot_text.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/input_file.hpp"
 
 namespace ridge::plots {
 
@@ -101,11 +102,9 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
 }
 
 SweepTable read_sweep_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot read the sweep CSV", "check the path");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_sweep_csv(s.str(), path);
+  std::optional<std::string> text = read_input_file(path);
+  if (!text) throw InputError({path, 0, 0}, "cannot read the sweep CSV", "check the path");
+  return parse_sweep_csv(*text, path);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include "sim/workload/model_reader.hpp"
 #include "tests/run_ridge.hpp"
+#include "tests/test_folder.hpp"
 
 namespace fs = std::filesystem;
 
@@ -19,22 +20,8 @@ namespace {
 using ridge_test::run_ridge;
 using ridge_test::RidgeRun;
 
-class Defect : public testing::Test {
+class Defect : public ridge_test::FolderTest {
  protected:
-  void SetUp() override {
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("ridge-defect-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    fs::path p = root_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-
   // `ridge ARGS` must exit 2 with one `error:` line (and at most a `hint:` line); the
   // error line must start with `error: PREFIX` and contain `what`. Returns stderr.
   std::string expect_error(const std::string& args, const std::string& prefix, const std::string& what) {
@@ -51,8 +38,6 @@ class Defect : public testing::Test {
     EXPECT_FALSE(std::getline(lines, third)) << "more than an error and a hint line:\n" << r.err;
     return r.err;
   }
-
-  fs::path root_;
 };
 
 const std::string kChip = RIDGE_SOURCE_DIR "/tests/data/chip120.toml";
@@ -90,15 +75,15 @@ TEST_F(Defect, SweepOf10To7PointsIsRefusedNotBadAlloc) {
                                              return b;
                                            }() +
                                            "]\n" + vary_range("memory.HBM2.bandwidth", "GB/s", 100000));
-  expect_error("sweep '" + file + "'", file + ": ", "more than the limit of 1000000");
+  expect_error("sweep '" + file + "'", file + ": ", "more than the limit of 300000");
 }
 
 TEST_F(Defect, PerLayerRowsAreBounded) {
-  // 2,001 points of a 9-layer model with --per-layer: 18,009 rows are fine; gpt2's layers x
-  // 20,000 points are not.
-  std::string file = write("rows.toml", "models = [\"gpt2\"]\nhardware = [\"" + kChip + "\"]\n" +
-                                            vary_range("memory.HBM2.bandwidth", "GB/s", 20000));
-  expect_error("sweep '" + file + "' --per-layer", file + ": ", "--per-layer would write");
+  // mlp has 9 layers: 120,000 batches with --per-layer are 1,080,000 rows, over the 1,000,000 limit.
+  std::string batches;
+  for (int i = 1; i <= 120000; ++i) batches += (i > 1 ? "," : "") + std::to_string(i);
+  std::string file = write("rows.toml", "models = [\"mlp\"]\nhardware = [\"" + kChip + "\"]\nbatch = [" + batches + "]\n");
+  expect_error("sweep '" + file + "' --per-layer", file + ": ", "--per-layer would write 1080000 rows");
 }
 
 TEST_F(Defect, TooManyJobsIsABadValueNotAnAbort) {

@@ -1,5 +1,10 @@
 // Writing a report where the user asked: stdout, or a file written to a temporary
-// beside it and renamed into place, so a failed run never leaves half a file.
+// beside it and renamed into place, so a failed or interrupted run never leaves half a
+// file. The temporary has a random name and is created with O_EXCL | O_NOFOLLOW; it is
+// removed if SIGINT / SIGTERM / SIGHUP stops ridge during the write. A symbolic link is
+// followed (its target is written, the link kept); a FIFO or character device
+// (/dev/null) is written through in place, never replaced; a folder, socket or block
+// device is refused.
 #pragma once
 
 #include <functional>
@@ -14,5 +19,10 @@ void write_output(const std::string& path, const std::function<void(std::ostream
 
 // Writes `content` to `path` through a temporary and a rename.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+// Puts a finished file (written elsewhere on the same file system, e.g. a plot image in
+// its temporary folder) at `path` with the same rules: a link's target, a FIFO or
+// character device written through, anything else non-regular refused.
+void move_into_place(const std::string& finished, const std::string& path);
 
 }  // namespace ridge

@@ -13,6 +13,7 @@
 #include "hw/model_registry.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/base/toml_fields.hpp"
+#include "sim/base/input_file.hpp"
 
 namespace ridge {
 
@@ -221,11 +222,9 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
 }
 
 SweepFile read_sweep_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({}, "cannot read sweep file '" + path + "'", "check the path");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_sweep(text.str(), path);
+  std::optional<std::string> text = read_input_file(path);
+  if (!text) throw InputError({}, "cannot read sweep file '" + path + "'", "check the path");
+  return parse_sweep(*text, path);
 }
 
 }  // namespace ridge

@@ -58,10 +58,11 @@ struct SweepFile {
   size_t point_count() const;
 };
 
-// The most points a sweep may have. Each point keeps its result (about 0.5 KB) and its
-// output row (about 0.4 KB) in memory until the run ends, so a sweep at the limit needs
-// about 1 GB; a larger one is refused before anything runs rather than exhausting memory.
-constexpr size_t kMaxSweepPoints = 1'000'000;
+// The most points a sweep may have. Each point keeps its result, its output row and the
+// rendered text in memory until the run ends: 3.2 KB per point measured (10^6 points of
+// mlp reached 3.2 GB), so a sweep at the limit needs about 1 GB; a larger one is refused
+// before anything runs rather than exhausting memory.
+constexpr size_t kMaxSweepPoints = 300'000;
 
 // Reads and validates a sweep file; every problem is an InputError with its location.
 SweepFile read_sweep_file(const std::string& path);
