@@ -152,3 +152,24 @@ TEST(Cli, HelpAndVersionSucceed) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue #9: the default tables must be readable in a 120-column terminal.
+TEST(Cli, DefaultTablesFit120Columns) {
+  for (const char* args : {"analyze resnet50 --hw a100", "analyze bert-base --hw a100 --phase training",
+                           "analyze gpt2 --hw h100 --dtype bf16", "memory resnet50 --batch 64 --hw v100",
+                           "analyze mobilenet_v2"}) {
+    SCOPED_TRACE(args);
+    auto r = run_ridge(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    size_t widest = 0;
+    std::string widest_line;
+    for (std::string line; std::getline(lines, line);)
+      if (line.size() > widest) widest = line.size(), widest_line = line;
+    EXPECT_LE(widest, 120u) << widest_line;
+  }
+}
+
+}  // namespace
