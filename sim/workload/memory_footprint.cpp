@@ -60,16 +60,18 @@ class Timeline {
   void add(int64_t bytes, size_t from, size_t to, Category c) {
     auto& d = diff_[static_cast<int>(c)];
     d[from] = checked_add(d[from], bytes);
-    d[to + 1] -= bytes;
+    d[to + 1] = checked_add(d[to + 1], -bytes);
   }
+  // Every running sum and every event's total live bytes is checked, so no count wraps negative.
   void fill(std::vector<MemoryEvent>& events) const {
     std::vector<int64_t> run(4, 0);
     for (size_t e = 0; e < events.size(); ++e) {
-      for (int c = 0; c < 4; ++c) run[c] += diff_[c][e];
+      for (int c = 0; c < 4; ++c) run[c] = checked_add(run[c], diff_[c][e]);
       events[e].kept = run[0];
       events[e].recomputed = run[1];
       events[e].transient = run[2];
       events[e].gradients = run[3];
+      events[e].live();
     }
   }
 
@@ -338,7 +340,8 @@ MemoryFootprint memory_footprint(const Model& model, const RunSettings& settings
   } catch (const CountOverflow&) {
     throw InputError({}, "memory of model '" + model.name + "' at batch " + std::to_string(settings.batch) +
                              " overflows 64 bits",
-                     "use a smaller --batch");
+                     settings.batch > 1 ? "use a smaller --batch"
+                                        : "even one sample is too large: check the model's input and layer shapes");
   }
 }
 
