@@ -163,8 +163,9 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
     costs = analyze_costs(model, settings);
     footprint = memory_footprint(model, settings, CheckpointPolicy{});
     work = to_arrays(layer_work(model, costs));
-    flops = work.flops.sum();
-    bytes = (work.input_bytes + work.output_bytes + work.weight_bytes).sum();
+    flops = sum_in_layer_order(work.flops);
+    bytes = sum_in_layer_order(work.input_bytes) + sum_in_layer_order(work.output_bytes) +
+            sum_in_layer_order(work.weight_bytes);  // as derive() sums a run's streams
   } catch (const InputError& e) {
     group_error = e.what();
   }
