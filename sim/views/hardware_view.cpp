@@ -33,6 +33,9 @@ std::string hardware_line(const HardwareSpec& hw, const TimingAnalysis& timing) 
   if (hw.compute_efficiency != 1.0 || hw.memory_efficiency != 1.0)
     line += "; efficiency compute " + format_fixed(hw.compute_efficiency, 2) + ", memory " +
             format_fixed(hw.memory_efficiency, 2);
+  if (hw.calibration)
+    line += "; calibrated (" + std::to_string(hw.calibration->classes.size()) + " op classes, " + hw.calibration->data +
+            ", " + hw.calibration->date + "; --efficiency none for the pure bound)";
   return line;
 }
 
@@ -53,6 +56,7 @@ Json hardware_json(const HardwareSpec& hw, const TimingAnalysis& timing) {
   j.set("peak_flops", timing.peak_flops);
   j.set("compute_efficiency", hw.compute_efficiency);
   j.set("memory_efficiency", hw.memory_efficiency);
+  j.set("calibrated", hw.calibration.has_value());
   Json levels = Json::array();
   for (const MemoryLevel& m : hw.memory) {
     Json l = Json::object();
