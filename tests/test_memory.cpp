@@ -15,6 +15,7 @@
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/engine/device_fit.hpp"
+#include "sim/engine/memory_result.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "tests/training_models.hpp"
 
