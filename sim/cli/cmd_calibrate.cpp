@@ -43,6 +43,15 @@ std::string without_calibration(const std::string& text) {
   return out;
 }
 
+const CommandHelp kHelp = {
+    "ridge calibrate MEASURED.csv --hw HW [--output HW-calibrated.toml] [options]",
+    "Fits, per op class and dtype in the CSV of measured layer times, a compute efficiency, a half-performance\n"
+    "size and a memory efficiency (least squares on log time, Huber-weighted), prints the median |error| of the\n"
+    "pure roofline, of the fit and held out (each --cv-by value left out in turn), and with --output writes the\n"
+    "descriptor with a [calibration] section. CSV columns: README, \"Calibration\".",
+    {"ridge calibrate configs/calibration/data/deepbench-v100.csv --hw v100 --cv-by fold --output v100-cal.toml",
+     "ridge calibrate layers.csv --hw host.toml --output host-calibrated.toml --predictions pred.csv"}};
+
 }  // namespace
 
 int run_calibrate(const Args& args) {
@@ -58,8 +67,7 @@ int run_calibrate(const Args& args) {
   po::positional_options_description pos;
   pos.add("measured", 1);
   po::variables_map vm;
-  const std::string usage = "ridge calibrate MEASURED.csv --hw HW [--output HW-calibrated.toml] [options]";
-  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (csv.empty()) throw InputError({}, "calibrate: which measurements? (MEASURED.csv)", "scripts/measure-layers writes one");
   if (hw_name.empty()) throw InputError({}, "calibrate: which hardware? (--hw)", "ridge list hardware");
 
