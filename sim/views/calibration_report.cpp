@@ -97,13 +97,14 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
 
 std::string calibration_predictions_csv(const std::vector<MeasuredLayer>& rows, const CalibrationResult& result) {
   std::ostringstream out;
-  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated\n";
+  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const RowPrediction& p = result.rows[i];
     out << rows[i].model << ',' << rows[i].layer << ',' << op_class_name(rows[i].work.op_class) << ','
         << dtype_name(rows[i].dtype) << ',' << rows[i].batch << ',' << csv_number(rows[i].work.flops) << ','
         << csv_number(rows[i].seconds) << ',' << csv_number(p.pure_s) << ',' << csv_number(p.fitted_s) << ','
-        << csv_number(p.held_out_s) << ',' << (p.held_out_calibrated ? "true" : "false") << '\n';
+        << csv_number(p.held_out_s) << ',' << (p.held_out_calibrated ? "true" : "false") << ','
+        << (result.calibration.find(rows[i].work.op_class, rows[i].dtype) ? "true" : "false") << '\n';
   }
   return out.str();
 }
