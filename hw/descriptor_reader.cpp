@@ -21,7 +21,7 @@ constexpr size_t kMaxMemoryLevels = 16;  // every level is timed for every layer
 constexpr const char* kMemoryKeys[] = {"name", "capacity", "bandwidth", "channels", "transfer_rate", "bus_bytes"};
 constexpr const char* kDerivedComputeKeys[] = {"cores", "clock", "flops_per_cycle"};
 constexpr const char* kRootKeys[] = {"name", "kind", "model", "source", "sockets", "compute", "memory",
-                                     "link", "overhead", "efficiency"};
+                                     "link", "overhead", "efficiency", "calibration"};
 
 // A misspelt key is reported as such (with a suggestion) before any "missing key"
 // error its absence would otherwise cause.
@@ -199,6 +199,7 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
     s.efficiency_source = e.string("source");
     if (s.efficiency_source.empty()) e.fail("source", "must say where the factors come from");
   }
+  if (const toml::table* cal = r.optional_table("calibration")) s.calibration = read_calibration(*cal, file);
   return s;
 }
 
