@@ -144,8 +144,9 @@ QuantityResult parse_quantity(std::string_view text, Quantity kind, bool allow_z
   }
   double value = 0;
   auto [end, ec] = std::from_chars(text.data() + start, text.data() + i, value);
-  if (ec == std::errc::result_out_of_range) return fail("is out of range (too large or too close to zero)");
-  if (ec != std::errc() || end != text.data() + i || !std::isfinite(value)) return fail("is not a finite number");
+  // The digits were checked above, so the only way from_chars can fail is out of range.
+  if (ec != std::errc() || end != text.data() + i || !std::isfinite(value))
+    return fail("is out of range (too large or too close to zero)");
   size_t unit_start = i;
   while (unit_start < n && is_space(text[unit_start])) ++unit_start;
   std::string_view unit = text.substr(unit_start, n - unit_start);
