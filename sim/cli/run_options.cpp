@@ -9,7 +9,7 @@
 
 namespace ridge::cli {
 
-po::options_description run_option_group(RunOptionValues& v) {
+po::options_description run_option_group(RunOptionValues& v, bool data_placement) {
   po::options_description g("Run options");
   g.add_options()
       ("batch,b", po::value(&v.batch)->default_value(v.batch), "samples per step")
@@ -18,8 +18,10 @@ po::options_description run_option_group(RunOptionValues& v) {
       ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
-       "and optimizer state)")
-      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link");
+       "and optimizer state)");
+  if (data_placement)
+    g.add_options()("data-on", po::value(&v.data_on)->default_value(v.data_on),
+                    "device | host: where input and output live; host sends them over the link");
   return g;
 }
 

@@ -49,7 +49,8 @@ struct CommandHelp {
 };
 
 // Defaults are the values `v` holds when called (memory defaults to training).
-po::options_description run_option_group(RunOptionValues& v);
+// `data_placement`: offer --data-on (commands that time a run; memory does not).
+po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
 po::options_description hardware_option_group(HardwareOptionValues& v);
 // --format (one of `formats`, from the shared table in views/output_format), --output,
 // and --columns where the report is a table of fields.
