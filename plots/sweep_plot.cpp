@@ -472,6 +472,8 @@ namespace {
 const char* const kDashes[] = {"solid",   "(8,4)",     "(2,3)",        "(10,3,2,3)", "(4,4)",    "(16,4)",
                                "(2,6)",   "(8,3,2,3,2,3)", "(12,3,4,3)", "(6,2)",      "(3,3,9,3)", "(1,2)"};
 const int kMarkers[] = {7, 5, 9, 11, 13, 6, 4, 8, 10, 12, 1, 2};
+// Styles past the end wrap round (found by fuzz_sweep_csv: a CSV whose dash column has more
+// values than a panel has series read past kDashes).
 static_assert(std::size(kDashes) >= kMaxSeriesPerPanel && std::size(kMarkers) >= kMaxSeriesPerPanel);
 
 struct Text {
@@ -774,7 +776,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   auto style_of = [](int colour, int style) {
     std::string s = colour >= 0 ? "lt " + std::to_string(colour % static_cast<int>(kOkabeIto.size()) + 1)
                                 : "lc rgb '#444444' lw 1.5";
-    return s + " dt " + (style >= 0 ? kDashes[style] : "solid");
+    return s + " dt " + (style >= 0 ? kDashes[static_cast<size_t>(style) % std::size(kDashes)] : "solid");
   };
   const double tic_label_w = style.text_width_in("0000") + 0.08;
   for (const Panel& p : panels) {
@@ -827,7 +829,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     for (size_t i = 0; i < lines.size(); ++i)
       g << "    data index " << blocks[i] << " using " << (p.times ? "($1/xscale)" : "1") << ":2 with linespoints "
         << style_of(static_cast<int>(lines[i].colour), static_cast<int>(lines[i].style)) << " pt "
-        << kMarkers[lines[i].style] << " ps 0.75 title columnheader(1)" << (i + 1 < lines.size() ? ", \\\n" : "\n");
+        << kMarkers[static_cast<size_t>(lines[i].style) % std::size(kMarkers)] << " ps 0.75 title columnheader(1)" << (i + 1 < lines.size() ? ", \\\n" : "\n");
   }
   g << "\n# ---- texts and legend: one layer over the whole figure, in inches ----\n"
        "set lmargin at screen 0; set rmargin at screen 1; set bmargin at screen 0; set tmargin at screen 1\n"
@@ -847,7 +849,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     clauses.push_back(idx(sample_blocks[i]) + " using 1:2 with lines " + style_of(s.colour, s.style) + " notitle");
     if (s.style >= 0)
       clauses.push_back(idx(sample_blocks[i]) + " every ::1::1 using 1:2 with points " + style_of(s.colour, s.style) +
-                        " pt " + std::to_string(kMarkers[s.style]) + " ps 0.75 notitle");
+                        " pt " + std::to_string(kMarkers[static_cast<size_t>(s.style) % std::size(kMarkers)]) + " ps 0.75 notitle");
   }
   for (size_t i = 0; i < clauses.size(); ++i) g << clauses[i] << (i + 1 < clauses.size() ? ", \\\n" : "\n");
   g << "unset multiplot\n";
