@@ -119,6 +119,66 @@ TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {
   }
 }
 
+// bert-base repeats its encoder block 12 times: grouped, the 12 intermediate layers are
+// one point whose share and time are the sum of theirs; --no-group draws all 12.
+TEST(PlotRoofline, RepeatedBlocksAreOnePointWithTheirSummedShare) {
+  TimedRun r = timed("bert-base", {"a100"});
+  const RunResult& t = r.runs[0].timing;
+  double share = 0, time = 0;
+  size_t members = 0;
+  for (size_t i = 0; i < r.model.layers.size(); ++i) {
+    const std::string& name = r.model.layers[i].name;
+    if (name.rfind("encoder.", 0) == 0 && name.size() > 13 && name.substr(name.size() - 13) == ".intermediate") {
+      share += t.layers[i].step_share;
+      time += t.layers[i].timing.time_s;
+      ++members;
+    }
+  }
+  ASSERT_EQ(members, 12u);
+  for (bool group : {true, false}) {
+    RooflineRequest req{&r.model, r.settings, r.runs, 8, group};
+    const auto rows = test::data_blocks(roofline_plot(req, style_for(ImageFormat::png), "roof").files[1].content).at(5);
+    size_t found = 0;
+    for (const auto& row : rows) {
+      if (row.at(7) == "encoder.*.intermediate x12") {
+        ++found;
+        expect_rel(std::stod(row.at(2)), share, "group share");
+        expect_rel(std::stod(row.at(4)), time, "group time");
+      }
+      if (!group && row.at(7).find(".intermediate") != std::string::npos && row.at(7).find("_act") == std::string::npos) ++found;
+    }
+    EXPECT_EQ(found, group ? 1u : 12u);
+  }
+}
+
+// --labels 8 names 8 points on bert-base (grouped) at the default size; when they cannot
+// all be placed, the bundle says how many were.
+TEST(PlotRoofline, LabelsAsManyPointsAsAsked) {
+  TimedRun r = timed("bert-base", {"a100"});
+  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  PlotBundle b = roofline_plot(req, style_for(ImageFormat::png), "roof");
+  auto blocks = test::data_blocks(b.files[1].content);
+  // After the 9 blocks of the one hardware: layer labels, boxed layer labels (an empty
+  // block holds one NaN row).
+  auto labels = [&]() {
+    size_t n = 0;
+    for (int i : {9, 10})
+      for (const auto& row : blocks.at(i)) n += row.at(0) != "NaN";
+    return n;
+  };
+  EXPECT_EQ(labels(), 8u);
+  EXPECT_TRUE(b.notes.empty());
+  PlotStyle tiny = style_for(ImageFormat::png);
+  tiny.width_in = 3.3, tiny.height_in = 2.6, tiny.font_size = 8, tiny.size_given = true;  // --style paper
+  req.labels = 40;
+  b = roofline_plot(req, tiny, "roof");
+  blocks = test::data_blocks(b.files[1].content);
+  size_t placed = labels();
+  ASSERT_LT(placed, 40u);
+  ASSERT_FALSE(b.notes.empty());
+  EXPECT_NE(b.notes.back().find("labelled " + std::to_string(placed) + " of the "), std::string::npos) << b.notes.back();
+}
+
 TEST(PlotLayers, StacksAddUpToTheLayerTime) {
   TimedRun r = timed("alexnet", {"v100"});
   LayersRequest req{&r.model, r.settings, r.runs[0], LayerGrouping::none, 100};
