@@ -270,7 +270,7 @@ TEST(PlotSweep, ReadsTheCsvRidgeSweepWrites) {
   ASSERT_EQ(fig.facets.size(), 1u);
   ASSERT_EQ(fig.facets[0].through.size(), 1u);
   EXPECT_TRUE(fig.legend.empty());
-  EXPECT_EQ(fig.title, (std::vector<std::string>{"s.csv:", "alexnet,", "a100,", "roofline model,", "bf16,", "inference"}));
+  EXPECT_EQ(fig.title, (std::vector<std::string>{"alexnet,", "a100,", "roofline model,", "bf16,", "inference"}));
   auto blocks = test::data_blocks(sweep_plot(t, style_for(ImageFormat::png), "s").files[1].content);
   EXPECT_EQ(blocks[0][0][0], "");
   EXPECT_EQ(blocks[0][0][1], "alexnet");
@@ -365,13 +365,13 @@ TEST(PlotSweep, LegendNamesOnlyWhatVaries) {
   EXPECT_EQ(fig.legend[1].entries[1].style, 1);
   for (const LegendGroup& g : fig.legend)
     for (const LegendEntry& e : g.entries) EXPECT_EQ(e.text.find("inference"), std::string::npos) << e.text;
-  EXPECT_EQ(fig.title, (std::vector<std::string>{"t.csv:", "inference"}));
+  EXPECT_EQ(fig.title, (std::vector<std::string>{"inference"}));
   // Line labels hold the varying values only.
   EXPECT_EQ(fig.facets[0].through[0].label, "v100, fp32");
   // v100 alone ran only fp32: nothing varies, so no legend and every value is in the title.
   SweepFigure one = plan_sweep_figure(select_rows(t, {"hardware=v100"}));
   EXPECT_TRUE(one.legend.empty());
-  EXPECT_EQ(one.title, (std::vector<std::string>{"t.csv:", "v100,", "fp32,", "inference"}));
+  EXPECT_EQ(one.title, (std::vector<std::string>{"v100,", "fp32,", "inference"}));
 }
 
 std::string crowded_sweep() {
