@@ -220,7 +220,7 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
                    "");
   g << band.script;
   if (cut_other)
-    g << "set label 1103 " << gp_string("all: " + si_label(other_time, "s"), style.markup())
+    g << "set label 1103 " << gp_string(si_label(other_time, "s") + " in all", style.markup())
       << " at graph 0.99, first 1 right front textcolor rgb '#FFFFFF'\n";
   g << "set style fill solid 1.0 " << (row_in > 0.1 ? "border rgb '#444444'" : "noborder") << "\n"
     << "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
