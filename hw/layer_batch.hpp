@@ -25,6 +25,7 @@ struct LayerWorkArrays {
   Eigen::ArrayXd weight_bytes;
   Eigen::ArrayXd link_bytes;
   Eigen::ArrayXd kernels;  // launches, as doubles so they multiply without conversion
+  Eigen::ArrayXi op_class;  // OpClass values
 
   Eigen::Index size() const { return flops.size(); }
   LayerWork layer(Eigen::Index i) const;
@@ -59,6 +60,11 @@ struct TimingSums {
 // time_layers; tests compare every vectorised override against it.
 TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArrays& work, const HardwareSpec& hw,
                                   DType dtype, LayerTimingArrays& out);
+
+// A sum taken layer by layer in order, so that it rounds exactly as the per-layer
+// path's running sums do (Eigen's sum() reorders the additions): a sweep point and
+// `analyze` of the same run report the same doubles.
+double sum_in_layer_order(const Eigen::ArrayXd& a);
 
 // Fills out.time_s / bound_level from the other arrays and sums everything (shared by
 // the vectorised overrides): time = max(compute, memory) + link + overhead.

@@ -9,7 +9,7 @@
 
 namespace ridge::cli {
 
-po::options_description run_option_group(RunOptionValues& v) {
+po::options_description run_option_group(RunOptionValues& v, bool data_placement) {
   po::options_description g("Run options");
   g.add_options()
       ("batch,b", po::value(&v.batch)->default_value(v.batch), "samples per step")
@@ -18,8 +18,10 @@ po::options_description run_option_group(RunOptionValues& v) {
       ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
-       "and optimizer state)")
-      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link");
+       "and optimizer state)");
+  if (data_placement)
+    g.add_options()("data-on", po::value(&v.data_on)->default_value(v.data_on),
+                    "device | host: where input and output live; host sends them over the link");
   return g;
 }
 
@@ -28,7 +30,9 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
   g.add_options()
       ("hw", po::value(&v.hw)->composing(), "shipped descriptor name (ridge list hardware) or descriptor file; plot roofline: repeat to overlay")
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
-      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\" (repeatable)");
+      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\" (repeatable)")
+      ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
+       "calibrated: a descriptor's [calibration] applies; none: the pure roofline bound");
   return g;
 }
 
@@ -79,10 +83,13 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
     if (!v.hw_model.empty()) throw InputError({}, "--hw-model needs --hw", "ridge list hardware");
     if (!v.sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
   }
+  if (v.efficiency != "calibrated" && v.efficiency != "none")
+    throw InputError({}, "--efficiency: unknown value '" + v.efficiency + "'", "use calibrated or none");
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
     s.spec = load_hardware(name, v.sets);
+    if (v.efficiency == "none") s.spec.calibration.reset();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }

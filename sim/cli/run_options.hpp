@@ -31,6 +31,7 @@ struct HardwareOptionValues {
   std::vector<std::string> hw;  // several only where a command overlays them (plot roofline)
   std::string hw_model;
   std::vector<std::string> sets;
+  std::string efficiency = "calibrated";  // "none": drop a descriptor's [calibration]
 };
 
 struct OutputOptionValues {
@@ -48,7 +49,8 @@ struct CommandHelp {
 };
 
 // Defaults are the values `v` holds when called (memory defaults to training).
-po::options_description run_option_group(RunOptionValues& v);
+// `data_placement`: offer --data-on (commands that time a run; memory does not).
+po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
 po::options_description hardware_option_group(HardwareOptionValues& v);
 // --format (one of `formats`, from the shared table in views/output_format), --output,
 // and --columns where the report is a table of fields.

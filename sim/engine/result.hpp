@@ -100,10 +100,6 @@ RunResult derive(const Model& model, const CostAnalysis& costs);
 // Costs timed on `hw` with `hw_model`. Throws InputError when `hw` lacks the run's dtype.
 RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model);
 
-// One layer at the run's settings, timed (used by query's batch search).
-LayerResult derive_layer(const Model& model, const RunSettings& settings, const HardwareSpec& hw,
-                         const HardwareModel& hw_model, int index);
-
 // Throws InputError ("v100 has no fp8 peak") when `hw` does not support `dtype`.
 void check_dtype_supported(const HardwareSpec& hw, DType dtype);
 

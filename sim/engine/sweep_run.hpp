@@ -104,6 +104,11 @@ struct SweepResult {
   bool cancelled = false;
 };
 
+// The most rows --per-layer may produce (points x layers); each holds about 0.2 KB of
+// timings plus its output row, about 1 GB at the limit.
+constexpr size_t kMaxSweepLayerRows = 2'000'000;
+
+// Runs every point; --per-layer beyond kMaxSweepLayerRows is an InputError before any work.
 SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& options);
 
 }  // namespace ridge

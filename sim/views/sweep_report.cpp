@@ -49,18 +49,22 @@ std::vector<SweepRow> rows_of(const SweepPlan& plan, const SweepResult& result, 
 
 void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_layer, OutputFormat format,
                  const ColumnChoice& columns, std::ostream& out) {
-  auto table = [&] {
-    std::vector<Field<SweepRow>> fields = row_fields(plan, per_layer, true);
-    bool machine = format == OutputFormat::csv;
-    std::vector<const Field<SweepRow>*> chosen =
-        choose_fields(fields, machine && columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns);
-    ColumnTable t;
-    t.preamble = preamble(plan, per_layer);
-    add_columns(t, chosen);
+  const bool csv = format == OutputFormat::csv;
+  std::vector<Field<SweepRow>> fields = row_fields(plan, per_layer, true);
+  std::vector<const Field<SweepRow>*> chosen =
+      choose_fields(fields, csv && columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns);
+  ColumnTable t;
+  t.preamble = preamble(plan, per_layer);
+  add_columns(t, chosen);
+  if (csv) {  // streamed: a per-layer sweep has hundreds of thousands of rows
+    write_csv_head(t, out);
+    for (const SweepRow& r : rows_of(plan, result, per_layer)) write_csv_row(field_cells(chosen, r, true), out);
+    return;
+  }
+  write_report(format, out, [&] { return sweep_json(plan, result, per_layer); }, [&] {
     for (const SweepRow& r : rows_of(plan, result, per_layer)) t.rows.push_back(field_cells(chosen, r));
     return t;
-  };
-  write_report(format, out, [&] { return sweep_json(plan, result, per_layer); }, table);
+  });
 }
 
 Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer) {
