@@ -25,12 +25,16 @@ struct LayerTiming {
   int input_level = 0;
   int output_level = 0;
   int weight_level = 0;
+  int kv_level = 0;
   // Bandwidth each stream needs for the layer to stay compute-bound: bytes / compute time.
   double required_input_Bps = 0;
   double required_output_Bps = 0;
   double required_weight_Bps = 0;
+  double required_kv_Bps = 0;
 
-  double required_Bps() const { return required_input_Bps + required_output_Bps + required_weight_Bps; }
+  double required_Bps() const {
+    return required_input_Bps + required_output_Bps + required_weight_Bps + required_kv_Bps;
+  }
   bool memory_bound() const { return bound_level >= 0; }
 };
 

@@ -11,6 +11,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.input_bytes = input_bytes[i];
   w.output_bytes = output_bytes[i];
   w.weight_bytes = weight_bytes[i];
+  w.kv_bytes = kv_bytes[i];
   w.link_bytes = link_bytes[i];
   w.kernels = static_cast<int>(kernels[i]);
   return w;
@@ -19,7 +20,8 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
 LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   const auto n = static_cast<Eigen::Index>(work.size());
   LayerWorkArrays a;
-  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.link_bytes, &a.kernels})
+  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.link_bytes,
+                               &a.kernels})
     col->resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const LayerWork& w = work[static_cast<size_t>(i)];
@@ -27,6 +29,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.input_bytes[i] = w.input_bytes;
     a.output_bytes[i] = w.output_bytes;
     a.weight_bytes[i] = w.weight_bytes;
+    a.kv_bytes[i] = w.kv_bytes;
     a.link_bytes[i] = w.link_bytes;
     a.kernels[i] = w.kernels;
   }

@@ -23,6 +23,7 @@ struct LayerWorkArrays {
   Eigen::ArrayXd input_bytes;
   Eigen::ArrayXd output_bytes;
   Eigen::ArrayXd weight_bytes;
+  Eigen::ArrayXd kv_bytes;
   Eigen::ArrayXd link_bytes;
   Eigen::ArrayXd kernels;  // launches, as doubles so they multiply without conversion
 

@@ -22,7 +22,7 @@ class RooflineModel final : public HardwareModel {
   TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
                          LayerTimingArrays& out) const override {
     begin_batch(work, hw, dtype, out);
-    if (!hw.memory.empty()) add_level_batch(out, work.input_bytes + work.output_bytes + work.weight_bytes, hw, 0);
+    if (!hw.memory.empty()) add_level_batch(out, work.input_bytes + work.output_bytes + work.weight_bytes + work.kv_bytes, hw, 0);
     return end_batch(out);
   }
 };

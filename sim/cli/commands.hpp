@@ -15,6 +15,7 @@ int run_memory(const Args& args);
 int run_query(const Args& args);
 int run_sweep(const Args& args);
 int run_plot(const Args& args);
+int run_generate(const Args& args);
 
 struct Command {
   const char* name;

@@ -24,6 +24,11 @@ struct RunOptionValues {
   std::string optimizer = "adam";
   std::string precision = "uniform";
   std::string data_on = "device";
+  int64_t seq = 0;
+  int64_t context = -1;  // -1: not given
+  std::string kv_dtype;
+  std::string overhead = "kernel";
+  std::string weight_dtype;
 };
 
 // --hw, --hw-model, --set: which hardware a run is timed on.

@@ -75,7 +75,8 @@ LayerQuery query_layer(const Model& model, const RunSettings& settings, const Ha
   double available = hw.memory.empty() ? 0 : hw.memory[static_cast<size_t>(q.level)].bandwidth_Bps * hw.memory_efficiency;
   q.streams = {StreamNeed{"input", l.work.input_bytes, t.input_level, t.required_input_Bps, 0},
                StreamNeed{"output", l.work.output_bytes, t.output_level, t.required_output_Bps, 0},
-               StreamNeed{"weights", l.work.weight_bytes, t.weight_level, t.required_weight_Bps, 0}};
+               StreamNeed{"weights", l.work.weight_bytes, t.weight_level, t.required_weight_Bps, 0},
+               StreamNeed{"KV cache", l.work.kv_bytes, t.kv_level, t.required_kv_Bps, 0}};
   for (StreamNeed& s : q.streams) {
     if (static_cast<size_t>(s.level) < hw.memory.size())
       s.available_Bps = hw.memory[static_cast<size_t>(s.level)].bandwidth_Bps * hw.memory_efficiency;
@@ -89,8 +90,8 @@ LayerQuery query_layer(const Model& model, const RunSettings& settings, const Ha
   q.ridge_point = ridge_point(hw, settings.dtype, static_cast<size_t>(q.level));
 
   LayerWork one = work_at(model, settings, 1, q.index), two = work_at(model, settings, 2, q.index);
-  q.per_sample_intensity = ratio(two.flops - one.flops,
-                                 (two.input_bytes + two.output_bytes) - (one.input_bytes + one.output_bytes));
+  q.per_sample_intensity = ratio(two.flops - one.flops, (two.input_bytes + two.output_bytes + two.kv_bytes) -
+                                                            (one.input_bytes + one.output_bytes + one.kv_bytes));
   if (t.memory_bound()) q.compute_bound_at_batch = flip_batch(model, settings, hw, hw_model, q.index, q.searched_to_batch);
   return q;
 }

@@ -171,6 +171,10 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
   if (s.batches.empty()) s.batches.push_back(1);
   named_list(f, "dtype", parse_dtype, "use one of " + dtype_names(), DType::fp32, s.dtypes);
   named_list(f, "phase", parse_phase, "use inference or training", Phase::inference, s.phases);
+  for (Phase p : s.phases)
+    if (p == Phase::prefill || p == Phase::decode)
+      f.fail("phase", "sweeps do not take prefill or decode yet (got \"" + std::string(phase_name(p)) + "\")",
+             "run ridge analyze --phase " + std::string(phase_name(p)) + " per point");
   named_list(f, "optimizer", parse_optimizer, "use sgd, momentum, adam or adamw", Optimizer::adam, s.optimizers);
 
   if (const toml::node* vary = f.node("vary")) {

@@ -140,7 +140,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
     footprint = memory_footprint(model, settings, CheckpointPolicy{});
     work = to_arrays(layer_work(model, costs));
     flops = work.flops.sum();
-    bytes = (work.input_bytes + work.output_bytes + work.weight_bytes).sum();
+    bytes = (work.input_bytes + work.output_bytes + work.weight_bytes + work.kv_bytes).sum();
   } catch (const InputError& e) {
     group_error = std::string("error: ") + e.what();
   }

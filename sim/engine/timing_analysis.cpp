@@ -21,6 +21,9 @@ TimingAnalysis analyze_timing(const Model& model, const CostAnalysis& costs, con
                               const HardwareModel& hw_model) {
   DType dtype = costs.settings.dtype;
   check_dtype_supported(hw, dtype);
+  if (costs.settings.weight_format == WeightFormat::fp8 && !hw.peak(DType::fp8))
+    throw InputError({}, hw.id + " cannot read fp8 weights: its descriptor lists no fp8 support (got --weight-dtype fp8)",
+                     "use --weight-dtype int8 or int4, which any device widens in its ALUs");
   TimingAnalysis r;
   r.hardware_model = std::string(hw_model.name());
   r.dtype = dtype;

@@ -13,10 +13,11 @@ Cell count_cell(int64_t v) { return {format_count(static_cast<double>(v)), forma
 Cell bytes_cell(int64_t v) { return {format_bytes(static_cast<double>(v)), format_raw(v)}; }
 Cell ratio_cell(double v) { return {format_fixed(v, 2), format_raw(v)}; }
 
-std::vector<Cell> cost_cells(const LayerCost& c, bool training) {
+std::vector<Cell> cost_cells(const LayerCost& c, bool training, bool kv) {
   std::vector<Cell> cells = {count_cell(c.params),      count_cell(c.macs),         count_cell(c.flops),
-                             bytes_cell(c.input_bytes), bytes_cell(c.output_bytes), bytes_cell(c.weight_bytes),
-                             ratio_cell(c.arithmetic_intensity())};
+                             bytes_cell(c.input_bytes), bytes_cell(c.output_bytes), bytes_cell(c.weight_bytes)};
+  if (kv) cells.push_back(bytes_cell(c.kv_bytes));
+  cells.push_back(ratio_cell(c.arithmetic_intensity()));
   if (training)
     for (Cell cell : {count_cell(c.backward_input_macs), count_cell(c.backward_weight_macs), count_cell(c.backward_macs),
                       count_cell(c.backward_flops), bytes_cell(c.backward_input_bytes),
@@ -42,7 +43,7 @@ std::vector<size_t> used_levels(const TimedRun& r) {
   return used;
 }
 
-void add_timing_columns(ColumnTable& t, const TimedRun& r, const std::vector<size_t>& levels) {
+void add_timing_columns(ColumnTable& t, const TimedRun& r, const std::vector<size_t>& levels, bool kv) {
   t.columns.push_back({"compute", "compute_time_s"});
   for (size_t k : levels) t.columns.push_back({r.hw.memory[k].name, "memory_time_" + r.hw.memory[k].name + "_s"});
   for (Column c : std::vector<Column>{{"memory", "memory_time_s"},
@@ -57,9 +58,11 @@ void add_timing_columns(ColumnTable& t, const TimedRun& r, const std::vector<siz
                                       {"need out", "required_output_Bps"},
                                       {"need w", "required_weights_Bps"}})
     t.columns.push_back(std::move(c));
+  if (kv) t.columns.push_back({"need kv", "required_kv_Bps"});
 }
 
-void add_timing_cells(std::vector<Cell>& row, const LayerTimed& l, const TimedRun& r, const std::vector<size_t>& levels) {
+void add_timing_cells(std::vector<Cell>& row, const LayerTimed& l, const TimedRun& r, const std::vector<size_t>& levels,
+                      bool kv) {
   const LayerTiming& t = l.timing;
   row.push_back(seconds_cell(t.compute_s));
   for (size_t k : levels) row.push_back(seconds_cell(k < t.level_s.size() ? t.level_s[k] : 0.0));
@@ -74,9 +77,10 @@ void add_timing_cells(std::vector<Cell>& row, const LayerTimed& l, const TimedRu
   row.push_back(bandwidth_cell(t.required_input_Bps));
   row.push_back(bandwidth_cell(t.required_output_Bps));
   row.push_back(bandwidth_cell(t.required_weight_Bps));
+  if (kv) row.push_back(bandwidth_cell(t.required_kv_Bps));
 }
 
-void add_timing_totals(std::vector<Cell>& row, const TimedRun& r, const std::vector<size_t>& levels) {
+void add_timing_totals(std::vector<Cell>& row, const TimedRun& r, const std::vector<size_t>& levels, bool kv) {
   const TimingTotals& t = r.timing.totals;
   row.push_back(seconds_cell(t.compute_s));
   for (size_t k : levels) {
@@ -91,13 +95,16 @@ void add_timing_totals(std::vector<Cell>& row, const TimedRun& r, const std::vec
   row.push_back(text_cell(""));
   row.push_back({format_rate(t.attained_flops, "FLOP/s"), format_raw(t.attained_flops)});
   row.push_back(ratio_cell(100 * t.peak_fraction));
-  for (int k = 0; k < 4; ++k) row.push_back(text_cell(""));
+  for (int k = 0; k < (kv ? 5 : 4); ++k) row.push_back(text_cell(""));
 }
 
 std::string settings_line(const Model& m, const RunSettings& s) {
   std::string line = "model " + m.name + ", batch " + std::to_string(s.batch) + ", dtype " +
                      std::string(dtype_name(s.dtype)) + ", phase " + std::string(phase_name(s.phase));
   if (s.phase == Phase::training) line += ", optimizer " + std::string(optimizer_name(s.optimizer));
+  if (s.phase == Phase::prefill) line += ", " + std::to_string(m.input[0]) + " tokens per sequence";
+  if (s.phase == Phase::decode) line += ", 1 new token per sequence, context " + std::to_string(s.context);
+  if (s.uses_kv_cache()) line += ", KV cache " + std::string(dtype_name(s.cache_dtype()));
   if (s.precision != Precision::uniform) line += ", precision " + precision_recipe(s);
   return line;
 }
@@ -106,6 +113,7 @@ std::string settings_line(const Model& m, const RunSettings& s) {
 
 ColumnTable analyze_table(const Model& model, const CostAnalysis& costs, const TimedRun* timed) {
   bool training = costs.settings.phase == Phase::training;
+  bool kv = costs.settings.uses_kv_cache();
   ColumnTable t;
   t.preamble.push_back(settings_line(model, costs.settings));
   if (timed) {
@@ -123,7 +131,11 @@ ColumnTable analyze_table(const Model& model, const CostAnalysis& costs, const T
                {"output", "output_shape", false}, {"params", "params"},
                {"MACs", "macs"},                  {"FLOPs", "flops"},
                {"input", "input_bytes"},          {"output", "output_bytes"},
-               {"weights", "weight_bytes"},       {"FLOP/B", "arithmetic_intensity"}};
+               {"weights", "weight_bytes"}};
+  if (kv) t.columns.push_back({"kv", "kv_bytes"});
+  t.columns.push_back({"FLOP/B", "arithmetic_intensity"});
+  if (kv)
+    t.preamble.push_back("kv: KV cache bytes read (cached tokens) and written (new tokens), its own stream");
   if (training) {
     t.preamble.push_back(
         "training: dX = input-gradient MACs (none for a layer reading only the model input), dW = weight-gradient "
@@ -140,28 +152,29 @@ ColumnTable analyze_table(const Model& model, const CostAnalysis& costs, const T
                                                     {"upd bytes", "update_bytes"}})
       t.columns.push_back(col);
   }
-  if (timed) add_timing_columns(t, *timed, levels);
+  if (timed) add_timing_columns(t, *timed, levels, kv);
   for (size_t i = 0; i < model.layers.size(); ++i) {
     const Layer& l = model.layers[i];
     std::vector<Cell> row = {text_cell(l.name), text_cell(l.op), text_cell(shape_to_string(l.output, costs.settings.batch))};
-    for (Cell& c : cost_cells(costs.layers[i], training)) row.push_back(std::move(c));
-    if (timed) add_timing_cells(row, timed->timing.layers[i], *timed, levels);
+    for (Cell& c : cost_cells(costs.layers[i], training, kv)) row.push_back(std::move(c));
+    if (timed) add_timing_cells(row, timed->timing.layers[i], *timed, levels, kv);
     t.rows.push_back(std::move(row));
   }
   t.totals = {text_cell("total"), text_cell(""), text_cell("")};
-  for (Cell& c : cost_cells(costs.totals, training)) t.totals.push_back(std::move(c));
-  if (timed) add_timing_totals(t.totals, *timed, levels);
+  for (Cell& c : cost_cells(costs.totals, training, kv)) t.totals.push_back(std::move(c));
+  if (timed) add_timing_totals(t.totals, *timed, levels, kv);
   return t;
 }
 
 namespace {
-void put_counts(Json& j, const LayerCost& c, bool training) {
+void put_counts(Json& j, const LayerCost& c, bool training, bool kv) {
   j.set("params", c.params);
   j.set("macs", c.macs);
   j.set("flops", c.flops);
   j.set("input_bytes", c.input_bytes);
   j.set("output_bytes", c.output_bytes);
   j.set("weight_bytes", c.weight_bytes);
+  if (kv) j.set("kv_bytes", c.kv_bytes);
   j.set("arithmetic_intensity", c.arithmetic_intensity());
   if (training) {
     j.set("backward_macs", c.backward_macs);
@@ -186,7 +199,7 @@ void put_times(Json& j, const T& t) {
   j.set("time_s", t.time_s);
 }
 
-void put_timing(Json& j, const LayerTimed& l, const HardwareSpec& hw) {
+void put_timing(Json& j, const LayerTimed& l, const HardwareSpec& hw, bool kv) {
   const LayerTiming& t = l.timing;
   put_times(j, t);
   Json levels = Json::object();
@@ -200,12 +213,14 @@ void put_timing(Json& j, const LayerTimed& l, const HardwareSpec& hw) {
   by.set("input", t.required_input_Bps);
   by.set("output", t.required_output_Bps);
   by.set("weights", t.required_weight_Bps);
+  if (kv) by.set("kv", t.required_kv_Bps);
   j.set("required_bandwidth_by_tensor_Bps", by);
   auto level_name = [&](int k) { return k >= 0 && static_cast<size_t>(k) < hw.memory.size() ? hw.memory[k].name : ""; };
   Json placed = Json::object();
   placed.set("input", level_name(t.input_level));
   placed.set("output", level_name(t.output_level));
   placed.set("weights", level_name(t.weight_level));
+  if (kv) placed.set("kv", level_name(t.kv_level));
   j.set("memory_level_by_tensor", placed);
 }
 
@@ -221,6 +236,7 @@ void put_timing_totals(Json& j, const TimingTotals& t) {
 Json analyze_json(const Model& model, const CostAnalysis& costs, const TimedRun* timed) {
   const RunSettings& s = costs.settings;
   bool training = s.phase == Phase::training;
+  bool kv = s.uses_kv_cache();
   Json root = report_root(model.name, s);
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push(line);
@@ -239,13 +255,13 @@ Json analyze_json(const Model& model, const CostAnalysis& costs, const TimedRun*
     shape.push(s.batch);
     for (int64_t d : l.output) shape.push(d);
     j.set("output_shape", shape);
-    put_counts(j, costs.layers[i], training);
-    if (timed) put_timing(j, timed->timing.layers[i], timed->hw);
+    put_counts(j, costs.layers[i], training, kv);
+    if (timed) put_timing(j, timed->timing.layers[i], timed->hw, kv);
     layers.push(std::move(j));
   }
   root.set("layers", layers);
   Json totals = Json::object();
-  put_counts(totals, costs.totals, training);
+  put_counts(totals, costs.totals, training, kv);
   if (timed) put_timing_totals(totals, timed->timing.totals);
   root.set("totals", totals);
   return root;

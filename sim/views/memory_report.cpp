@@ -82,6 +82,10 @@ std::vector<std::string> summary(const Model& m, const MemoryReport& r) {
     l.push_back("live activations at the worst point (" + peak_where(m, f) + "): " + b(f.activations_bytes()) +
                 " (a tensor is freed after its last consumer)");
   }
+  if (s.uses_kv_cache())
+    l.push_back("KV cache (" + std::string(dtype_name(s.cache_dtype())) + "): " + std::to_string(f.kv_cache_tokens) +
+                " tokens x " + b(f.kv_bytes_per_token) + " per token (all layers' 2 x kv_heads x head_dim) x batch " +
+                std::to_string(s.batch) + " = " + b(f.kv_cache_bytes()));
   if (r.without_checkpoint) {
     const MemoryFootprint& w = *r.without_checkpoint;
     std::string c = "checkpoint " + checkpoint_name(f.checkpoint) + ": peak " + b(f.peak_bytes()) + " instead of " +
@@ -106,6 +110,11 @@ std::vector<std::string> summary(const Model& m, const MemoryReport& r) {
     else
       l.push_back("no batch fits: batch 1 needs " + b(d.next_batch_peak) + " (the model part alone " +
                   b(f.model_bytes()) + ")");
+    if (d.max_context)
+      l.push_back("longest context that fits at batch " + std::to_string(s.batch) + ": " +
+                  std::to_string(*d.max_context) + " cached tokens" +
+                  (d.max_context_capped ? " (the model's max_positions - 1; memory would hold more)"
+                                        : " (the KV cache of the rest of the usable memory)"));
   }
   return l;
 }
@@ -187,6 +196,10 @@ Json memory_json(const Model& model, const MemoryReport& r) {
   root.set("model_bytes", f.model_bytes());
   root.set("per_sample_bytes", f.peak_per_sample);
   root.set("activations_bytes", f.activations_bytes());
+  if (s.uses_kv_cache()) {
+    root.set("kv_cache_tokens", f.kv_cache_tokens);
+    root.set("kv_cache_bytes", f.kv_cache_bytes());
+  }
   root.set("workspace_bytes", f.workspace_bytes());
   root.set("peak_bytes", f.peak_bytes());
   root.set("peak_layer", model.layers[f.peak().layer].name);
@@ -207,6 +220,7 @@ Json memory_json(const Model& model, const MemoryReport& r) {
     root.set("max_batch_peak_bytes", d.max_batch_peak);
     root.set("next_batch_peak_bytes", d.next_batch_peak);
     if (d.recompute_s) root.set("recompute_time_s", *d.recompute_s);
+    if (d.max_context) root.set("max_context", *d.max_context);
   }
   Json rules_json = Json::array();
   for (const auto& line : rules()) rules_json.push(line);

@@ -39,7 +39,12 @@ std::string query_text(const Model& model, const HardwareSpec& hw, const LayerQu
   const LayerTiming& t = q.timed.timing;
   const std::string& lvl = level_name(hw, q.level);
   std::string out = layer.name + " (" + layer.op + ") of " + model.name + ", batch " + std::to_string(q.settings.batch) +
-                    ", " + std::string(dtype_name(q.settings.dtype)) + ", on " + hw.id + " (" + hw.name + "), " +
+                    ", " + std::string(dtype_name(q.settings.dtype)) +
+                    (q.settings.phase == Phase::decode ? ", decode at context " + std::to_string(q.settings.context)
+                     : q.settings.phase == Phase::prefill
+                         ? ", prefill of " + std::to_string(model.input[0]) + " tokens"
+                         : std::string()) +
+                    ", on " + hw.id + " (" + hw.name + "), " +
                     q.hardware_model + " model:\n";
   auto sentence = [&](const std::string& s) { out += "- " + s + "\n"; };
   if (w.flops <= 0 && w.bytes() <= 0) {

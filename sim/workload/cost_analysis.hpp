@@ -19,6 +19,10 @@ struct LayerCost {
   int64_t input_bytes = 0;
   int64_t output_bytes = 0;
   int64_t weight_bytes = 0;
+  // KV cache traffic of an attention layer in prefill and decode (its own stream, in the
+  // cache's dtype): the new tokens' keys and values written, the cached ones read.
+  int64_t kv_bytes = 0;
+  int forward_kernels = 0;  // forward launches (0 for a view or a skipped layer)
   // Training only (zero at inference): gradient of inputs and weights.
   int64_t backward_macs = 0;         // backward_input_macs + backward_weight_macs
   int64_t backward_flops = 0;        // 2 x backward_macs + the other arithmetic of both gradients
@@ -37,7 +41,7 @@ struct LayerCost {
   int64_t update_flops = 0;
   int64_t update_bytes = 0;
 
-  int64_t bytes() const { return input_bytes + output_bytes + weight_bytes; }  // forward
+  int64_t bytes() const { return input_bytes + output_bytes + weight_bytes + kv_bytes; }  // forward
   int64_t backward_bytes() const { return backward_input_bytes + backward_output_bytes + backward_weight_bytes; }
   // FLOPs per byte moved over the whole step (0 when nothing moves): forward at
   // inference; forward + backward + update in training, as hardware models see it.
@@ -50,7 +54,10 @@ struct CostAnalysis {
   LayerCost totals;
 };
 
-// Throws InputError when a count at this batch overflows 64 bits.
+// Throws InputError when a count at this batch overflows 64 bits, when a phase with a KV
+// cache meets a model with no attention, or a sequence is longer than the model's
+// max_positions. In decode, `model` must have been read at one token per sequence
+// (RunSettings::tokens_per_step).
 CostAnalysis analyze_costs(const Model& model, const RunSettings& settings);
 
 // True when every input of the layer is the model's input: such a layer computes no

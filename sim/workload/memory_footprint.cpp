@@ -138,8 +138,12 @@ MemoryFootprint build(const Model& model, const RunSettings& s, const Checkpoint
   if (n == 0) return f;
 
   // Model part.
-  for (const Layer& l : model.layers) f.params = checked_add(f.params, l.counts.params);
-  f.parameters_bytes = checked_mul(f.params, z.weight);
+  for (const Layer& l : model.layers) {
+    f.params = checked_add(f.params, l.counts.params);
+    bool narrow = l.counts.quantizable && s.weight_format != WeightFormat::same;
+    f.parameters_bytes = checked_add(f.parameters_bytes, narrow ? quantized_weight_bytes(l.counts.params, s.weight_format, s.dtype)
+                                                                : checked_mul(l.counts.params, z.weight));
+  }
   if (training) {
     f.master_weights_bytes = checked_mul(f.params, z.master);
     f.gradients_bytes = checked_mul(f.params, z.gradient);
@@ -258,6 +262,14 @@ MemoryFootprint build(const Model& model, const RunSettings& s, const Checkpoint
     for (const LayerMemory& l : f.layers) f.activations_per_sample += l.kept_per_sample;
   } else {
     f.activations_per_sample = f.peak_per_sample;
+  }
+  if (s.uses_kv_cache()) {
+    for (const Layer& l : model.layers)
+      f.kv_bytes_per_token = checked_add(f.kv_bytes_per_token, checked_mul(l.counts.kv_elems_per_token,
+                                                                           dtype_bytes(s.cache_dtype())));
+    f.kv_cache_tokens = s.phase == Phase::decode ? checked_add(s.context, 1) : model.input[0];
+    f.kv_cache_per_sample = checked_mul(f.kv_bytes_per_token, f.kv_cache_tokens);
+    f.peak_per_sample = checked_add(f.peak_per_sample, f.kv_cache_per_sample);
   }
 
   // The checkpointed segments' forward, run again in backward.
