@@ -58,7 +58,7 @@ TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArr
     s.link_s += t.link_s;
     s.overhead_s += t.overhead_s;
     s.time_s += t.time_s;
-    if (t.memory_bound()) s.memory_bound_s += t.time_s;
+    if (t.memory_bound() && !t.overhead_dominates() && !t.link_dominates()) s.memory_bound_s += t.time_s;
   }
   return s;
 }
@@ -72,7 +72,11 @@ TimingSums finish_batch(LayerTimingArrays& out) {
   s.link_s = out.link_s.sum();
   s.overhead_s = out.overhead_s.sum();
   s.time_s = out.time_s.sum();
-  s.memory_bound_s = (out.bound_level >= 0).select(out.time_s, 0.0).sum();
+  // Memory-bound layers, less those bound by launches or the link (LayerTiming's rules).
+  const auto roof = out.compute_s.max(out.memory_s);
+  const auto memory_limited =
+      (out.bound_level >= 0) && !(out.overhead_s > roof + out.link_s) && !(out.link_s > roof + out.overhead_s);
+  s.memory_bound_s = memory_limited.select(out.time_s, 0.0).sum();
   return s;
 }
 

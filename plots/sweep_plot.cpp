@@ -183,7 +183,7 @@ Columns columns_of(const SweepTable& t) {
   c.model = t.column("model");
   c.batch = t.column("batch");
   c.sps = t.column("samples_per_s");
-  c.time = t.column("step_time_s");
+  c.time = t.column("time_s");
   for (const char* n : {"hardware", "hw_model", "dtype", "phase", "optimizer"})
     if (t.column(n) >= 0) c.ids.push_back(t.column(n));
   for (size_t i = 0; i < t.header.size(); ++i)
@@ -683,7 +683,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
       }
     };
     write(fig.facets[f].through, "samples/s against batch: batch samples_per_s", through_blocks[f]);
-    write(fig.facets[f].times, "step time against the varied field: value (SI units) step_time_s", time_blocks[f]);
+    write(fig.facets[f].times, "step time against the varied field: value (SI units) time_s", time_blocks[f]);
   }
   std::vector<Text> title_texts, centred, rotated, legend_texts;
   for (size_t i = 0; i < title_lines.size(); ++i)

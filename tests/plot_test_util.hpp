@@ -104,7 +104,7 @@ inline void expect_image(const std::filesystem::path& dir, const std::string& st
 // A sweep CSV as `ridge sweep --format csv` writes it: two hardware, two batches, a
 // varied bandwidth; numbers invented for the test.
 inline std::string sample_sweep_csv() {
-  return "model,hardware,batch,dtype,phase,memory.HBM2.bandwidth,step_time_s,samples_per_s\n"
+  return "model,hardware,batch,dtype,phase,memory.HBM2.bandwidth,time_s,samples_per_s\n"
          "alexnet,v100,1,fp32,inference,900 GB/s,0.01,100\n"
          "alexnet,v100,64,fp32,inference,900 GB/s,0.1,640\n"
          "alexnet,v100,1,fp32,inference,1.5 TB/s,0.008,125\n"

@@ -24,15 +24,15 @@ TEST(Generation, SummedStepsEqualEveryStepTimedInFull) {
     RunSettings p = s;
     p.phase = Phase::prefill;
     p.seq = 100;
-    double ttft = analyze_timing(pre, analyze_costs(pre, p), hw, *hm).totals.time_s;
+    double ttft = derive(pre, analyze_costs(pre, p), hw, *hm).totals.timing.time_s;
     double decode = 0, memory_bound = 0;
     for (int64_t c = 100; c < 139; ++c) {
       RunSettings d = s;
       d.phase = Phase::decode;
       d.context = c;
-      TimingTotals t = analyze_timing(dec, analyze_costs(dec, d), hw, *hm).totals;
-      decode += t.time_s;
-      memory_bound += t.memory_bound_share * t.time_s;
+      RunResult t = derive(dec, analyze_costs(dec, d), hw, *hm);
+      decode += t.totals.timing.time_s;
+      memory_bound += t.memory_bound_share * t.totals.timing.time_s;
     }
     EXPECT_DOUBLE_EQ(g.ttft_s, ttft) << hm->name();
     EXPECT_NEAR(g.decode_s, decode, 1e-9 * decode) << hm->name();

@@ -6,7 +6,8 @@
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/device_fit.hpp"
-#include "sim/engine/timing_analysis.hpp"
+#include "sim/engine/memory_result.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/workload/memory_footprint.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
@@ -43,6 +44,11 @@ TEST(ZooLlm, PublishedParameterCounts) {
   // Mistral-7B v0.1: 7,241,732,096 (mistralai/Mistral-7B-v0.1, num_parameters()): the
   // Llama-3-8B layers with a 32000 vocabulary: 262,144,000 + 6,979,584,000 + 4,096.
   EXPECT_EQ(total_params(load_model("mistral-7b")), 7'241'732'096);
+  // Llama-2-7B's MACs at its file's 1024 tokens: the linear layers' 6,607,077,376
+  // weights (all parameters but the embedding table and the 65 norms) once per token,
+  // 6,765,647,233,024; attention 2 x 32 heads x 128 x the 1024 x 1025 / 2 causal pairs
+  // a FlashAttention kernel computes, x 32 layers = 137,573,171,200.
+  EXPECT_EQ(analyze_costs(load_model("llama-2-7b"), RunSettings{}).totals.macs, 6'903'220'404'224);
 }
 
 TEST(LlmPhases, GroupedQueryKvCacheIsKvHeadsOverHeadsOfMultiHead) {
@@ -89,11 +95,11 @@ TEST(LlmPhases, Llama2DecodeOnA100IsWeightsPlusKvOverBandwidth) {
   // 32 + embedding, final norm and lm_head = 483 launches x 5 us = 2.415 ms.
   Model m = load_model("llama-2-7b", 1);
   HardwareSpec hw = load_hardware("a100");
-  TimingAnalysis t = analyze_timing(m, analyze_costs(m, decode_at(1024)), hw, find_hardware_model("roofline"));
+  RunResult t = derive(m, analyze_costs(m, decode_at(1024)), hw, find_hardware_model("roofline"));
   const double bytes = 13'214'695'424.0 + 537'395'200.0;
   const double expected = bytes / 2039e9 + 483 * 5e-6;
-  EXPECT_NEAR(t.totals.time_s, expected, 0.05 * expected);
-  EXPECT_NEAR(t.totals.overhead_s, 483 * 5e-6, 1e-12);
+  EXPECT_NEAR(t.totals.timing.time_s, expected, 0.05 * expected);
+  EXPECT_NEAR(t.totals.timing.overhead_s, 483 * 5e-6, 1e-12);
   for (size_t i = 0; i < m.layers.size(); ++i)
     if (m.layers[i].op == "linear") EXPECT_TRUE(t.layers[i].timing.memory_bound()) << m.layers[i].name;
 }
@@ -107,7 +113,7 @@ TEST(LlmPhases, Llama2PrefillOnA100IsComputeBoundInTheLinears) {
   s.dtype = DType::fp16;
   Model m = load_model("llama-2-7b", 1024);
   HardwareSpec hw = load_hardware("a100");
-  TimingAnalysis t = analyze_timing(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
+  RunResult t = derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
   for (size_t i = 0; i < m.layers.size(); ++i)
     if (m.layers[i].op == "linear") EXPECT_FALSE(t.layers[i].timing.memory_bound()) << m.layers[i].name;
 }
@@ -198,6 +204,93 @@ TEST(LlmMemory, LargestBatchAndLongestContextOnAnL4) {
   EXPECT_LE(memory_footprint(m, s, CheckpointPolicy{}).peak_bytes(), rep.fit->capacity_bytes);
   s.context = longest + 1;
   EXPECT_GT(memory_footprint(m, s, CheckpointPolicy{}).peak_bytes(), rep.fit->capacity_bytes);
+}
+
+}  // namespace
+}  // namespace ridge
+
+#include "sim/engine/sweep_run.hpp"
+
+namespace ridge {
+namespace {
+
+TEST(LlmSweep, DecodePointsEqualAnalyzeAtTheirContext) {
+  SweepPlan plan = plan_sweep(parse_sweep(R"(models = ["llama-3-8b"]
+hardware = ["a100"]
+dtype = ["fp16"]
+phase = ["decode"]
+batch = [1, 64]
+context = [512, 7000, 9000]
+)", "s.toml"));
+  ASSERT_EQ(plan.point_count(), 6u);
+  SweepResult r = run_sweep(plan, {1, false, nullptr, nullptr});
+  Model m = load_model("llama-3-8b", 1);
+  HardwareSpec hw = load_hardware("a100");
+  for (size_t i = 0; i < plan.point_count(); ++i) {
+    SweepCoords c = plan.coords(i);
+    SCOPED_TRACE("batch " + std::to_string(c.batch) + " context " + std::to_string(c.context));
+    if (c.context == 9000) {  // past max_positions = 8192
+      EXPECT_FALSE(r.points[i].ok());
+      EXPECT_NE(r.points[i].status_text().find("max_positions"), std::string::npos) << r.points[i].status_text();
+      continue;
+    }
+    RunSettings s;
+    s.phase = Phase::decode;
+    s.dtype = DType::fp16;
+    s.batch = c.batch;
+    s.context = c.context;
+    RunResult one = derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
+    ASSERT_TRUE(r.points[i].ok()) << r.points[i].status_text();
+    EXPECT_NEAR(r.points[i].sums.time_s, one.totals.timing.time_s, 1e-12);
+  }
+  // Decode needs its contexts, and is the only phase of such a sweep.
+  EXPECT_THROW(parse_sweep("models = [\"gpt2\"]\nhardware = [\"a100\"]\nphase = [\"decode\"]\n", "s.toml"), InputError);
+  EXPECT_THROW(parse_sweep("models = [\"gpt2\"]\nhardware = [\"a100\"]\nphase = [\"decode\", \"inference\"]\ncontext = [1]\n",
+                           "s.toml"),
+               InputError);
+  EXPECT_THROW(parse_sweep("models = [\"gpt2\"]\nhardware = [\"a100\"]\ncontext = [1]\n", "s.toml"), InputError);
+}
+
+}  // namespace
+}  // namespace ridge
+
+namespace ridge {
+namespace {
+
+TEST(LlmWeights, QuantizedLinearWeightsCountTheirGroupScales) {
+  // q_proj of Llama-2-7B: 4096 x 4096 = 16,777,216 weights. int4: half a byte each
+  // (8,388,608 B) + one fp16 scale per 128 (131,072 x 2 = 262,144 B) = 8,650,752 B;
+  // int8: 16,777,216 + 262,144 = 17,039,360 B. The embedding row stays fp16.
+  Model m = load_model("llama-2-7b", 1);
+  RunSettings s = decode_at(100);
+  s.weight_format = WeightFormat::int4;
+  CostAnalysis c = analyze_costs(m, s);
+  EXPECT_EQ(c.layers[m.find("layers.0.q_proj")].weight_bytes, 8'650'752);
+  EXPECT_EQ(c.layers[m.find("embed_tokens")].weight_bytes, 4096 * 2);
+  s.weight_format = WeightFormat::int8;
+  EXPECT_EQ(analyze_costs(m, s).layers[m.find("layers.0.q_proj")].weight_bytes, 17'039'360);
+  // fp8 weights need a device that reads fp8: a V100 does not.
+  ridge_test::RidgeRun r = ridge_test::run_ridge("analyze llama-2-7b --hw v100 --dtype fp16 --phase decode --context 8 --weight-dtype fp8");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("cannot read fp8 weights"), std::string::npos) << r.err;
+}
+
+TEST(LlmBound, LaunchOverheadIsItsOwnBound) {
+  // A residual add of one token in decode moves 3 x 4096 x 2 B = 24.6 KB: 12 ns at
+  // 2039 GB/s against a 5 us launch, so it is bound `overhead`; with --overhead graph
+  // (one launch per step, charged to the first layer) it is memory-bound again.
+  Model m = load_model("llama-2-7b", 1);
+  HardwareSpec hw = load_hardware("a100");
+  RunSettings s = decode_at(1024);
+  RunResult kernel = derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
+  EXPECT_EQ(kernel.layers[m.find("layers.0.residual_1")].bound.label, "overhead");
+  EXPECT_EQ(kernel.layers[m.find("layers.0.down_proj")].bound.label, "memory:HBM2e");  // 44 us > 5 us
+  s.overhead = LaunchOverhead::per_step;
+  RunResult graph = derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
+  EXPECT_EQ(graph.layers[m.find("layers.0.residual_1")].bound.label, "memory:HBM2e");
+  EXPECT_NEAR(graph.totals.timing.overhead_s, 5e-6, 1e-15);  // one launch for the whole step
+  s.overhead = LaunchOverhead::none;
+  EXPECT_EQ(derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline")).totals.timing.overhead_s, 0.0);
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ TEST_P(HostileNames, SweepCsvTextStaysInData) {
   test::TempDir dir;
   const std::string ext = GetParam();
   fs::path csv = dir.path() / "evil.csv";
-  std::ofstream(csv) << "model,hardware,dtype,batch,mem.`touch /tmp/ridge_pwned_C`,step_time_s,samples_per_s\n"
+  std::ofstream(csv) << "model,hardware,dtype,batch,mem.`touch /tmp/ridge_pwned_C`,time_s,samples_per_s\n"
                         "\"`touch /tmp/ridge_pwned_A`\",\"system('touch /tmp/ridge_pwned_B')\",fp16,1,1,0.1,10\n"
                         "\"`touch /tmp/ridge_pwned_A`\",\"system('touch /tmp/ridge_pwned_B')\",fp16,8,2,0.2,40\n"
                         "\"x\"\" @m #z $HOME \\input{x}\",v100,\"`touch /tmp/ridge_pwned_D`\",1,1,0.1,10\n"

@@ -13,13 +13,27 @@
 
 namespace ridge::cli {
 
+namespace {
+const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::json};
+
+const CommandHelp kHelp = {
+    "ridge generate MODEL --hw HW --prompt P --gen G [--batch B] [options]",
+    "Times generating G tokens per sequence after a P-token prompt, B sequences at once: the prefill of the\n"
+    "prompt gives the first token (time to first token), then one decode step per further token, each attending\n"
+    "to a KV cache one token longer. Reports the time per output token (the mean over the decode steps, summed\n"
+    "exactly, and the step at the mean context), total latency, tokens/s and the share of the time that is\n"
+    "memory-bound. The model must have attention layers.",
+    {"ridge generate llama-2-7b --hw a100 --dtype fp16 --prompt 512 --gen 256",
+     "ridge generate llama-3-8b --hw h100 --dtype fp16 --prompt 2048 --gen 512 --batch 32 --kv-dtype fp8",
+     "ridge generate mistral-7b --hw l4 --dtype fp16 --weight-dtype int4 --prompt 128 --gen 128 --overhead graph"}};
+}  // namespace
+
 int run_generate(const Args& args) {
   std::string model_arg;
   int64_t prompt = 0, gen = 0;
   RunOptionValues run;
   HardwareOptionValues hwo;
   OutputOptionValues out;
-  out.format = "text";
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file")(
       "prompt", po::value(&prompt), "prompt tokens per sequence (prefilled in one step)")(
@@ -27,20 +41,20 @@ int run_generate(const Args& args) {
   po::options_description runs("Run options");
   runs.add_options()("batch,b", po::value(&run.batch)->default_value(run.batch), "sequences generated together")(
       "dtype,d", po::value(&run.dtype)->default_value(run.dtype), "weights and activations: fp16 | bf16 | fp32 | ...")(
-      "kv-dtype", po::value(&run.kv_dtype), "the KV cache's type, fp8 | int8 | fp16 | bf16 | fp32 (default --dtype)");
+      "kv-dtype", po::value(&run.kv_dtype), "the KV cache's type, fp8 | int8 | fp16 | bf16 | fp32 (default --dtype)")(
+      "weight-dtype", po::value(&run.weight_dtype), "weight-only quantization of linear layers: int8 | int4 | fp8")(
+      "overhead", po::value(&run.overhead)->default_value(run.overhead), "launch overhead: kernel | graph | none");
   po::options_description visible;
-  visible.add(general).add(runs).add(hardware_option_group(hwo)).add(output_option_group(out, "text | json"));
+  visible.add(general).add(runs).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
-  const std::string usage = "ridge generate MODEL --hw HW --prompt P --gen G [--batch B] [options]";
-  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "generate: which model?", "ridge generate llama-2-7b --hw a100 --prompt 512 --gen 128");
   if (hwo.hw.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
   if (prompt <= 0) throw InputError({}, "--prompt must be a positive number of tokens (got " + std::to_string(prompt) + ")");
   if (gen <= 0) throw InputError({}, "--gen must be a positive number of tokens (got " + std::to_string(gen) + ")");
-  if (out.format != "text" && out.format != "json")
-    throw InputError({}, "--format: generate writes text or json (got '" + out.format + "')");
+  OutputFormat format = to_output_format(out, kFormats);
 
   run.phase = "prefill";  // validates batch, dtype and kv-dtype as a prefill run
   run.seq = prompt;
@@ -50,7 +64,7 @@ int run_generate(const Args& args) {
   Model decode_model = load_model(model_arg, 1);
   GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
   write_output(out.output, [&](std::ostream& os) {
-    if (out.format == "json")
+    if (format == OutputFormat::json)
       generate_json(prefill_model, settings, hw.spec, g).write(os);
     else
       os << generate_text(prefill_model, settings, hw.spec, g);

@@ -107,7 +107,12 @@ int run_list(const Args& args) {
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, general, pos, vm, "ridge list models|hardware|hw-models")) return 0;
+  const CommandHelp help = {"ridge list models|hardware|hw-models",
+                            "Lists the zoo (parameters and GMACs at batch 1, with each model's source), the shipped hardware\n"
+                            "descriptors (dense peaks per dtype, DRAM, ridge points, and how derived figures were computed) or\n"
+                            "the hardware models.",
+                            {"ridge list models", "ridge list hardware"}};
+  if (!parse_command_line(args, general, pos, vm, help)) return 0;
   if (what == "models") return list_models();
   if (what == "hardware") return list_hardware();
   if (what == "hw-models") return list_hw_models();

@@ -6,6 +6,7 @@
 
 #include "hw/layer_batch.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/ratio.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/layer_work.hpp"
 #include "sim/workload/memory_footprint.hpp"
@@ -13,8 +14,6 @@
 namespace ridge {
 
 namespace {
-
-double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 RunSettings decode_at(const RunSettings& base, int64_t context) {
   RunSettings s = base;
@@ -89,6 +88,7 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
                                      const GenerationRequest& req, const HardwareSpec& hw,
                                      const HardwareModel& hw_model) {
   check_dtype_supported(hw, base.dtype);
+  check_weights_readable(hw, base);
   GenerationResult r;
   r.prompt = req.prompt;
   r.gen = req.gen;
@@ -97,10 +97,11 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
   RunSettings pre = base;
   pre.phase = Phase::prefill;
   pre.seq = req.prompt;
-  r.prefill = analyze_timing(prefill_model, analyze_costs(prefill_model, pre), hw, hw_model);
-  r.ttft_s = r.prefill.totals.time_s;
-  double memory_bound_s = r.prefill.totals.memory_bound_share * r.ttft_s;
-  r.prefill_memory_bound_share = r.prefill.totals.memory_bound_share;
+  r.hardware_model = std::string(hw_model.name());
+  r.prefill = derive(prefill_model, analyze_costs(prefill_model, pre), hw, hw_model);
+  r.ttft_s = r.prefill.totals.timing.time_s;
+  double memory_bound_s = r.prefill.memory_bound_share * r.ttft_s;
+  r.prefill_memory_bound_share = r.prefill.memory_bound_share;
   r.mean_context = req.prompt + (r.decode_steps > 0 ? (r.decode_steps - 1) / 2 : 0);
   if (r.decode_steps > 0) {
     // The last step (the longest context) is checked against max_positions first.
@@ -112,8 +113,8 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
     memory_bound_s += d.memory_bound_s;
     r.tpot_s = d.time_s / static_cast<double>(r.decode_steps);
     r.decode_tokens_per_s = ratio(static_cast<double>(base.batch * r.decode_steps), d.time_s);
-    r.mean_step = analyze_timing(decode_model, analyze_costs(decode_model, decode_at(base, r.mean_context)), hw, hw_model);
-    r.step_at_mean_context_s = r.mean_step.totals.time_s;
+    r.mean_step = derive(decode_model, analyze_costs(decode_model, decode_at(base, r.mean_context)), hw, hw_model);
+    r.step_at_mean_context_s = r.mean_step.totals.timing.time_s;
   }
   r.total_s = r.ttft_s + r.decode_s;
   r.tokens_per_s = ratio(static_cast<double>(base.batch * req.gen), r.total_s);

@@ -7,10 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
-#include "sim/engine/timing_analysis.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/workload/model.hpp"
 #include "sim/workload/run_settings.hpp"
 
@@ -36,8 +37,9 @@ struct GenerationResult {
   double prefill_memory_bound_share = 0;
   double decode_memory_bound_share = 0;
   int64_t kv_cache_bytes = 0;         // the cache at the end: (prompt + gen - 1) tokens x batch
-  TimingAnalysis prefill;             // the prefill step, per layer
-  TimingAnalysis mean_step;           // the decode step at the mean context, per layer
+  std::string hardware_model;         // the hardware model's registry name
+  RunResult prefill;                  // the prefill step, per layer
+  RunResult mean_step;                // the decode step at the mean context, per layer
 };
 
 // `prefill_model` is the model read at `request.prompt` tokens, `decode_model` at one

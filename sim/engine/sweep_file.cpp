@@ -1,6 +1,8 @@
 // Sweep file parsing and validation (see sweep_file.hpp).
 #include "sim/engine/sweep_file.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -133,7 +135,7 @@ std::vector<double> range_values(const VaryRange& r, const SourceLoc& where) {
 
 size_t SweepFile::point_count() const {
   size_t n = models.size() * hardware.size() * hw_models.size() * batches.size() * dtypes.size() * phases.size() *
-             optimizers.size();
+             optimizers.size() * contexts.size();
   for (const SweepVary& v : vary) n *= v.values.size();
   return n;
 }
@@ -170,11 +172,19 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
   });
   if (s.batches.empty()) s.batches.push_back(1);
   named_list(f, "dtype", parse_dtype, "use one of " + dtype_names(), DType::fp32, s.dtypes);
-  named_list(f, "phase", parse_phase, "use inference or training", Phase::inference, s.phases);
-  for (Phase p : s.phases)
-    if (p == Phase::prefill || p == Phase::decode)
-      f.fail("phase", "sweeps do not take prefill or decode yet (got \"" + std::string(phase_name(p)) + "\")",
-             "run ridge analyze --phase " + std::string(phase_name(p)) + " per point");
+  named_list(f, "phase", parse_phase, "use inference, training, prefill or decode", Phase::inference, s.phases);
+  read_list(f, "context", false, [&](const toml::node& e, const SourceLoc& w) {
+    auto c = e.value<int64_t>();
+    if (!e.is_integer() || !c || *c < 0) throw InputError(w, "sweep: a context must be a non-negative integer");
+    s.contexts.push_back(*c);
+  });
+  bool decode = std::find(s.phases.begin(), s.phases.end(), Phase::decode) != s.phases.end();
+  if (decode && (s.contexts.empty() || s.phases.size() > 1))
+    f.fail("phase", s.contexts.empty() ? "phase \"decode\" needs context = [...] (tokens in the KV cache)"
+                                       : "phase \"decode\" varies the context, so it must be the only phase",
+           "e.g. phase = [\"decode\"] and context = [128, 1024, 8192]; sweep other phases in a file of their own");
+  if (!decode && !s.contexts.empty()) f.fail("context", "applies to phase = [\"decode\"] only");
+  if (s.contexts.empty()) s.contexts.push_back(0);
   named_list(f, "optimizer", parse_optimizer, "use sgd, momentum, adam or adamw", Optimizer::adam, s.optimizers);
 
   if (const toml::node* vary = f.node("vary")) {

@@ -12,8 +12,8 @@
 #include "sim/workload/layer_work.hpp"
 #include "sim/engine/device_fit.hpp"
 #include "sim/workload/model_catalog.hpp"
-#include "sim/engine/timing_analysis.hpp"
 #include "sim/base/format_units.hpp"
+#include "sim/base/ratio.hpp"
 
 namespace ridge {
 
@@ -38,7 +38,7 @@ size_t vary_combinations(const SweepFile& f) {
 
 // Points per (model, hw point, hw model) block: the group dimensions.
 size_t group_block(const SweepFile& f) {
-  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.batches.size();
+  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.contexts.size() * f.batches.size();
 }
 
 }  // namespace
@@ -59,6 +59,8 @@ SweepCoords SweepPlan::coords(size_t index) const {
   size_t i = rest;
   c.batch = file.batches[i % file.batches.size()];
   i /= file.batches.size();
+  c.context = file.contexts[i % file.contexts.size()];
+  i /= file.contexts.size();
   c.optimizer = file.optimizers[i % file.optimizers.size()];
   i /= file.optimizers.size();
   c.dtype = file.dtypes[i % file.dtypes.size()];
@@ -79,6 +81,9 @@ SweepCoords SweepPlan::coords(size_t index) const {
 SweepPlan plan_sweep(SweepFile file) {
   SweepPlan plan;
   for (const SweepItem& m : file.models) plan.models.push_back(located_at(m.where, [&] { return load_model(m.text); }));
+  if (std::find(file.phases.begin(), file.phases.end(), Phase::decode) != file.phases.end())
+    for (const SweepItem& m : file.models)
+      plan.decode_models.push_back(located_at(m.where, [&] { return load_model(m.text, 1); }));
   size_t combos = vary_combinations(file);
   for (size_t h = 0; h < file.hardware.size(); ++h) {
     const SweepItem& item = file.hardware[h];
@@ -113,7 +118,30 @@ SweepPlan plan_sweep(SweepFile file) {
   return plan;
 }
 
+std::string SweepPointResult::status_text() const {
+  switch (status) {
+    case PointStatus::ok: return "ok";
+    case PointStatus::unsupported: return "unsupported: " + reason;
+    case PointStatus::does_not_fit: return "does not fit: " + reason;
+    case PointStatus::error: return "error: " + reason;
+  }
+  return reason;
+}
+
+std::string SweepPointResult::bound_text() const {
+  if (!ok()) return {};
+  return bound == Bound::Kind::memory ? "memory" : "compute";
+}
+
 namespace {
+
+void derive_point_totals(SweepPointResult& r, int64_t batch) {
+  r.samples_per_s = ratio(static_cast<double>(batch), r.sums.time_s);
+  r.memory_bound_share = ratio(r.sums.memory_bound_s, r.sums.time_s);
+  r.attained_flops = ratio(r.flops, r.sums.time_s);
+  r.peak_fraction = ratio(r.attained_flops, r.peak_flops);
+  r.bound = r.memory_bound_share > 0.5 ? Bound::Kind::memory : Bound::Kind::compute;
+}
 
 // Evaluates one (model, phase, dtype, optimizer, batch) group against every hardware point.
 void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, SweepResult& result,
@@ -123,12 +151,13 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
   size_t model_index = group / block, rest = group % block;
   // Any point of the group gives its settings.
   SweepCoords c = plan.coords(plan.index(model_index, 0, 0, rest));
-  const Model& model = plan.models[model_index];
+  const Model& model = c.phase == Phase::decode ? plan.decode_models[model_index] : plan.models[model_index];
   RunSettings settings;
   settings.batch = c.batch;
   settings.dtype = c.dtype;
   settings.phase = c.phase;
   settings.optimizer = c.optimizer;
+  settings.context = c.context;
 
   std::string group_error;
   CostAnalysis costs;
@@ -142,7 +171,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
     flops = work.flops.sum();
     bytes = (work.input_bytes + work.output_bytes + work.weight_bytes + work.kv_bytes).sum();
   } catch (const InputError& e) {
-    group_error = std::string("error: ") + e.what();
+    group_error = e.what();
   }
   const size_t hw_models = f.hw_models.size();
   for (size_t hp = 0; hp < plan.hw_points.size(); ++hp) {
@@ -152,17 +181,20 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
       const HardwareModel& hw_model = *plan.hw_model_of[hp * hw_models + hm];
       r.hw_model = std::string(hw_model.name());
       if (!group_error.empty()) {
-        r.status = group_error;
+        r.status = PointStatus::error;
+        r.reason = group_error;
         continue;
       }
       std::optional<double> peak = hw.peak(settings.dtype);
       if (!peak) {
-        r.status = "unsupported: " + hw.id + " has no " + std::string(dtype_name(settings.dtype)) + " peak";
+        r.status = PointStatus::unsupported;
+        r.reason = hw.id + " has no " + std::string(dtype_name(settings.dtype)) + " peak";
         continue;
       }
       r.memory = point_memory(*footprint, hw);
       if (r.memory.fits == false) {
-        r.status = "does not fit: peak " + format_bytes(*r.memory.peak_bytes) + " > " +
+        r.status = PointStatus::does_not_fit;
+        r.reason = "peak " + format_bytes(*r.memory.peak_bytes) + " > " +
                    format_bytes(static_cast<double>(usable_capacity(hw, kDefaultReserveFraction))) + " usable " +
                    hw.dram().name;
         continue;
@@ -171,6 +203,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
       r.flops = flops;
       r.bytes = bytes;
       r.sums = hw_model.time_layers(work, hw, settings.dtype, scratch);
+      derive_point_totals(r, settings.batch);
       if (opt.per_layer) r.layers = scratch;
     }
   }

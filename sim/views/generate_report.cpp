@@ -12,7 +12,7 @@ std::string pct(double share) { return format_fixed(100 * share, 1) + "%"; }
 
 std::string generate_text(const Model& model, const RunSettings& s, const HardwareSpec& hw, const GenerationResult& g) {
   std::string t;
-  t += model.name + " on " + hw.id + " (" + hw.name + "), " + g.prefill.hardware_model + " model, batch " +
+  t += model.name + " on " + hw.id + " (" + hw.name + "), " + g.hardware_model + " model, batch " +
        std::to_string(g.batch) + ", " + std::string(dtype_name(s.dtype)) + ", KV cache " +
        std::string(dtype_name(s.cache_dtype())) + ": prompt " + std::to_string(g.prompt) + " tokens, " +
        std::to_string(g.gen) + " generated per sequence\n";
@@ -40,7 +40,7 @@ Json generate_json(const Model& model, const RunSettings& s, const HardwareSpec&
   root_settings.context = g.mean_context;
   Json j = report_root(model.name, root_settings);
   j.set("hardware", hw.id);
-  j.set("hardware_model", g.prefill.hardware_model);
+  j.set("hardware_model", g.hardware_model);
   j.set("prompt_tokens", g.prompt);
   j.set("generated_tokens", g.gen);
   j.set("decode_steps", g.decode_steps);

@@ -116,6 +116,7 @@ CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
   check_cache_phase(model, settings);
   CostAnalysis a;
   a.settings = settings;
+  if (settings.phase == Phase::prefill && settings.seq == 0) a.settings.seq = model.input[0];  // the file's length
   a.layers.reserve(model.layers.size());
   for (const Layer& layer : model.layers) {
     try {
