@@ -63,20 +63,28 @@ TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArr
   return s;
 }
 
+double sum_in_layer_order(const Eigen::ArrayXd& a) {
+  double s = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) s += a[i];
+  return s;
+}
+
 TimingSums finish_batch(LayerTimingArrays& out) {
   // Same expression, and so the same rounding, as finish_timing per layer.
   out.time_s = out.compute_s.max(out.memory_s) + out.link_s + out.overhead_s;
   TimingSums s;
-  s.compute_s = out.compute_s.sum();
-  s.memory_s = out.memory_s.sum();
-  s.link_s = out.link_s.sum();
-  s.overhead_s = out.overhead_s.sum();
-  s.time_s = out.time_s.sum();
+  s.compute_s = sum_in_layer_order(out.compute_s);
+  s.memory_s = sum_in_layer_order(out.memory_s);
+  s.link_s = sum_in_layer_order(out.link_s);
+  s.overhead_s = sum_in_layer_order(out.overhead_s);
+  s.time_s = sum_in_layer_order(out.time_s);
   // Memory-bound layers, less those bound by launches or the link (LayerTiming's rules).
-  const auto roof = out.compute_s.max(out.memory_s);
-  const auto memory_limited =
-      (out.bound_level >= 0) && !(out.overhead_s > roof + out.link_s) && !(out.link_s > roof + out.overhead_s);
-  s.memory_bound_s = memory_limited.select(out.time_s, 0.0).sum();
+  for (Eigen::Index i = 0; i < out.time_s.size(); ++i) {
+    const double roof = std::max(out.compute_s[i], out.memory_s[i]);
+    const bool by_launches = out.overhead_s[i] > roof + out.link_s[i];
+    const bool by_link = out.link_s[i] > roof + out.overhead_s[i];
+    if (out.bound_level[i] >= 0 && !by_launches && !by_link) s.memory_bound_s += out.time_s[i];
+  }
   return s;
 }
 

@@ -2,6 +2,8 @@
 // image headers and running the CLI with a chosen PATH.
 #pragma once
 
+#include "tests/run_ridge.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -124,14 +126,8 @@ struct CliResult {
 // to `path` when given; returns the exit status and stderr.
 inline CliResult run_cli(const std::string& args, const std::string& path = "") {
   TempDir dir;
-  std::string err = (dir.path() / "stderr.txt").string();
-  std::string cmd = "cd '" + dir.str() + "' && " + (path.empty() ? "" : "PATH='" + path + "' ") + RIDGE_BINARY + " " + args +
-                    " >/dev/null 2>'" + err + "'";
-  int rc = std::system(cmd.c_str());
-  CliResult r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.err = read_all(err);
-  return r;
+  ridge_test::RidgeRun run = ridge_test::run_ridge(args, {dir.str(), path});
+  return {run.status, run.err};
 }
 
 }  // namespace ridge::test

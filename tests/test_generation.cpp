@@ -55,6 +55,10 @@ TEST(Generation, PromptPlusGenerationPastMaxPositionsIsAnError) {
   r = ridge_test::run_ridge("generate llama-2-7b --hw a100 --dtype fp16 --prompt 4000 --gen 97");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("time to first token"), std::string::npos) << r.out;
+  r = ridge_test::run_ridge("generate llama-2-7b --hw a100 --prompt 16 --gen 4 --format json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* key : {"\"ttft_s\"", "\"tpot_s\"", "\"tokens_per_s\"", "\"decode_steps\": 3", "\"dtype\": \"fp16\""})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << "\n" << r.out;
 }
 
 }  // namespace

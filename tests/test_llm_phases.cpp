@@ -101,7 +101,9 @@ TEST(LlmPhases, Llama2DecodeOnA100IsWeightsPlusKvOverBandwidth) {
   EXPECT_NEAR(t.totals.timing.time_s, expected, 0.05 * expected);
   EXPECT_NEAR(t.totals.timing.overhead_s, 483 * 5e-6, 1e-12);
   for (size_t i = 0; i < m.layers.size(); ++i)
-    if (m.layers[i].op == "linear") EXPECT_TRUE(t.layers[i].timing.memory_bound()) << m.layers[i].name;
+    if (m.layers[i].op == "linear") {
+      EXPECT_TRUE(t.layers[i].timing.memory_bound()) << m.layers[i].name;
+    }
 }
 
 TEST(LlmPhases, Llama2PrefillOnA100IsComputeBoundInTheLinears) {
@@ -115,7 +117,9 @@ TEST(LlmPhases, Llama2PrefillOnA100IsComputeBoundInTheLinears) {
   HardwareSpec hw = load_hardware("a100");
   RunResult t = derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
   for (size_t i = 0; i < m.layers.size(); ++i)
-    if (m.layers[i].op == "linear") EXPECT_FALSE(t.layers[i].timing.memory_bound()) << m.layers[i].name;
+    if (m.layers[i].op == "linear") {
+      EXPECT_FALSE(t.layers[i].timing.memory_bound()) << m.layers[i].name;
+    }
 }
 
 TEST(LlmPhases, BothHardwareModelsTimeTheKvStreamVectorisedAsOneByOne) {
@@ -180,13 +184,14 @@ TEST(LlmMemory, DecodeHoldsWeightsAndTheKvCache) {
 }
 
 TEST(LlmMemory, LargestBatchAndLongestContextOnAnL4) {
-  // ridge memory llama-3-8b --hw l4 --phase decode --dtype fp16: the whole 8192-token
-  // window at batch 1 and the largest batch at that context; the longest context is
-  // the model's limit when the cache of one sequence fits.
-  ridge_test::RidgeRun r = ridge_test::run_ridge("memory llama-3-8b --hw l4 --phase decode --dtype fp16 --format json");
+  // ridge memory llama-3-8b --hw l4 --phase decode (fp16 by default in decode): the whole
+  // 8192-token window at batch 1 and the largest batch at that context; the longest
+  // context is the model's limit when the cache of one sequence fits.
+  ridge_test::RidgeRun r = ridge_test::run_ridge("memory llama-3-8b --hw l4 --phase decode --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"kv_cache_tokens\": 8192"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"max_context\": 8191"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"parameters_bytes\": 16060522496"), std::string::npos) << r.out;  // 2 B per parameter
   // At batch 8 the cache of 8 sequences no longer fits beside 16.06 GB of weights: the
   // longest context is what the rest of the usable memory holds, and it verifies.
   HardwareSpec hw = load_hardware("l4");

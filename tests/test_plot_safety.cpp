@@ -1,6 +1,7 @@
 // Names from model and hardware files reach gnuplot as data, never as code: layer and
-// model names that try backquotes, system(), macros, quotes, '#', newlines and LaTeX
-// commands render as text, and nothing they ask for runs.
+// model names that try backquotes, system(), macros, quotes, '#' and LaTeX commands
+// render as text, and nothing they ask for runs. (Newlines and other control characters
+// in names are rejected by the readers; test_defect_regressions.cpp checks that.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,7 +38,7 @@ name = "system('touch /tmp/ridge_pwned_B')"
 op = "relu"
 
 [[layer]]
-name = "x\" y # z\n`touch /tmp/ridge_pwned_E` $HOME %s \\write18{touch} {}"
+name = "x\" y # z `touch /tmp/ridge_pwned_E` $HOME %s \\write18{touch} {}"
 op = "linear"
 out_features = 64
 

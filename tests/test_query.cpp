@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/run_ridge.hpp"
+
 #include <cstdio>
 #include <sys/wait.h>
 
@@ -112,13 +114,8 @@ TEST(Query, UnknownLayerListsCloseNames) {
 
 // The built binary, run from the source root: exit status and stdout + stderr.
 std::pair<int, std::string> ridge(const std::string& args) {
-  std::string out;
-  FILE* p = popen((std::string(RIDGE_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return {-1, ""};
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  ridge_test::RidgeRun r = ridge_test::run_ridge(args);
+  return {r.status, r.out + r.err};
 }
 
 TEST(QueryCli, AnswersInSentencesAndJson) {

@@ -40,7 +40,7 @@ int run_generate(const Args& args) {
       "gen", po::value(&gen), "tokens generated per sequence (the first by prefill, the rest one decode step each)");
   po::options_description runs("Run options");
   runs.add_options()("batch,b", po::value(&run.batch)->default_value(run.batch), "sequences generated together")(
-      "dtype,d", po::value(&run.dtype)->default_value(run.dtype), "weights and activations: fp16 | bf16 | fp32 | ...")(
+      "dtype,d", po::value(&run.dtype), "weights and activations: fp16 (default) | bf16 | fp32 | ...")(
       "kv-dtype", po::value(&run.kv_dtype), "the KV cache's type, fp8 | int8 | fp16 | bf16 | fp32 (default --dtype)")(
       "weight-dtype", po::value(&run.weight_dtype), "weight-only quantization of linear layers: int8 | int4 | fp8")(
       "overhead", po::value(&run.overhead)->default_value(run.overhead), "launch overhead: kernel | graph | none");

@@ -47,7 +47,7 @@ int run_memory(const Args& args) {
        "with --hw: percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)")
       ("timeline", po::bool_switch(&timeline), "one row per layer: what it keeps and the live memory at its forward / recompute / backward");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, true));
+  visible.add(general).add(run_option_group(run, false)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;

@@ -80,6 +80,7 @@ class ProgressBar {
   std::thread thread_;
 };
 
+constexpr int64_t kMaxJobs = 1024;  // more threads than this only cost memory on any machine ridge runs on
 constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
 
 const std::vector<OutputFormat> kFormats = {OutputFormat::csv, OutputFormat::json, OutputFormat::table, OutputFormat::md,
@@ -115,7 +116,9 @@ int run_sweep(const Args& args) {
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (file.empty()) throw InputError({}, "sweep: which sweep file?", "ridge sweep configs/sweeps/gpu-generations.toml");
-  if (vm.count("jobs") && jobs < 1) throw InputError({}, "--jobs must be at least 1 (got " + std::to_string(jobs) + ")");
+  if (vm.count("jobs") && (jobs < 1 || jobs > kMaxJobs))
+    throw InputError({}, "--jobs must be 1 to " + std::to_string(kMaxJobs) + " (got " + std::to_string(jobs) + ")",
+                     "leave it out to use every core");
   OutputFormat format = to_output_format(out, kFormats);
   ColumnChoice columns = parse_column_choice(out.columns);
   unsigned threads = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());

@@ -9,11 +9,11 @@
 
 namespace ridge::cli {
 
-po::options_description run_option_group(RunOptionValues& v) {
+po::options_description run_option_group(RunOptionValues& v, bool data_placement) {
   po::options_description g("Run options");
   g.add_options()
       ("batch,b", po::value(&v.batch)->default_value(v.batch), "samples per step")
-      ("dtype,d", po::value(&v.dtype)->default_value(v.dtype), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8")
+      ("dtype,d", po::value(&v.dtype), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8 (default fp32; fp16 for prefill and decode)")
       ("phase,p", po::value(&v.phase)->default_value(v.phase),
        "inference | training | prefill (--seq prompt tokens, writing the KV cache) | decode (one new token "
        "attending to --context cached ones)")
@@ -23,8 +23,11 @@ po::options_description run_option_group(RunOptionValues& v) {
       ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
-       "and optimizer state)")
-      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link")
+       "and optimizer state)");
+  if (data_placement)
+    g.add_options()("data-on", po::value(&v.data_on)->default_value(v.data_on),
+                    "device | host: where input and output live; host sends them over the link");
+  g.add_options()
       ("overhead", po::value(&v.overhead)->default_value(v.overhead),
        "launch overhead: kernel (each kernel pays kernel_launch) | graph (one launch per step, as a CUDA graph) | none")
       ("weight-dtype", po::value(&v.weight_dtype),
@@ -58,12 +61,14 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   RunSettings s;
   if (v.batch <= 0) throw InputError({}, "--batch must be a positive integer (got " + std::to_string(v.batch) + ")");
   s.batch = v.batch;
-  auto dt = parse_dtype(v.dtype);
-  if (!dt) throw InputError({}, "--dtype: unknown data type '" + v.dtype + "'", "use one of " + dtype_names());
-  s.dtype = *dt;
   auto ph = parse_phase(v.phase);
   if (!ph) throw InputError({}, "--phase: unknown phase '" + v.phase + "'", "use inference, training, prefill or decode");
   s.phase = *ph;
+  // No --dtype: fp32, but fp16 for prefill and decode, as LLMs are served in half precision.
+  std::string dtype = !v.dtype.empty() ? v.dtype : s.uses_kv_cache() ? "fp16" : "fp32";
+  auto dt = parse_dtype(dtype);
+  if (!dt) throw InputError({}, "--dtype: unknown data type '" + dtype + "'", "use one of " + dtype_names());
+  s.dtype = *dt;
   if (v.seq != 0) {
     if (s.phase != Phase::prefill) throw InputError({}, "--seq applies to --phase prefill", "use --context with decode");
     if (v.seq < 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
@@ -92,7 +97,7 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   if (!prec) throw InputError({}, "--precision: unknown recipe '" + v.precision + "'", "use uniform or mixed");
   s.precision = *prec;
   if (s.precision == Precision::mixed && s.dtype != DType::fp16 && s.dtype != DType::bf16)
-    throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + v.dtype + ")",
+    throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + std::string(dtype_name(s.dtype)) + ")",
                      "use --dtype fp16 or --dtype bf16 with --precision mixed");
   auto launches = parse_launch_overhead(v.overhead);
   if (!launches) throw InputError({}, "--overhead: unknown choice '" + v.overhead + "'", "use kernel, graph or none");

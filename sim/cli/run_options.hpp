@@ -19,7 +19,7 @@ namespace po = boost::program_options;
 
 struct RunOptionValues {
   int64_t batch = 1;
-  std::string dtype = "fp32";
+  std::string dtype;  // "": fp32, or fp16 for prefill and decode
   std::string phase = "inference";
   std::string optimizer = "adam";
   std::string precision = "uniform";
@@ -53,7 +53,8 @@ struct CommandHelp {
 };
 
 // Defaults are the values `v` holds when called (memory defaults to training).
-po::options_description run_option_group(RunOptionValues& v);
+// `data_placement`: offer --data-on (commands that time a run; memory does not).
+po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
 po::options_description hardware_option_group(HardwareOptionValues& v);
 // --format (one of `formats`, from the shared table in views/output_format), --output,
 // and --columns where the report is a table of fields.

@@ -176,15 +176,4 @@ RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSp
   return r;
 }
 
-LayerResult derive_layer(const Model& model, const RunSettings& settings, const HardwareSpec& hw,
-                         const HardwareModel& hw_model, int index) {
-  check_dtype_supported(hw, settings.dtype);
-  check_weights_readable(hw, settings);
-  CostAnalysis costs = analyze_costs(model, settings);
-  const size_t i = static_cast<size_t>(index);
-  LayerResult r = untimed_layer(model.layers[i], costs.layers[i], layer_work(model, costs)[i], settings.batch);
-  add_timing(r, hw_model.time_layer(r.work, hw, settings.dtype), hw, settings.dtype, *hw.peak(settings.dtype));
-  return r;
-}
-
 }  // namespace ridge

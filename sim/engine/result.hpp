@@ -102,10 +102,6 @@ RunResult derive(const Model& model, const CostAnalysis& costs);
 // Costs timed on `hw` with `hw_model`. Throws InputError when `hw` lacks the run's dtype.
 RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model);
 
-// One layer at the run's settings, timed (used by query's batch search).
-LayerResult derive_layer(const Model& model, const RunSettings& settings, const HardwareSpec& hw,
-                         const HardwareModel& hw_model, int index);
-
 // Throws InputError when --weight-dtype fp8 meets hardware with no fp8 support.
 void check_weights_readable(const HardwareSpec& hw, const RunSettings& settings);
 // Throws InputError ("v100 has no fp8 peak") when `hw` does not support `dtype`.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "hw/hardware_catalog.hpp"
@@ -130,7 +131,12 @@ std::string SweepPointResult::status_text() const {
 
 std::string SweepPointResult::bound_text() const {
   if (!ok()) return {};
-  return bound == Bound::Kind::memory ? "memory" : "compute";
+  switch (bound) {
+    case Bound::Kind::memory: return "memory";
+    case Bound::Kind::overhead: return "overhead";
+    case Bound::Kind::link: return "link";
+    default: return "compute";
+  }
 }
 
 namespace {
@@ -140,7 +146,11 @@ void derive_point_totals(SweepPointResult& r, int64_t batch) {
   r.memory_bound_share = ratio(r.sums.memory_bound_s, r.sums.time_s);
   r.attained_flops = ratio(r.flops, r.sums.time_s);
   r.peak_fraction = ratio(r.attained_flops, r.peak_flops);
-  r.bound = r.memory_bound_share > 0.5 ? Bound::Kind::memory : Bound::Kind::compute;
+  // Whatever takes more than half the step: memory-bound layers, launches or the link.
+  r.bound = r.memory_bound_share > 0.5                         ? Bound::Kind::memory
+            : ratio(r.sums.overhead_s, r.sums.time_s) > 0.5    ? Bound::Kind::overhead
+            : ratio(r.sums.link_s, r.sums.time_s) > 0.5        ? Bound::Kind::link
+                                                               : Bound::Kind::compute;
 }
 
 // Evaluates one (model, phase, dtype, optimizer, batch) group against every hardware point.
@@ -168,8 +178,9 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
     costs = analyze_costs(model, settings);
     footprint = memory_footprint(model, settings, CheckpointPolicy{});
     work = to_arrays(layer_work(model, costs));
-    flops = work.flops.sum();
-    bytes = (work.input_bytes + work.output_bytes + work.weight_bytes + work.kv_bytes).sum();
+    flops = sum_in_layer_order(work.flops);
+    bytes = sum_in_layer_order(work.input_bytes) + sum_in_layer_order(work.output_bytes) +
+            sum_in_layer_order(work.weight_bytes) + sum_in_layer_order(work.kv_bytes);  // as derive() sums a run's streams
   } catch (const InputError& e) {
     group_error = e.what();
   }
@@ -213,6 +224,17 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
 }  // namespace
 
 SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& opt) {
+  if (opt.per_layer) {
+    // One row per point and layer, each kept until the run ends: bounded like the points.
+    size_t rows = 0;
+    for (const Model& m : plan.models) rows += m.layers.size();
+    rows *= plan.point_count() / std::max<size_t>(plan.models.size(), 1);
+    if (rows > kMaxSweepLayerRows)
+      throw InputError({plan.file.path}, "--per-layer would write " + std::to_string(rows) +
+                                             " rows (points x layers), more than the limit of " +
+                                             std::to_string(kMaxSweepLayerRows),
+                       "sweep fewer points with --per-layer, or leave it out for one row per point");
+  }
   SweepResult result;
   result.points.resize(plan.point_count());
   const size_t groups = plan.group_count();
@@ -244,8 +266,16 @@ SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& opt) {
   if (jobs == 1) {
     worker();
   } else {
+    // The system may refuse threads (a process or memory limit): run on those it gives.
     std::vector<std::thread> threads;
-    for (unsigned i = 0; i < jobs; ++i) threads.emplace_back(worker);
+    for (unsigned i = 0; i < jobs; ++i) {
+      try {
+        threads.emplace_back(worker);
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    if (threads.empty()) worker();
     for (std::thread& t : threads) t.join();
   }
   if (failure) std::rethrow_exception(failure);

@@ -83,7 +83,7 @@ struct SweepPointResult {
   double memory_bound_share = 0;   // share of the step in memory-bound layers
   double attained_flops = 0;       // flops / step time
   double peak_fraction = 0;        // attained / nominal peak
-  // The point's bound: memory when memory-bound layers take more than half the step.
+  // The point's bound: whatever takes more than half the step (memory, overhead, link), else compute.
   Bound::Kind bound = Bound::Kind::none;
 
   bool ok() const { return status == PointStatus::ok; }
@@ -106,6 +106,11 @@ struct SweepResult {
   bool cancelled = false;
 };
 
+// The most rows --per-layer may produce (points x layers); each holds about 0.2 KB of
+// timings plus its output row, about 1 GB at the limit.
+constexpr size_t kMaxSweepLayerRows = 2'000'000;
+
+// Runs every point; --per-layer beyond kMaxSweepLayerRows is an InputError before any work.
 SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& options);
 
 }  // namespace ridge

@@ -77,16 +77,21 @@ void write_text_table(const ColumnTable& t, std::ostream& out) {
   }
 }
 
-void write_csv(const ColumnTable& t, std::ostream& out) {
+void write_csv_head(const ColumnTable& t, std::ostream& out) {
   for (const auto& line : t.preamble) out << "# " << line << '\n';
   for (size_t c = 0; c < t.columns.size(); ++c) out << (c ? "," : "") << csv_quote(t.columns[c].csv_name);
   out << '\n';
-  auto row_out = [&](const std::vector<Cell>& row) {
-    for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_quote(row[c].raw);
-    out << '\n';
-  };
-  for (const auto& row : t.rows) row_out(row);
-  if (!t.totals.empty()) row_out(t.totals);
+}
+
+void write_csv_row(const std::vector<Cell>& row, std::ostream& out) {
+  for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_quote(row[c].raw);
+  out << '\n';
+}
+
+void write_csv(const ColumnTable& t, std::ostream& out) {
+  write_csv_head(t, out);
+  for (const auto& row : t.rows) write_csv_row(row, out);
+  if (!t.totals.empty()) write_csv_row(t.totals, out);
 }
 
 void write_markdown(const ColumnTable& t, std::ostream& out) {

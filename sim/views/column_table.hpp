@@ -30,6 +30,10 @@ Cell text_cell(const std::string& s);
 
 void write_text_table(const ColumnTable& t, std::ostream& out);
 void write_csv(const ColumnTable& t, std::ostream& out);
+// The same in two parts, for a view that streams its rows instead of holding them: the
+// preamble and header of `t` (its rows are not written), then one row at a time.
+void write_csv_head(const ColumnTable& t, std::ostream& out);
+void write_csv_row(const std::vector<Cell>& row, std::ostream& out);
 void write_markdown(const ColumnTable& t, std::ostream& out);
 // A booktabs tabular (\usepackage{booktabs}); the preamble becomes % comments, every
 // text escaped for LaTeX.

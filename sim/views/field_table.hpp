@@ -48,12 +48,16 @@ void add_columns(ColumnTable& t, const std::vector<const Field<Row>*>& fields) {
   for (const Field<Row>* f : fields) t.columns.push_back({f->title, f->key, f->unit != Unit::text && f->unit != Unit::shape});
 }
 
+// A row's cells; `raw_only` (CSV) skips the human text, which a machine format never
+// shows (a per-layer sweep writes hundreds of thousands of rows).
 template <class Row>
-std::vector<Cell> field_cells(const std::vector<const Field<Row>*>& fields, const Row& row) {
+std::vector<Cell> field_cells(const std::vector<const Field<Row>*>& fields, const Row& row, bool raw_only = false) {
   std::vector<Cell> cells;
+  cells.reserve(fields.size());
   for (const Field<Row>* f : fields) {
     FieldValue v = f->get(row);
-    cells.push_back({human_text(v, f->unit), raw_text(v)});
+    std::string raw = raw_text(v);
+    cells.push_back({raw_only ? std::string() : human_text(v, f->unit), std::move(raw)});
   }
   return cells;
 }

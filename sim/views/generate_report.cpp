@@ -2,6 +2,7 @@
 #include "sim/views/generate_report.hpp"
 
 #include "sim/base/format_units.hpp"
+#include "sim/views/field_table.hpp"
 #include "sim/views/write_report.hpp"
 
 namespace ridge {
@@ -34,28 +35,41 @@ std::string generate_text(const Model& model, const RunSettings& s, const Hardwa
   return t;
 }
 
+std::vector<Field<GenerationResult>> generate_fields() {
+  using G = const GenerationResult&;
+  auto integer = [](int64_t GenerationResult::*m) { return [m](G g) -> FieldValue { return g.*m; }; };
+  auto number = [](double GenerationResult::*m) { return [m](G g) -> FieldValue { return g.*m; }; };
+  return {
+      {"prompt_tokens", "prompt", Unit::integer, integer(&GenerationResult::prompt)},
+      {"generated_tokens", "generated", Unit::integer, integer(&GenerationResult::gen)},
+      {"decode_steps", "decode steps", Unit::integer, integer(&GenerationResult::decode_steps)},
+      {"ttft_s", "time to first token", Unit::seconds, number(&GenerationResult::ttft_s)},
+      {"tpot_s", "time per output token", Unit::seconds, number(&GenerationResult::tpot_s)},
+      {"mean_context", "mean context", Unit::integer, integer(&GenerationResult::mean_context)},
+      {"step_at_mean_context_s", "step at the mean context", Unit::seconds,
+       number(&GenerationResult::step_at_mean_context_s)},
+      {"decode_time_s", "decode", Unit::seconds, number(&GenerationResult::decode_s)},
+      {"total_time_s", "total latency", Unit::seconds, number(&GenerationResult::total_s)},
+      {"tokens_per_s", "tokens/s", Unit::number, number(&GenerationResult::tokens_per_s)},
+      {"decode_tokens_per_s", "decode tokens/s", Unit::number, number(&GenerationResult::decode_tokens_per_s)},
+      {"memory_bound_share", "memory-bound", Unit::fraction, number(&GenerationResult::memory_bound_share)},
+      {"prefill_memory_bound_share", "prefill memory-bound", Unit::fraction,
+       number(&GenerationResult::prefill_memory_bound_share)},
+      {"decode_memory_bound_share", "decode memory-bound", Unit::fraction,
+       number(&GenerationResult::decode_memory_bound_share)},
+      {"kv_cache_bytes", "KV cache at the end", Unit::bytes, integer(&GenerationResult::kv_cache_bytes)},
+  };
+}
+
 Json generate_json(const Model& model, const RunSettings& s, const HardwareSpec& hw, const GenerationResult& g) {
-  RunSettings root_settings = s;
-  root_settings.phase = Phase::decode;
-  root_settings.context = g.mean_context;
-  Json j = report_root(model.name, root_settings);
+  RunSettings decode = s;  // the root names the run by its decode steps (phase, mean context)
+  decode.phase = Phase::decode;
+  decode.context = g.mean_context;
+  Json j = report_root(model.name, decode);
   j.set("hardware", hw.id);
   j.set("hardware_model", g.hardware_model);
-  j.set("prompt_tokens", g.prompt);
-  j.set("generated_tokens", g.gen);
-  j.set("decode_steps", g.decode_steps);
-  j.set("ttft_s", g.ttft_s);
-  j.set("tpot_s", g.tpot_s);
-  j.set("mean_context", g.mean_context);
-  j.set("step_at_mean_context_s", g.step_at_mean_context_s);
-  j.set("decode_time_s", g.decode_s);
-  j.set("total_time_s", g.total_s);
-  j.set("tokens_per_s", g.tokens_per_s);
-  j.set("decode_tokens_per_s", g.decode_tokens_per_s);
-  j.set("memory_bound_share", g.memory_bound_share);
-  j.set("prefill_memory_bound_share", g.prefill_memory_bound_share);
-  j.set("decode_memory_bound_share", g.decode_memory_bound_share);
-  j.set("kv_cache_bytes", g.kv_cache_bytes);
+  std::vector<Field<GenerationResult>> fields = generate_fields();
+  put_fields(j, all_fields(fields), g);
   return j;
 }
 

@@ -29,7 +29,7 @@ std::string hardware_line(const HardwareContext& ctx, DType dtype) {
 
 std::string run_summary_line(const RunResult& run) {
   const LayerResult& t = run.totals;
-  return "step " + format_seconds(t.timing.time_s) + ", " + format_fixed(run.samples_per_s, 1) + " samples/s, " +
+  return "step " + format_seconds(t.timing.time_s) + ", " + format_count(run.samples_per_s) + " samples/s, " +
          format_fixed(100 * run.memory_bound_share, 1) + "% of the time memory-bound, " +
          format_rate(t.attained_flops, "FLOP/s") + " attained (" + format_fixed(100 * t.peak_fraction, 1) + "% of peak)";
 }

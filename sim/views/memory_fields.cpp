@@ -38,7 +38,7 @@ std::vector<Field<MemoryReport>> memory_summary_fields(const MemoryReport& repor
   if (report.without_checkpoint) {
     f.push_back({"peak_bytes_without_checkpoint", "peak without checkpoint", Unit::bytes,
                  [](S r) -> FieldValue { return r.without_checkpoint->peak_bytes(); }});
-    f.push_back({"checkpoint_saving_bytes", "checkpoint saves", Unit::bytes,
+    f.push_back({"checkpoint_saving_bytes", "checkpoint saving (< 0: costs more)", Unit::bytes,
                  [](S r) -> FieldValue { return *r.checkpoint_saving_bytes; }});
     f.push_back({"recompute_flops", "recompute FLOPs", Unit::count, [](S r) -> FieldValue { return r.footprint.recompute_flops; }});
     f.push_back({"recompute_bytes", "recompute bytes", Unit::bytes, [](S r) -> FieldValue { return r.footprint.recompute_bytes; }});

@@ -130,6 +130,7 @@ ColumnTable memory_table(const MemoryReport& r, bool timeline, const ColumnChoic
                                                                   ? ColumnChoice{ColumnChoice::Kind::all, {}}
                                                                   : columns)) {
       FieldValue v = f->get(r);
+      if (std::holds_alternative<NotApplicable>(v)) continue;
       t.rows.push_back({text_cell(f->title), {human_text(v, f->unit), raw_text(v)}, text_cell(f->key)});
     }
     return t;

@@ -18,7 +18,8 @@ std::vector<std::string> preamble(const SweepPlan& plan, bool per_layer) {
       "ridge sweep " + plan.file.path + ": " + std::to_string(plan.point_count()) + " points" +
           (per_layer ? ", one row per layer" : ""),
       "time: per layer max(compute, memory) + link + launch, summed over layers; seconds, FLOP/s, bytes (SI)",
-      "bound: memory when memory-bound layers take more than half the step time, else compute",
+      "bound: memory when memory-bound layers take more than half the step time, overhead (link) when launches (the "
+      "link) do, else compute",
       "peak_memory_bytes, fits: the step's peak device memory (ridge memory) against the DRAM less a 5% runtime reserve",
   };
   for (const auto& line : counting_conventions()) lines.push_back(line);
@@ -49,18 +50,22 @@ std::vector<SweepRow> rows_of(const SweepPlan& plan, const SweepResult& result, 
 
 void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_layer, OutputFormat format,
                  const ColumnChoice& columns, std::ostream& out) {
-  auto table = [&] {
-    std::vector<Field<SweepRow>> fields = row_fields(plan, per_layer, true);
-    bool machine = format == OutputFormat::csv;
-    std::vector<const Field<SweepRow>*> chosen =
-        choose_fields(fields, machine && columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns);
-    ColumnTable t;
-    t.preamble = preamble(plan, per_layer);
-    add_columns(t, chosen);
+  const bool csv = format == OutputFormat::csv;
+  std::vector<Field<SweepRow>> fields = row_fields(plan, per_layer, true);
+  std::vector<const Field<SweepRow>*> chosen =
+      choose_fields(fields, csv && columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns);
+  ColumnTable t;
+  t.preamble = preamble(plan, per_layer);
+  add_columns(t, chosen);
+  if (csv) {  // streamed: a per-layer sweep has hundreds of thousands of rows
+    write_csv_head(t, out);
+    for (const SweepRow& r : rows_of(plan, result, per_layer)) write_csv_row(field_cells(chosen, r, true), out);
+    return;
+  }
+  write_report(format, out, [&] { return sweep_json(plan, result, per_layer); }, [&] {
     for (const SweepRow& r : rows_of(plan, result, per_layer)) t.rows.push_back(field_cells(chosen, r));
     return t;
-  };
-  write_report(format, out, [&] { return sweep_json(plan, result, per_layer); }, table);
+  });
 }
 
 Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer) {

@@ -48,6 +48,14 @@ void add_training(LayerCost& r, const Layer& layer, const RunSettings& s) {
   r.update_bytes = checked_mul(c.params, sizes.update_bytes_per_param());
 }
 
+// The sums reports and hardware models take of one cost (every FLOP, every byte of the
+// step) must fit 64 bits too: an input of 2^60 elements followed by a ReLU has input and
+// output bytes that each fit but do not add.
+void check_sums(const LayerCost& r) {
+  checked_add(checked_add(r.bytes(), r.backward_bytes()), r.update_bytes);
+  checked_add(checked_add(r.flops, r.backward_flops), r.update_flops);
+}
+
 LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   const bool attends_cache = s.phase == Phase::decode && layer.counts.attention.heads > 0;
   // Decode: the layer's one query token per sequence attends to `context` cached ones too.
@@ -73,6 +81,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   }
   r.forward_kernels = c.kernels;
   if (s.phase == Phase::training) add_training(r, layer, s);
+  check_sums(r);
   return r;
 }
 
@@ -83,6 +92,7 @@ void accumulate(LayerCost& total, const LayerCost& l) {
                      &LayerCost::backward_input_bytes, &LayerCost::backward_output_bytes,
                      &LayerCost::backward_weight_bytes, &LayerCost::update_flops, &LayerCost::update_bytes})
     total.*field = checked_add(total.*field, l.*field);
+  check_sums(total);
 }
 
 }  // namespace
@@ -125,7 +135,8 @@ CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
     } catch (const CountOverflow&) {
       throw InputError(layer.loc, "layer '" + layer.name + "': at batch " + std::to_string(settings.batch) +
                                       " its counts overflow 64 bits",
-                       "use a smaller --batch");
+                       settings.batch > 1 ? "use a smaller --batch"
+                                          : "even one sample is too large: check the model's input and layer shapes");
     }
   }
   return a;
