@@ -14,6 +14,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.kv_bytes = kv_bytes[i];
   w.link_bytes = link_bytes[i];
   w.kernels = static_cast<int>(kernels[i]);
+  w.op_class = static_cast<OpClass>(op_class[i]);
   return w;
 }
 
@@ -23,6 +24,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.link_bytes,
                                &a.kernels})
     col->resize(n);
+  a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const LayerWork& w = work[static_cast<size_t>(i)];
     a.flops[i] = w.flops;
@@ -32,6 +34,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.kv_bytes[i] = w.kv_bytes;
     a.link_bytes[i] = w.link_bytes;
     a.kernels[i] = w.kernels;
+    a.op_class[i] = static_cast<int>(w.op_class);
   }
   return a;
 }

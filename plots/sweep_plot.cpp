@@ -761,7 +761,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   }
 
   // ---- script ----
-  const std::string image = stem + extension_of(style.format);
+  const std::string image = gnuplot_output_name(style, stem);
   PlotStyle sized = style;
   sized.width_in = W;
   sized.height_in = H;
@@ -837,11 +837,11 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   std::vector<std::string> clauses;
   auto idx = [](int b) { return "    data index " + std::to_string(b); };
   if (!title_texts.empty())
-    clauses.push_back(idx(title_block) + " using 1:2:(stringcolumn(3)) with labels center font '," +
+    clauses.push_back(idx(title_block) + " using 1:2:3 with labels center font '," +
                       gp_number(style.font_size * 1.1) + "' notitle");
-  clauses.push_back(idx(title_block + 1) + " using 1:2:(stringcolumn(3)) with labels center notitle");
-  clauses.push_back(idx(title_block + 2) + " using 1:2:(stringcolumn(3)) with labels center rotate by 90 notitle");
-  if (!legend_texts.empty()) clauses.push_back(idx(title_block + 3) + " using 1:2:(stringcolumn(3)) with labels left notitle");
+  clauses.push_back(idx(title_block + 1) + " using 1:2:3 with labels center notitle");
+  clauses.push_back(idx(title_block + 2) + " using 1:2:3 with labels center rotate by 90 notitle");
+  if (!legend_texts.empty()) clauses.push_back(idx(title_block + 3) + " using 1:2:3 with labels left notitle");
   if (rule_block >= 0) clauses.push_back(idx(rule_block) + " using 1:2 with lines lc rgb '#999999' lw 0.8 notitle");
   for (size_t i = 0; i < legend.samples.size(); ++i) {
     const Sample& s = legend.samples[i];
