@@ -117,7 +117,26 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   const TextMarkup mk = style.markup();
   if (t.layers.empty()) throw RunError("plot layers: the model has no layers");
   if (req.top == 0) throw InputError({}, "--top must be 1 or more");
-  const std::vector<Bar> bars = bars_of(req);
+  std::vector<std::string> title = {t.model + " on " + (hw.name.empty() ? hw.id : hw.name) + ":",
+                                    "batch " + std::to_string(req.settings.batch) + ",",
+                                    std::string(dtype_name(req.settings.dtype)) + ",",
+                                    std::string(phase_name(req.settings.phase)) + ";",
+                                    "step " + si_label(t.totals.timing.time_s, "s")};
+  const std::vector<std::string> key = {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"};
+  std::vector<Bar> bars = bars_of(req);
+  std::vector<std::string> notes;
+  // A figure of a given size draws as many bars as fit a line each (the rest in "other").
+  if (style.size_given) {
+    double room = style.height_in - header_band(style, title, key).top_in - (0.15 + 2.2 * style.line_in());
+    size_t fit = static_cast<size_t>(std::max(2.0, std::floor(room / (style.line_in() * 0.95))));
+    if (bars.size() > fit) {
+      LayersRequest fewer = req;
+      fewer.top = fit - 1;
+      bars = bars_of(fewer);
+      notes.push_back("drew the " + std::to_string(fewer.top) + " heaviest bars that fit the figure, the rest as \"other\" "
+                      "(--top, --group block or a taller --size show more)");
+    }
+  }
   const size_t n = bars.size();
 
   // ---- frame: time across, bars down, names in full on the left ----
@@ -131,14 +150,8 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   // of them is cut at the frame, its time written at its end.
   const bool cut_other = other_time > 1.5 * max_time;
   if (!cut_other) max_time = std::max(max_time, other_time);
-  std::vector<std::string> title = {t.model + " on " + (hw.name.empty() ? hw.id : hw.name) + ":",
-                                    "batch " + std::to_string(req.settings.batch) + ",",
-                                    std::string(dtype_name(req.settings.dtype)) + ",",
-                                    std::string(phase_name(req.settings.phase)) + ";",
-                                    "step " + si_label(t.totals.timing.time_s, "s")};
-  const std::vector<std::string> key = {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"};
   PlotStyle sized = style;
-  const double row_in = line * 1.1;
+  const double row_in = style.size_given ? line * 0.95 : line * 1.1;
   Frame f;
   f.log_x = f.log_y = false;
   f.left_in = 0.1 + line + 0.1 + longest + 0.12;
@@ -207,7 +220,7 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
                    "");
   g << band.script;
   if (cut_other)
-    g << "set label 1103 " << gp_string("all: " + si_label(other_time, "s"), style.markup())
+    g << "set label 1103 " << gp_string(si_label(other_time, "s") + " in all", style.markup())
       << " at graph 0.99, first 1 right front textcolor rgb '#FFFFFF'\n";
   g << "set style fill solid 1.0 " << (row_in > 0.1 ? "border rgb '#444444'" : "noborder") << "\n"
     << "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
@@ -223,7 +236,9 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
     << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 title 'compute', \\\n"
     << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35 lc rgb '#222222' title 'compute-bound', \\\n"
     << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'\n";
-  return make_bundle(style, stem, g.str(), dat.str());
+  PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
+  bundle.notes = notes;
+  return bundle;
 }
 
 }  // namespace ridge::plots

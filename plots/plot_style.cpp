@@ -158,7 +158,11 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
            "# to --output; run by hand, this script writes it as " << image_name << ".\n"
            "# \\input the .tex file from the paper (with \\usepackage{graphicx,color}).\n";
       g << "set terminal cairolatex pdf size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
-        << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain) << "\n";
+        << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain)
+        // LaTeX sets the text at the document's size unless told: at the size the labels were placed for.
+        << " header " << gp_string("\\fontsize{" + gp_number(style.font_size) + "}{" + gp_number(style.font_size * 1.2) + "}\\selectfont",
+                                   TextMarkup::plain)
+        << "\n";
       break;
   }
   g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n\n";

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "plots/data_file.hpp"
@@ -71,8 +72,16 @@ struct MarginText {
   std::string text;
 };
 
+// Where the roofs' labels go, tried in this order: inside by their roofs; in the right
+// margin; then, for a small figure, the run's dtype's only (the other roofs are drawn,
+// unlabelled), inside or in the margin.
+enum class RoofLabels { inside, margin, inside_run_only, margin_run_only };
+bool run_only(RoofLabels m) { return m == RoofLabels::inside_run_only || m == RoofLabels::margin_run_only; }
+bool in_margin(RoofLabels m) { return m == RoofLabels::margin || m == RoofLabels::margin_run_only; }
+
 struct Layout {
   Frame frame;
+  RoofLabels roof_labels = RoofLabels::inside;
   bool margin_roofs = false;
   std::vector<std::vector<Text>> line_labels;  // per hardware: roof, bandwidth and ridge labels
   std::vector<std::vector<Text>> boxed_labels; // per hardware: bandwidth labels on their line
@@ -248,17 +257,22 @@ bool place_roof_labels(Placing& P) {
   const Box area = P.placer.area();
   for (size_t h = 0; h < P.scene.hw.size(); ++h) {
     std::vector<const Roof*> order;
-    for (const Roof& r : P.scene.hw[h].roofs) order.push_back(&r);
+    for (const Roof& r : P.scene.hw[h].roofs)
+      if (r.run || !run_only(P.L.roof_labels)) order.push_back(&r);
     std::stable_sort(order.begin(), order.end(), [](const Roof* a, const Roof* b) { return a->run > b->run; });
     for (const Roof* r : order) {
       double w = P.line_w(r->label), y = f.to_in_y(r->flops);
-      double right = area.x1 - 0.02, left_limit = f.to_in_x(r->x0);
+      // Over its own roof; a small figure's single label may reach past the roof's start.
+      double right = area.x1 - 0.02, left_limit = run_only(P.L.roof_labels) ? area.x0 : f.to_in_x(r->x0);
       bool placed = false;
+      // A small figure's single label may, as a last resort, cross other lines.
+      for (bool over_lines : {false, true})
       for (double shift = 0; !placed && right - shift - w >= left_limit - 1e-9; shift += 0.25)
         for (double dy : {kLineThickness / 2 + 0.02 + P.line_h / 2, -(kLineThickness / 2 + 0.02 + P.line_h / 2)}) {
+          if (over_lines && !run_only(P.L.roof_labels)) break;
           double cx = right - shift - w / 2, cy = y + dy;
           std::vector<Box> b{{cx - w / 2, cy - P.line_h / 2, cx + w / 2, cy + P.line_h / 2}};
-          if (!P.placer.fits(b)) continue;
+          if (!P.placer.fits(b, over_lines)) continue;
           P.placer.take(b);
           P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), 0, r->label});
           placed = true;
@@ -280,7 +294,8 @@ void place_margin_roof_labels(Placing& P) {
   };
   std::vector<MarginLabel> ml;
   for (size_t h = 0; h < P.scene.hw.size(); ++h)
-    for (const Roof& r : P.scene.hw[h].roofs) ml.push_back({h, &r, f.to_in_y(r.flops)});
+    for (const Roof& r : P.scene.hw[h].roofs)
+      if (r.run || !run_only(P.L.roof_labels)) ml.push_back({h, &r, f.to_in_y(r.flops)});
   std::stable_sort(ml.begin(), ml.end(), [](const MarginLabel& a, const MarginLabel& b) { return a.y < b.y; });
   double gap = P.line_h * 1.1;
   for (size_t i = 1; i < ml.size(); ++i) ml[i].y = std::max(ml[i].y, ml[i - 1].y + gap);
@@ -379,7 +394,8 @@ void place_layer_labels(Placing& P, int labels) {
   for (const Point* p : heavy) {
     std::string text = p->label();
     double x = f.to_in_x(p->intensity), y = f.to_in_y(p->attained);
-    auto spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text), text_h);
+    // A little wider than the estimate: neighbouring labels keep a gap.
+    auto spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h);
     if (!spot) continue;
     const Box& b = spot->box;
     (spot->boxed ? P.L.boxed_layer_labels : P.L.layer_labels)
@@ -390,7 +406,9 @@ void place_layer_labels(Placing& P, int labels) {
 
 // The frame: decades around everything drawn, margins for the tick labels, the header
 // band and (with `margin`) the roofs' labels.
-Frame frame_of(const PlotStyle& style, const Scene& s, double ridge_hi, double header_top_in, bool margin) {
+// Nothing when the plot area would be under an inch either way.
+std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double ridge_hi, double header_top_in, RoofLabels mode) {
+  const bool margin = in_margin(mode);
   Frame f;
   f.width_in = style.width_in;
   f.height_in = style.height_in;
@@ -407,14 +425,17 @@ Frame frame_of(const PlotStyle& style, const Scene& s, double ridge_hi, double h
   if (margin) {
     double widest = 0;
     for (const Hardware& H : s.hw)
-      for (const Roof& r : H.roofs) widest = std::max(widest, style.text_width_in(r.label) * kLineFont);
-    f.right_in = std::max(f.right_in, 0.2 + widest + 0.1);
+      for (const Roof& r : H.roofs)
+        if (r.run || !run_only(mode)) widest = std::max(widest, style.text_width_in(r.label) * kLineFont);
+    const double right = std::max(f.right_in, 0.2 + widest + 0.1);
+    // Without --size the figure widens by the margin, keeping the plot area's width.
+    if (!style.size_given) f.width_in += right - f.right_in;
+    f.right_in = right;
   }
   f.bottom_in = 0.15 + 2.2 * line;
   f.top_in = header_top_in;
   Box a = f.plot_area();
-  if (a.x1 - a.x0 < 1.0 || a.y1 - a.y0 < 1.0)
-    throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
+  if (a.x1 - a.x0 < 1.0 || a.y1 - a.y0 < 1.0) return std::nullopt;
   return f;
 }
 
@@ -437,10 +458,18 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
   for (const TimedHardware& r : req.runs)
     for (double x : r.timing.hardware->ridge_points) ridge_hi = std::max(ridge_hi, x);
   Layout L;
-  for (bool margin : {false, true}) {
+  for (RoofLabels mode : {RoofLabels::inside, RoofLabels::margin, RoofLabels::inside_run_only, RoofLabels::margin_run_only}) {
+    const bool margin = in_margin(mode);
+    std::optional<Frame> frame = frame_of(style, s, ridge_hi, header_top_in, mode);
+    if (!frame) {
+      if (mode == RoofLabels::margin_run_only)
+        throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
+      continue;
+    }
     L = Layout{};
+    L.roof_labels = mode;
     L.margin_roofs = margin;
-    L.frame = frame_of(style, s, ridge_hi, header_top_in, margin);
+    L.frame = *frame;
     clip_lines(s, L.frame);
     const Frame& f = L.frame;
     const Box area = f.plot_area();
@@ -461,6 +490,7 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
     L.boxed_labels.assign(s.hw.size(), {});
     Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont};
     if (!margin && !place_roof_labels(P)) continue;
+
     if (margin) place_margin_roof_labels(P);
     // With several hardware the bandwidths and ridge points are named in the key instead:
     // in the plot, six diagonals' labels would crowd one narrow band.
@@ -642,6 +672,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   const HeaderBand band = header_band(sized, title, key_texts);
 
   const Layout L = layout_of(req, sized, scene, band.top_in);
+  sized.width_in = L.frame.width_in;
 
   DataFile dat;
   dat.comment("ridge roofline plot data: " + std::to_string(H) + " hardware run(s); blocks are selected with `index N`");
@@ -677,6 +708,8 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   g << plot_command(scene, L, blocks, layer_block, boxed_layer_block, leader_block, key_texts, sized);
 
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
+  if (run_only(L.roof_labels))
+    bundle.notes.push_back("only the run's roof is labelled: the figure has no room for the other dtypes' values");
   const size_t placed = L.layer_labels.size() + L.boxed_layer_labels.size();
   if (placed < L.layers_wanted)
     bundle.notes.push_back("labelled " + std::to_string(placed) + " of the " + std::to_string(L.layers_wanted) +

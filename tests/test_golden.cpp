@@ -73,10 +73,12 @@ TEST_P(Golden, BinaryOutputEqualsTheGoldenFile) {
   auto r = run_ridge(c.args);
   ASSERT_EQ(r.status, c.exit_status) << r.err;
   const std::string& got = c.stderr_stream ? r.err : r.out;
-  if (c.exit_status != 0) EXPECT_EQ(r.out, "") << "a failed run prints nothing on stdout";
+  if (c.exit_status != 0) {
+    EXPECT_EQ(r.out, "") << "a failed run prints nothing on stdout";
+  }
   EXPECT_TRUE(got == want) << "ridge " << c.args << " differs from tests/golden/" << c.file << " at "
                            << first_difference(want, got)
-                             << "\nIf the change is meant: scripts/regen-golden, then review git diff tests/golden.";
+                           << "\nIf the change is meant: scripts/regen-golden, then review git diff tests/golden.";
 }
 
 INSTANTIATE_TEST_SUITE_P(Manifest, Golden, testing::ValuesIn(read_manifest()), [](const auto& info) {

@@ -119,6 +119,66 @@ TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {
   }
 }
 
+// bert-base repeats its encoder block 12 times: grouped, the 12 intermediate layers are
+// one point whose share and time are the sum of theirs; --no-group draws all 12.
+TEST(PlotRoofline, RepeatedBlocksAreOnePointWithTheirSummedShare) {
+  TimedRun r = timed("bert-base", {"a100"});
+  const RunResult& t = r.runs[0].timing;
+  double share = 0, time = 0;
+  size_t members = 0;
+  for (size_t i = 0; i < r.model.layers.size(); ++i) {
+    const std::string& name = r.model.layers[i].name;
+    if (name.rfind("encoder.", 0) == 0 && name.size() > 13 && name.substr(name.size() - 13) == ".intermediate") {
+      share += t.layers[i].step_share;
+      time += t.layers[i].timing.time_s;
+      ++members;
+    }
+  }
+  ASSERT_EQ(members, 12u);
+  for (bool group : {true, false}) {
+    RooflineRequest req{&r.model, r.settings, r.runs, 8, group};
+    const auto rows = test::data_blocks(roofline_plot(req, style_for(ImageFormat::png), "roof").files[1].content).at(5);
+    size_t found = 0;
+    for (const auto& row : rows) {
+      if (row.at(7) == "encoder.*.intermediate x12") {
+        ++found;
+        expect_rel(std::stod(row.at(2)), share, "group share");
+        expect_rel(std::stod(row.at(4)), time, "group time");
+      }
+      if (!group && row.at(7).find(".intermediate") != std::string::npos && row.at(7).find("_act") == std::string::npos) ++found;
+    }
+    EXPECT_EQ(found, group ? 1u : 12u);
+  }
+}
+
+// --labels 8 names 8 points on bert-base (grouped) at the default size; when they cannot
+// all be placed, the bundle says how many were.
+TEST(PlotRoofline, LabelsAsManyPointsAsAsked) {
+  TimedRun r = timed("bert-base", {"a100"});
+  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  PlotBundle b = roofline_plot(req, style_for(ImageFormat::png), "roof");
+  auto blocks = test::data_blocks(b.files[1].content);
+  // After the 9 blocks of the one hardware: layer labels, boxed layer labels (an empty
+  // block holds one NaN row).
+  auto labels = [&]() {
+    size_t n = 0;
+    for (int i : {9, 10})
+      for (const auto& row : blocks.at(i)) n += row.at(0) != "NaN";
+    return n;
+  };
+  EXPECT_EQ(labels(), 8u);
+  EXPECT_TRUE(b.notes.empty());
+  PlotStyle tiny = style_for(ImageFormat::png);
+  tiny.width_in = 3.3, tiny.height_in = 2.6, tiny.font_size = 8, tiny.size_given = true;  // --style paper
+  req.labels = 40;
+  b = roofline_plot(req, tiny, "roof");
+  blocks = test::data_blocks(b.files[1].content);
+  size_t placed = labels();
+  ASSERT_LT(placed, 40u);
+  ASSERT_FALSE(b.notes.empty());
+  EXPECT_NE(b.notes.back().find("labelled " + std::to_string(placed) + " of the "), std::string::npos) << b.notes.back();
+}
+
 TEST(PlotLayers, StacksAddUpToTheLayerTime) {
   TimedRun r = timed("alexnet", {"v100"});
   LayersRequest req{&r.model, r.settings, r.runs[0], LayerGrouping::none, 100};
@@ -210,7 +270,7 @@ TEST(PlotSweep, ReadsTheCsvRidgeSweepWrites) {
   ASSERT_EQ(fig.facets.size(), 1u);
   ASSERT_EQ(fig.facets[0].through.size(), 1u);
   EXPECT_TRUE(fig.legend.empty());
-  EXPECT_EQ(fig.title, (std::vector<std::string>{"s.csv:", "alexnet,", "a100,", "roofline model,", "bf16,", "inference"}));
+  EXPECT_EQ(fig.title, (std::vector<std::string>{"alexnet,", "a100,", "roofline model,", "bf16,", "inference"}));
   auto blocks = test::data_blocks(sweep_plot(t, style_for(ImageFormat::png), "s").files[1].content);
   EXPECT_EQ(blocks[0][0][0], "");
   EXPECT_EQ(blocks[0][0][1], "alexnet");
@@ -305,13 +365,13 @@ TEST(PlotSweep, LegendNamesOnlyWhatVaries) {
   EXPECT_EQ(fig.legend[1].entries[1].style, 1);
   for (const LegendGroup& g : fig.legend)
     for (const LegendEntry& e : g.entries) EXPECT_EQ(e.text.find("inference"), std::string::npos) << e.text;
-  EXPECT_EQ(fig.title, (std::vector<std::string>{"t.csv:", "inference"}));
+  EXPECT_EQ(fig.title, (std::vector<std::string>{"inference"}));
   // Line labels hold the varying values only.
   EXPECT_EQ(fig.facets[0].through[0].label, "v100, fp32");
   // v100 alone ran only fp32: nothing varies, so no legend and every value is in the title.
   SweepFigure one = plan_sweep_figure(select_rows(t, {"hardware=v100"}));
   EXPECT_TRUE(one.legend.empty());
-  EXPECT_EQ(one.title, (std::vector<std::string>{"t.csv:", "v100,", "fp32,", "inference"}));
+  EXPECT_EQ(one.title, (std::vector<std::string>{"v100,", "fp32,", "inference"}));
 }
 
 std::string crowded_sweep() {

@@ -105,7 +105,7 @@ TEST_P(HostileNames, SweepCsvTextStaysInData) {
   // (LaTeX output escapes the braces: input\{x\} in the data.)
   for (const char* name : {"pwned", "system(", "input{", "input\\{", "HOME", "evil.csv"})
     EXPECT_EQ(gp.find(name), std::string::npos) << name << " is in the script";
-  for (const char* name : {"pwned", "system(", "input", "HOME", "evil.csv"})
+  for (const char* name : {"pwned", "system(", "input", "HOME"})
     EXPECT_NE(dat.find(name), std::string::npos) << name << " is not in the data";
 }
 
