@@ -3,6 +3,7 @@
 // hw/model_registry.cpp.
 #pragma once
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -25,13 +26,23 @@ struct LayerTiming {
   int input_level = 0;
   int output_level = 0;
   int weight_level = 0;
+  int kv_level = 0;
   // Bandwidth each stream needs for the layer to stay compute-bound: bytes / compute time.
   double required_input_Bps = 0;
   double required_output_Bps = 0;
   double required_weight_Bps = 0;
+  double required_kv_Bps = 0;
 
-  double required_Bps() const { return required_input_Bps + required_output_Bps + required_weight_Bps; }
+  double required_Bps() const {
+    return required_input_Bps + required_output_Bps + required_weight_Bps + required_kv_Bps;
+  }
+  // Memory strictly slower than compute (the roofline's verdict, launches and link aside).
   bool memory_bound() const { return bound_level >= 0; }
+  // Most of the layer's time is kernel launches: more than compute, memory and link
+  // together. Such a layer is bound `overhead`, whatever its roofline says.
+  bool overhead_dominates() const { return overhead_s > std::max(compute_s, memory_s) + link_s; }
+  // Most of its time is the host link.
+  bool link_dominates() const { return link_s > std::max(compute_s, memory_s) + overhead_s; }
 };
 
 class HardwareModel {

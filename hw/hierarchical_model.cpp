@@ -3,8 +3,10 @@
 //   1. weights: the layer's weight bytes alone against a level's capacity; weights that
 //      fit are taken to be resident there (loaded before the step, as a serving system
 //      keeps them), so they never touch DRAM;
-//   2. activations: the layer's input and output bytes together against what is left of
-//      a level's capacity after the weights placed in it;
+//   2. the KV cache a decode or prefill step reads and writes, against what the weights
+//      left free (a cache that fits on chip stays there between steps);
+//   3. activations: the layer's input and output bytes together against what is left of
+//      a level's capacity after the weights and the KV cache placed in it;
 // anything that fits nowhere nearer is served by DRAM (memory[0]). Memory time is the
 // slowest level's traffic over its bandwidth, and a memory-bound layer names that level.
 // A calibration's per-class efficiencies apply as in the roofline model; placement
@@ -36,8 +38,11 @@ class HierarchicalModel final : public HardwareModel {
     if (!hw.memory.empty()) {
       t.weight_level = nearest_fit(work.weight_bytes, free_bytes);
       free_bytes[t.weight_level] -= work.weight_bytes;
+      t.kv_level = nearest_fit(work.kv_bytes, free_bytes);
+      free_bytes[t.kv_level] -= work.kv_bytes;
       t.input_level = t.output_level = nearest_fit(work.input_bytes + work.output_bytes, free_bytes);
       level_bytes[t.weight_level] += work.weight_bytes;
+      level_bytes[t.kv_level] += work.kv_bytes;
       level_bytes[t.input_level] += work.input_bytes + work.output_bytes;
     }
     finish_timing(t, level_bytes, hw, calibrated(work, hw, dtype));
@@ -50,10 +55,11 @@ class HierarchicalModel final : public HardwareModel {
     if (hw.calibration) return time_layers_one_by_one(*this, work, hw, dtype, out);  // per-class efficiencies
     begin_batch(work, hw, dtype, out);
     if (hw.memory.empty()) return end_batch(out);
-    thread_local Eigen::ArrayXi weight_level, io_level;  // scratch, reused across calls
+    thread_local Eigen::ArrayXi weight_level, kv_level, io_level;  // scratch, reused across calls
     thread_local Eigen::ArrayXd io_bytes;
     io_bytes = work.input_bytes + work.output_bytes;
     weight_level.setZero(work.size());
+    kv_level.setZero(work.size());
     io_level.setZero(work.size());
     const int levels = static_cast<int>(hw.memory.size());
     for (int i = 1; i < levels; ++i)
@@ -61,10 +67,18 @@ class HierarchicalModel final : public HardwareModel {
     for (int i = 1; i < levels; ++i) {
       const double capacity = hw.memory[static_cast<size_t>(i)].capacity_bytes;
       const auto free_bytes = (weight_level == i).select(capacity - work.weight_bytes, capacity);
+      kv_level = (work.kv_bytes <= free_bytes).select(i, kv_level);
+    }
+    for (int i = 1; i < levels; ++i) {
+      const double capacity = hw.memory[static_cast<size_t>(i)].capacity_bytes;
+      const auto free_bytes = (weight_level == i).select(capacity - work.weight_bytes, capacity) -
+                              (kv_level == i).select(work.kv_bytes, 0.0);
       io_level = (io_bytes <= free_bytes).select(i, io_level);
     }
     for (int i = 0; i < levels; ++i)
-      add_level_batch(out, (weight_level == i).select(work.weight_bytes, 0.0) + (io_level == i).select(io_bytes, 0.0),
+      add_level_batch(out,
+                      (weight_level == i).select(work.weight_bytes, 0.0) + (kv_level == i).select(work.kv_bytes, 0.0) +
+                          (io_level == i).select(io_bytes, 0.0),
                       hw, i);
     return end_batch(out);
   }

@@ -11,6 +11,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.input_bytes = input_bytes[i];
   w.output_bytes = output_bytes[i];
   w.weight_bytes = weight_bytes[i];
+  w.kv_bytes = kv_bytes[i];
   w.link_bytes = link_bytes[i];
   w.kernels = static_cast<int>(kernels[i]);
   w.op_class = static_cast<OpClass>(op_class[i]);
@@ -20,7 +21,8 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
 LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   const auto n = static_cast<Eigen::Index>(work.size());
   LayerWorkArrays a;
-  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.link_bytes, &a.kernels})
+  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.link_bytes,
+                               &a.kernels})
     col->resize(n);
   a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -29,6 +31,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.input_bytes[i] = w.input_bytes;
     a.output_bytes[i] = w.output_bytes;
     a.weight_bytes[i] = w.weight_bytes;
+    a.kv_bytes[i] = w.kv_bytes;
     a.link_bytes[i] = w.link_bytes;
     a.kernels[i] = w.kernels;
     a.op_class[i] = static_cast<int>(w.op_class);
@@ -58,7 +61,7 @@ TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArr
     s.link_s += t.link_s;
     s.overhead_s += t.overhead_s;
     s.time_s += t.time_s;
-    if (t.memory_bound()) s.memory_bound_s += t.time_s;
+    if (t.memory_bound() && !t.overhead_dominates() && !t.link_dominates()) s.memory_bound_s += t.time_s;
   }
   return s;
 }
@@ -78,8 +81,13 @@ TimingSums finish_batch(LayerTimingArrays& out) {
   s.link_s = sum_in_layer_order(out.link_s);
   s.overhead_s = sum_in_layer_order(out.overhead_s);
   s.time_s = sum_in_layer_order(out.time_s);
-  for (Eigen::Index i = 0; i < out.time_s.size(); ++i)
-    if (out.bound_level[i] >= 0) s.memory_bound_s += out.time_s[i];
+  // Memory-bound layers, less those bound by launches or the link (LayerTiming's rules).
+  for (Eigen::Index i = 0; i < out.time_s.size(); ++i) {
+    const double roof = std::max(out.compute_s[i], out.memory_s[i]);
+    const bool by_launches = out.overhead_s[i] > roof + out.link_s[i];
+    const bool by_link = out.link_s[i] > roof + out.overhead_s[i];
+    if (out.bound_level[i] >= 0 && !by_launches && !by_link) s.memory_bound_s += out.time_s[i];
+  }
   return s;
 }
 

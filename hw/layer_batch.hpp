@@ -23,6 +23,7 @@ struct LayerWorkArrays {
   Eigen::ArrayXd input_bytes;
   Eigen::ArrayXd output_bytes;
   Eigen::ArrayXd weight_bytes;
+  Eigen::ArrayXd kv_bytes;
   Eigen::ArrayXd link_bytes;
   Eigen::ArrayXd kernels;  // launches, as doubles so they multiply without conversion
   Eigen::ArrayXi op_class;  // OpClass values
@@ -53,7 +54,7 @@ struct TimingSums {
   double link_s = 0;
   double overhead_s = 0;
   double time_s = 0;
-  double memory_bound_s = 0;  // time of the layers that are memory-bound
+  double memory_bound_s = 0;  // time of the layers bound by memory (not those bound by launches or the link)
 };
 
 // The reference path: time_layer on every layer, in order. HardwareModel's default

@@ -32,7 +32,7 @@ class RooflineModel final : public HardwareModel {
                          LayerTimingArrays& out) const override {
     if (hw.calibration) return time_layers_one_by_one(*this, work, hw, dtype, out);
     begin_batch(work, hw, dtype, out);
-    if (!hw.memory.empty()) add_level_batch(out, work.input_bytes + work.output_bytes + work.weight_bytes, hw, 0);
+    if (!hw.memory.empty()) add_level_batch(out, work.input_bytes + work.output_bytes + work.weight_bytes + work.kv_bytes, hw, 0);
     return end_batch(out);
   }
 };

@@ -42,6 +42,7 @@ LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dt
   t.required_input_Bps = required(work.input_bytes, t.compute_s);
   t.required_output_Bps = required(work.output_bytes, t.compute_s);
   t.required_weight_Bps = required(work.weight_bytes, t.compute_s);
+  t.required_kv_Bps = required(work.kv_bytes, t.compute_s);
   return t;
 }
 

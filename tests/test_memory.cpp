@@ -262,7 +262,11 @@ TEST(Memory, EveryZooModelOnEveryShippedGpu) {
       EXPECT_LT(f.peak_event, f.timeline.size()) << what;
       ASSERT_TRUE(r.fit.has_value()) << what;
       int64_t max_batch = r.fit->max_batch;
-      ASSERT_GT(max_batch, 0) << what;
+      if (max_batch == 0) {  // the 7B+ LLMs: Adam's 16 B/param alone outgrow every single GPU
+        EXPECT_GT(f.model_bytes() + f.peak_per_sample, r.fit->capacity_bytes) << what;
+        EXPECT_GE(m.layers.size(), 400u) << what;  // only the LLMs are that large
+        continue;
+      }
       RunSettings at = s, over = s;
       at.batch = max_batch;
       over.batch = max_batch + 1;

@@ -38,7 +38,8 @@ TEST(ZooTransformers, BertBaseForwardMacs) {
   Model m = load_model("bert-base");
   CostAnalysis c = analyze_costs(m, RunSettings{});
   EXPECT_EQ(c.totals.macs, 11'174'215'680);
-  EXPECT_EQ(c.layers[m.find("encoder.0.scores")].macs, 12LL * 128 * 128 * 64);
+  // One fused attention layer per block: Q.K^T and weights.V, 12 x 128 x 128 x 64 each.
+  EXPECT_EQ(c.layers[m.find("encoder.0.attn")].macs, 2 * 12LL * 128 * 128 * 64);
 }
 
 TEST(ZooTransformers, Gpt2ParametersMatchThePublishedCount) {
@@ -58,19 +59,20 @@ TEST(ZooTransformers, Gpt2ParametersMatchThePublishedCount) {
 
 TEST(ZooTransformers, Gpt2ForwardMacs) {
   // d = 768, S = 1024, V = 50257, 12 blocks. Per block: linears 12*S*d^2 =
-  // 7,247,757,312 (q, k, v, proj 4*S*d^2 + MLP 2*S*d*4d); attention 2*S^2*d =
-  // 1,610,612,736 (Q.K^T and weights.V over 12 heads of 64, the causal mask not
-  // exploited). Block 8,858,370,048, x 12 = 106,300,440,576. lm_head S*d*V =
-  // 39,523,713,024. Total 145,824,153,600.
+  // 7,247,757,312 (q, k, v, proj 4*S*d^2 + MLP 2*S*d*4d); attention Q.K^T and
+  // weights.V over 12 heads of 64 for the S(S+1)/2 = 524,800 causal pairs a
+  // FlashAttention kernel computes (the masked half skipped): 2*12*64*524,800 =
+  // 806,092,800. Block 8,053,850,112, x 12 = 96,646,201,344. lm_head S*d*V =
+  // 39,523,713,024. Total 136,169,914,368.
   Model m = load_model("gpt2");
   RunSettings s;
   CostAnalysis c = analyze_costs(m, s);
-  EXPECT_EQ(c.totals.macs, 145'824'153'600);
+  EXPECT_EQ(c.totals.macs, 136'169'914'368);
   EXPECT_EQ(c.layers[m.find("lm_head")].macs, 39'523'713'024);
   // The token lookup reads 1024 gathered rows of 768, not the 50257-row table.
   EXPECT_EQ(c.layers[m.find("wte")].weight_bytes, 1024LL * 768 * 4);
   s.batch = 2;
-  EXPECT_EQ(analyze_costs(m, s).totals.macs, 2 * 145'824'153'600LL);
+  EXPECT_EQ(analyze_costs(m, s).totals.macs, 2 * 136'169'914'368LL);
 }
 
 }  // namespace

@@ -54,6 +54,9 @@ int run_memory(const Args& args) {
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "memory: which model?", "ridge memory mlp --batch 256 (ridge list models)");
 
+  // Decode without --context: the longest context the model takes (its max_positions - 1).
+  const bool full_context = run.phase == "decode" && run.context == -1;
+  if (full_context) run.context = 0;
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);
   ColumnChoice columns = parse_column_choice(out.columns);
@@ -64,7 +67,13 @@ int run_memory(const Args& args) {
     throw InputError({}, "--checkpoint " + checkpoint_arg + " applies to training only", "add --phase training");
   if (!(reserve_percent >= 0 && reserve_percent < 100))
     throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + std::to_string(reserve_percent) + ")");
-  Model model = load_model(model_arg);
+  Model model = load_model(model_arg, settings.tokens_per_step());
+  if (full_context) {
+    if (model.max_positions == 0)
+      throw InputError({model.file}, "--phase decode: " + model.name + " states no max_positions, so the context must be given",
+                       "add --context N (tokens already in the KV cache)");
+    settings.context = model.max_positions - 1;
+  }
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &hw->spec : nullptr,
                                        hw ? hw->model : nullptr, reserve_percent / 100);

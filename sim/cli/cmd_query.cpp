@@ -22,7 +22,9 @@ const CommandHelp kHelp = {
     "intensity against the ridge point, and what would flip it: the batch at which it turns compute-bound, or\n"
     "why no batch does. --format json gives the same numbers under the keys `analyze --format json` uses.",
     {"ridge query alexnet --hw v100 --layer conv1", "ridge query alexnet --hw v100 --layer fc6 --batch 64",
-     "ridge query bert-base --hw a100 --layer encoder.0.scores --dtype fp16 --format json"}};
+     "ridge query bert-base --hw a100 --layer encoder.0.attn --dtype fp16 --format json",
+     "ridge query llama-2-7b --hw a100 --dtype fp16 --phase decode --context 1024 --layer layers.0.attn",
+     "ridge query llama-2-7b --hw a100 --dtype fp16 --phase decode --context 1024 --layer layers.0.down_proj"}};
 }  // namespace
 
 int run_query(const Args& args) {
@@ -45,7 +47,7 @@ int run_query(const Args& args) {
   OutputFormat format = to_output_format(out, kFormats);
 
   RunSettings settings = to_run_settings(run);
-  Model model = load_model(model_arg);
+  Model model = load_model(model_arg, settings.tokens_per_step());
   SelectedHardware hw = *to_hardware(hwo);
   LayerQuery q = query_layer(model, settings, hw.spec, *hw.model, layer);
   write_output(out.output, [&](std::ostream& os) {

@@ -16,6 +16,7 @@ int run_memory(const Args& args);
 int run_query(const Args& args);
 int run_sweep(const Args& args);
 int run_plot(const Args& args);
+int run_generate(const Args& args);
 int run_probe(const Args& args);
 
 struct Command {

@@ -13,8 +13,13 @@ po::options_description run_option_group(RunOptionValues& v, bool data_placement
   po::options_description g("Run options");
   g.add_options()
       ("batch,b", po::value(&v.batch)->default_value(v.batch), "samples per step")
-      ("dtype,d", po::value(&v.dtype)->default_value(v.dtype), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8")
-      ("phase,p", po::value(&v.phase)->default_value(v.phase), "inference | training")
+      ("dtype,d", po::value(&v.dtype), "fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8 (default fp32; fp16 for prefill and decode)")
+      ("phase,p", po::value(&v.phase)->default_value(v.phase),
+       "inference | training | prefill (--seq prompt tokens, writing the KV cache) | decode (one new token "
+       "attending to --context cached ones)")
+      ("seq", po::value(&v.seq), "prefill: prompt tokens per sequence (default: the model file's input length)")
+      ("context", po::value(&v.context), "decode: tokens already in the KV cache per sequence")
+      ("kv-dtype", po::value(&v.kv_dtype), "prefill / decode: the KV cache's type, fp8 | int8 | fp16 | bf16 | fp32 (default --dtype)")
       ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
@@ -22,6 +27,11 @@ po::options_description run_option_group(RunOptionValues& v, bool data_placement
   if (data_placement)
     g.add_options()("data-on", po::value(&v.data_on)->default_value(v.data_on),
                     "device | host: where input and output live; host sends them over the link");
+  g.add_options()
+      ("overhead", po::value(&v.overhead)->default_value(v.overhead),
+       "launch overhead: kernel (each kernel pays kernel_launch) | graph (one launch per step, as a CUDA graph) | none")
+      ("weight-dtype", po::value(&v.weight_dtype),
+       "weight-only quantization of linear layers: int8 | int4 | fp8, one fp16 scale per 128 weights (not in training)");
   return g;
 }
 
@@ -53,12 +63,35 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   RunSettings s;
   if (v.batch <= 0) throw InputError({}, "--batch must be a positive integer (got " + std::to_string(v.batch) + ")");
   s.batch = v.batch;
-  auto dt = parse_dtype(v.dtype);
-  if (!dt) throw InputError({}, "--dtype: unknown data type '" + v.dtype + "'", "use one of " + dtype_names());
-  s.dtype = *dt;
   auto ph = parse_phase(v.phase);
-  if (!ph) throw InputError({}, "--phase: unknown phase '" + v.phase + "'", "use inference or training");
+  if (!ph) throw InputError({}, "--phase: unknown phase '" + v.phase + "'", "use inference, training, prefill or decode");
   s.phase = *ph;
+  // No --dtype: fp32, but fp16 for prefill and decode, as LLMs are served in half precision.
+  std::string dtype = !v.dtype.empty() ? v.dtype : s.uses_kv_cache() ? "fp16" : "fp32";
+  auto dt = parse_dtype(dtype);
+  if (!dt) throw InputError({}, "--dtype: unknown data type '" + dtype + "'", "use one of " + dtype_names());
+  s.dtype = *dt;
+  if (v.seq != 0) {
+    if (s.phase != Phase::prefill) throw InputError({}, "--seq applies to --phase prefill", "use --context with decode");
+    if (v.seq < 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
+    s.seq = v.seq;
+  }
+  if (s.phase == Phase::decode) {
+    if (v.context < 0)
+      throw InputError({}, v.context == -1 ? "--phase decode needs --context (tokens already in the KV cache)"
+                                           : "--context must not be negative (got " + std::to_string(v.context) + ")",
+                       "e.g. --phase decode --context 1024");
+    s.context = v.context;
+  } else if (v.context != -1) {
+    throw InputError({}, "--context applies to --phase decode", "use --seq with prefill");
+  }
+  if (!v.kv_dtype.empty()) {
+    if (!s.uses_kv_cache()) throw InputError({}, "--kv-dtype applies to --phase prefill or decode");
+    auto kv = parse_dtype(v.kv_dtype);
+    if (!kv || *kv == DType::tf32 || *kv == DType::fp64)
+      throw InputError({}, "--kv-dtype: unknown KV cache type '" + v.kv_dtype + "'", "use fp8, int8, fp16, bf16 or fp32");
+    s.kv_dtype = *kv;
+  }
   auto opt = parse_optimizer(v.optimizer);
   if (!opt) throw InputError({}, "--optimizer: unknown optimizer '" + v.optimizer + "'", "use sgd, momentum, adam or adamw");
   s.optimizer = *opt;
@@ -66,8 +99,19 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   if (!prec) throw InputError({}, "--precision: unknown recipe '" + v.precision + "'", "use uniform or mixed");
   s.precision = *prec;
   if (s.precision == Precision::mixed && s.dtype != DType::fp16 && s.dtype != DType::bf16)
-    throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + v.dtype + ")",
+    throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + std::string(dtype_name(s.dtype)) + ")",
                      "use --dtype fp16 or --dtype bf16 with --precision mixed");
+  auto launches = parse_launch_overhead(v.overhead);
+  if (!launches) throw InputError({}, "--overhead: unknown choice '" + v.overhead + "'", "use kernel, graph or none");
+  s.overhead = *launches;
+  if (!v.weight_dtype.empty()) {
+    auto w = parse_weight_format(v.weight_dtype);
+    if (!w) throw InputError({}, "--weight-dtype: unknown weight type '" + v.weight_dtype + "'", "use int8, int4 or fp8");
+    if (s.phase == Phase::training)
+      throw InputError({}, "--weight-dtype quantizes weights for inference; training keeps them in --dtype",
+                       "use --phase inference, prefill or decode");
+    s.weight_format = *w;
+  }
   if (v.data_on == "device") s.data_on = DataPlacement::device;
   else if (v.data_on == "host") s.data_on = DataPlacement::host;
   else throw InputError({}, "--data-on: unknown placement '" + v.data_on + "'", "use device or host");

@@ -19,11 +19,16 @@ namespace po = boost::program_options;
 
 struct RunOptionValues {
   int64_t batch = 1;
-  std::string dtype = "fp32";
+  std::string dtype;  // "": fp32, or fp16 for prefill and decode
   std::string phase = "inference";
   std::string optimizer = "adam";
   std::string precision = "uniform";
   std::string data_on = "device";
+  int64_t seq = 0;
+  int64_t context = -1;  // -1: not given
+  std::string kv_dtype;
+  std::string overhead = "kernel";
+  std::string weight_dtype;
 };
 
 // --hw, --hw-model, --set: which hardware a run is timed on.

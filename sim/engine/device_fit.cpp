@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/layer_work.hpp"
@@ -37,6 +38,35 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
   if ((d.max_batch > 0 && d.max_batch_peak > d.capacity_bytes) || d.next_batch_peak <= d.capacity_bytes)
     throw RunError("internal: the largest batch that fits (" + std::to_string(d.max_batch) +
                    ") did not verify against the timeline");
+  if (fp.settings.phase == Phase::decode && fp.kv_bytes_per_token > 0) {
+    // peak = model + batch x (activations + kv_bytes_per_token x (context + 1)).
+    const int64_t batch = fp.settings.batch;
+    const int64_t other = checked_mul(batch, fp.peak_per_sample - fp.kv_cache_per_sample);
+    const int64_t left = d.capacity_bytes - fp.model_bytes() - other;
+    const int64_t tokens = left <= 0 ? 0 : left / checked_mul(batch, fp.kv_bytes_per_token);
+    int64_t ctx = std::max<int64_t>(tokens - 1, 0);
+    if (model.max_positions > 0 && ctx > model.max_positions - 1) {
+      ctx = model.max_positions - 1;
+      d.max_context_capped = true;
+    }
+    // Activations that grow with the context (an unfused attention's scores) make the
+    // closed form optimistic: verified, and bisected down when it does not fit.
+    auto fits_at = [&](int64_t c) {
+      RunSettings at = fp.settings;
+      at.context = c;
+      return memory_footprint(model, at, fp.checkpoint).peak_bytes() <= d.capacity_bytes;
+    };
+    if (!fits_at(ctx)) {
+      d.max_context_capped = false;
+      int64_t lo = -1, hi = ctx;  // fits at lo (or nothing does), not at hi
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        (fits_at(mid) ? lo : hi) = mid;
+      }
+      ctx = std::max<int64_t>(lo, 0);
+    }
+    d.max_context = ctx;
+  }
   if (fp.recompute_flops > 0 && hw.peak(fp.settings.dtype)) {
     CostAnalysis costs = analyze_costs(model, fp.settings);
     double t = 0;

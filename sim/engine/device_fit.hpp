@@ -29,6 +29,11 @@ struct DeviceFit {
   // Checkpoint recompute time: the recomputed layers' forward work timed by the hardware
   // model, one kernel each. Empty when the hardware lacks the dtype.
   std::optional<double> recompute_s;
+  // Decode: the longest context (cached tokens before the step) whose KV cache fits at
+  // the run's batch, capped by the model's max_positions; 0 when the cache of one more
+  // token does not fit. Empty in other phases.
+  std::optional<int64_t> max_context;
+  bool max_context_capped = false;  // the cap is the model's max_positions, not memory
 };
 
 inline constexpr double kDefaultReserveFraction = 0.05;

@@ -59,8 +59,8 @@ LayerQuery query_layer(const Model& model, const RunSettings& settings, const Ha
   // The layer as the whole run derives it, so its share of the step is known too.
   q.layer = derive(model, analyze_costs(model, settings), hw, hw_model).layers[static_cast<size_t>(q.index)];
   LayerWork one = work_at(model, settings, 1, q.index), two = work_at(model, settings, 2, q.index);
-  q.per_sample_intensity = ratio(two.flops - one.flops,
-                                 (two.input_bytes + two.output_bytes) - (one.input_bytes + one.output_bytes));
+  q.per_sample_intensity = ratio(two.flops - one.flops, (two.input_bytes + two.output_bytes + two.kv_bytes) -
+                                                            (one.input_bytes + one.output_bytes + one.kv_bytes));
   if (q.layer.timing.memory_bound())
     q.compute_bound_at_batch = flip_batch(model, settings, hw, hw_model, q.index, q.searched_to_batch);
   return q;

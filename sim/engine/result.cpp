@@ -16,7 +16,15 @@ Bound memory_bound_at(const HardwareSpec& hw, int level) {
 
 Bound bound_of(const LayerTiming& t, const LayerWork& w, const HardwareSpec& hw) {
   if (w.kernels == 0 && t.time_s == 0) return Bound{};
+  if (t.overhead_dominates()) return {Bound::Kind::overhead, -1, "overhead"};
+  if (t.link_dominates()) return {Bound::Kind::link, -1, "link"};
   return t.memory_bound() ? memory_bound_at(hw, t.bound_level) : compute_bound();
+}
+
+void check_weights_readable(const HardwareSpec& hw, const RunSettings& s) {
+  if (s.weight_format == WeightFormat::fp8 && !hw.peak(DType::fp8))
+    throw InputError({}, hw.id + " cannot read fp8 weights: its descriptor lists no fp8 support (got --weight-dtype fp8)",
+                     "use --weight-dtype int8 or int4, which any device widens in its ALUs");
 }
 
 void check_dtype_supported(const HardwareSpec& hw, DType dtype) {
@@ -65,7 +73,8 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
   r.peak_fraction = ratio(r.attained_flops, peak);
   r.streams = {StreamResult{"input", r.work.input_bytes, t.input_level, "", t.required_input_Bps, 0},
                StreamResult{"output", r.work.output_bytes, t.output_level, "", t.required_output_Bps, 0},
-               StreamResult{"weights", r.work.weight_bytes, t.weight_level, "", t.required_weight_Bps, 0}};
+               StreamResult{"weights", r.work.weight_bytes, t.weight_level, "", t.required_weight_Bps, 0},
+               StreamResult{"kv", r.work.kv_bytes, t.kv_level, "", t.required_kv_Bps, 0}};
   std::vector<double> level_bytes(hw.memory.size(), 0.0);
   for (StreamResult& s : r.streams) {
     s.available_Bps = achievable_Bps(hw, s.level);
@@ -102,6 +111,7 @@ void add_work(LayerWork& sum, const LayerWork& w) {
   sum.input_bytes += w.input_bytes;
   sum.output_bytes += w.output_bytes;
   sum.weight_bytes += w.weight_bytes;
+  sum.kv_bytes += w.kv_bytes;
   sum.link_bytes += w.link_bytes;
   sum.kernels += w.kernels;
 }
@@ -141,6 +151,7 @@ RunResult derive(const Model& model, const CostAnalysis& costs) {
 RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model) {
   const DType dtype = costs.settings.dtype;
   check_dtype_supported(hw, dtype);
+  check_weights_readable(hw, costs.settings);
   std::vector<LayerWork> work = layer_work(model, costs);
   RunResult r = derive_untimed(model, costs, work);
   HardwareContext ctx{hw, std::string(hw_model.name()), *hw.peak(dtype), {}};

@@ -25,11 +25,12 @@
 
 namespace ridge {
 
-// What limits a layer (or a sweep point): nothing (it does no work), compute, or the
-// memory level `level`. `label` is the one spelling every view uses: "-", "compute",
-// "memory:<level name>".
+// What limits a layer (or a sweep point): nothing (it does no work), compute, the
+// memory level `level`, kernel launches (overhead: launches take more than compute,
+// memory and link together) or the host link (likewise). `label` is the one spelling
+// every view uses: "-", "compute", "memory:<level name>", "overhead", "link".
 struct Bound {
-  enum class Kind { none, compute, memory } kind = Kind::none;
+  enum class Kind { none, compute, memory, overhead, link } kind = Kind::none;
   int level = -1;  // the memory level when kind == memory
   std::string label = "-";
 };
@@ -38,9 +39,10 @@ Bound memory_bound_at(const HardwareSpec& hw, int level);
 // The bound of a timed layer: none when it does no work and takes no time.
 Bound bound_of(const LayerTiming& t, const LayerWork& w, const HardwareSpec& hw);
 
-// One tensor stream of a timed layer (input, output, weights).
+// One tensor stream of a timed layer (input, output, weights, and the KV cache a
+// prefill or decode step reads and writes).
 struct StreamResult {
-  const char* tensor = "";   // "input", "output", "weights"
+  const char* tensor = "";   // "input", "output", "weights", "kv"
   double bytes = 0;          // over the step (forward, + backward + update in training)
   int level = 0;             // the memory level serving it
   std::string level_name;
@@ -68,7 +70,7 @@ struct LayerResult {
   double attained_flops = 0;                // timed FLOPs / time
   double peak_fraction = 0;                 // attained / nominal peak at the dtype, 0..1
   double step_share = 0;                    // time / step time, 0..1
-  std::array<StreamResult, 3> streams;      // input, output, weights
+  std::array<StreamResult, 4> streams;      // input, output, weights, kv
   double required_Bps = 0;                  // all streams' bytes / compute time
   double level_bytes = 0;                   // bytes the level in question serves
   double required_level_Bps = 0;            // the streams at the level in question
@@ -100,6 +102,8 @@ RunResult derive(const Model& model, const CostAnalysis& costs);
 // Costs timed on `hw` with `hw_model`. Throws InputError when `hw` lacks the run's dtype.
 RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model);
 
+// Throws InputError when --weight-dtype fp8 meets hardware with no fp8 support.
+void check_weights_readable(const HardwareSpec& hw, const RunSettings& settings);
 // Throws InputError ("v100 has no fp8 peak") when `hw` does not support `dtype`.
 void check_dtype_supported(const HardwareSpec& hw, DType dtype);
 

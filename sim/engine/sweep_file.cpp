@@ -1,6 +1,8 @@
 // Sweep file parsing and validation (see sweep_file.hpp).
 #include "sim/engine/sweep_file.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -142,7 +144,7 @@ namespace {
 std::optional<size_t> checked_point_count(const SweepFile& s) {
   size_t n = 1;
   std::vector<size_t> sizes = {s.models.size(), s.hardware.size(), s.hw_models.size(), s.batches.size(),
-                               s.dtypes.size(),  s.phases.size(),   s.optimizers.size()};
+                               s.dtypes.size(),  s.phases.size(),   s.optimizers.size(), s.contexts.size()};
   for (const SweepVary& v : s.vary) sizes.push_back(v.values.size());
   for (size_t k : sizes)
     if (__builtin_mul_overflow(n, k, &n)) return std::nullopt;
@@ -196,7 +198,19 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
   });
   if (s.batches.empty()) s.batches.push_back(1);
   named_list(f, "dtype", parse_dtype, "use one of " + dtype_names(), DType::fp32, s.dtypes);
-  named_list(f, "phase", parse_phase, "use inference or training", Phase::inference, s.phases);
+  named_list(f, "phase", parse_phase, "use inference, training, prefill or decode", Phase::inference, s.phases);
+  read_list(f, "context", false, [&](const toml::node& e, const SourceLoc& w) {
+    auto c = e.value<int64_t>();
+    if (!e.is_integer() || !c || *c < 0) throw InputError(w, "sweep: a context must be a non-negative integer");
+    s.contexts.push_back(*c);
+  });
+  bool decode = std::find(s.phases.begin(), s.phases.end(), Phase::decode) != s.phases.end();
+  if (decode && (s.contexts.empty() || s.phases.size() > 1))
+    f.fail("phase", s.contexts.empty() ? "phase \"decode\" needs context = [...] (tokens in the KV cache)"
+                                       : "phase \"decode\" varies the context, so it must be the only phase",
+           "e.g. phase = [\"decode\"] and context = [128, 1024, 8192]; sweep other phases in a file of their own");
+  if (!decode && !s.contexts.empty()) f.fail("context", "applies to phase = [\"decode\"] only");
+  if (s.contexts.empty()) s.contexts.push_back(0);
   named_list(f, "optimizer", parse_optimizer, "use sgd, momentum, adam or adamw", Optimizer::adam, s.optimizers);
 
   if (const toml::node* vary = f.node("vary")) {

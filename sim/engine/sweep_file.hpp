@@ -51,6 +51,9 @@ struct SweepFile {
   std::vector<DType> dtypes;
   std::vector<Phase> phases;
   std::vector<Optimizer> optimizers;
+  // Decode: tokens already in the KV cache (`context = [...]`, required with phase
+  // "decode", which must then be the only phase); {0} otherwise.
+  std::vector<int64_t> contexts;
   std::vector<SweepVary> vary;
 
   // The number of points: the product of every list's length (parse_sweep has checked

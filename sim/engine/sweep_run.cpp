@@ -39,7 +39,7 @@ size_t vary_combinations(const SweepFile& f) {
 
 // Points per (model, hw point, hw model) block: the group dimensions.
 size_t group_block(const SweepFile& f) {
-  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.batches.size();
+  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.contexts.size() * f.batches.size();
 }
 
 }  // namespace
@@ -60,6 +60,8 @@ SweepCoords SweepPlan::coords(size_t index) const {
   size_t i = rest;
   c.batch = file.batches[i % file.batches.size()];
   i /= file.batches.size();
+  c.context = file.contexts[i % file.contexts.size()];
+  i /= file.contexts.size();
   c.optimizer = file.optimizers[i % file.optimizers.size()];
   i /= file.optimizers.size();
   c.dtype = file.dtypes[i % file.dtypes.size()];
@@ -80,6 +82,9 @@ SweepCoords SweepPlan::coords(size_t index) const {
 SweepPlan plan_sweep(SweepFile file) {
   SweepPlan plan;
   for (const SweepItem& m : file.models) plan.models.push_back(located_at(m.where, [&] { return load_model(m.text); }));
+  if (std::find(file.phases.begin(), file.phases.end(), Phase::decode) != file.phases.end())
+    for (const SweepItem& m : file.models)
+      plan.decode_models.push_back(located_at(m.where, [&] { return load_model(m.text, 1); }));
   size_t combos = vary_combinations(file);
   for (size_t h = 0; h < file.hardware.size(); ++h) {
     const SweepItem& item = file.hardware[h];
@@ -126,7 +131,12 @@ std::string SweepPointResult::status_text() const {
 
 std::string SweepPointResult::bound_text() const {
   if (!ok()) return {};
-  return bound == Bound::Kind::memory ? "memory" : "compute";
+  switch (bound) {
+    case Bound::Kind::memory: return "memory";
+    case Bound::Kind::overhead: return "overhead";
+    case Bound::Kind::link: return "link";
+    default: return "compute";
+  }
 }
 
 namespace {
@@ -136,7 +146,11 @@ void derive_point_totals(SweepPointResult& r, int64_t batch) {
   r.memory_bound_share = ratio(r.sums.memory_bound_s, r.sums.time_s);
   r.attained_flops = ratio(r.flops, r.sums.time_s);
   r.peak_fraction = ratio(r.attained_flops, r.peak_flops);
-  r.bound = r.memory_bound_share > 0.5 ? Bound::Kind::memory : Bound::Kind::compute;
+  // Whatever takes more than half the step: memory-bound layers, launches or the link.
+  r.bound = r.memory_bound_share > 0.5                         ? Bound::Kind::memory
+            : ratio(r.sums.overhead_s, r.sums.time_s) > 0.5    ? Bound::Kind::overhead
+            : ratio(r.sums.link_s, r.sums.time_s) > 0.5        ? Bound::Kind::link
+                                                               : Bound::Kind::compute;
 }
 
 // Evaluates one (model, phase, dtype, optimizer, batch) group against every hardware point.
@@ -147,12 +161,13 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
   size_t model_index = group / block, rest = group % block;
   // Any point of the group gives its settings.
   SweepCoords c = plan.coords(plan.index(model_index, 0, 0, rest));
-  const Model& model = plan.models[model_index];
+  const Model& model = c.phase == Phase::decode ? plan.decode_models[model_index] : plan.models[model_index];
   RunSettings settings;
   settings.batch = c.batch;
   settings.dtype = c.dtype;
   settings.phase = c.phase;
   settings.optimizer = c.optimizer;
+  settings.context = c.context;
 
   std::string group_error;
   CostAnalysis costs;
@@ -165,7 +180,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
     work = to_arrays(layer_work(model, costs));
     flops = sum_in_layer_order(work.flops);
     bytes = sum_in_layer_order(work.input_bytes) + sum_in_layer_order(work.output_bytes) +
-            sum_in_layer_order(work.weight_bytes);  // as derive() sums a run's streams
+            sum_in_layer_order(work.weight_bytes) + sum_in_layer_order(work.kv_bytes);  // as derive() sums a run's streams
   } catch (const InputError& e) {
     group_error = e.what();
   }

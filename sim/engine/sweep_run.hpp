@@ -1,9 +1,9 @@
 // The sweep driver: a sweep file's cartesian product (models x hardware x hw_model x
-// [[vary]] values x phase x dtype x optimizer x batch), evaluated in parallel.
+// [[vary]] values x phase x dtype x optimizer x context x batch), evaluated in parallel.
 //
 // Everything is prepared once: each model is loaded once, each descriptor parsed once
 // and a HardwareSpec built per [[vary]] combination (HardwareDescriptor::spec). Work is
-// grouped by (model, phase, dtype, optimizer, batch): a group runs analyze_costs and
+// grouped by (model, phase, dtype, optimizer, context, batch): a group runs analyze_costs and
 // layer_work once, packs the work as struct-of-arrays, and times it against every
 // hardware point through HardwareModel::time_layers (vectorised where the model
 // overrides it). Results are stored by point index, so output does not depend on the
@@ -40,6 +40,7 @@ struct SweepCoords {
   Phase phase = Phase::inference;
   DType dtype = DType::fp32;
   Optimizer optimizer = Optimizer::adam;
+  int64_t context = 0;  // decode: tokens in the KV cache
   int64_t batch = 1;
   size_t group = 0;  // index of its (model, phase, dtype, optimizer, batch) group
 };
@@ -47,6 +48,7 @@ struct SweepCoords {
 struct SweepPlan {
   SweepFile file;
   std::vector<Model> models;                   // parallel to file.models
+  std::vector<Model> decode_models;            // the same read at one token, when the sweep decodes
   std::vector<SweepHardwarePoint> hw_points;   // hardware-major, then [[vary]] combinations
   // Per hw point and hw_model entry (hw_point * hw_models + i): the model used.
   std::vector<const HardwareModel*> hw_model_of;
@@ -54,7 +56,7 @@ struct SweepPlan {
   size_t point_count() const { return file.point_count(); }
   size_t group_count() const;
   // The point at `index` (row order: model, hardware, hw_model, [[vary]]..., phase,
-  // dtype, optimizer, batch; the last varies fastest).
+  // dtype, optimizer, context, batch; the last varies fastest).
   SweepCoords coords(size_t index) const;
   size_t index(size_t model, size_t hw_point, size_t hw_model, size_t group_rest) const;
 };
@@ -81,7 +83,7 @@ struct SweepPointResult {
   double memory_bound_share = 0;   // share of the step in memory-bound layers
   double attained_flops = 0;       // flops / step time
   double peak_fraction = 0;        // attained / nominal peak
-  // The point's bound: memory when memory-bound layers take more than half the step.
+  // The point's bound: whatever takes more than half the step (memory, overhead, link), else compute.
   Bound::Kind bound = Bound::Kind::none;
 
   bool ok() const { return status == PointStatus::ok; }

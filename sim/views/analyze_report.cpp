@@ -15,6 +15,14 @@ std::string settings_line(const RunResult& run) {
   std::string line = "model " + run.model + ", batch " + std::to_string(s.batch) + ", dtype " +
                      std::string(dtype_name(s.dtype)) + ", phase " + std::string(phase_name(s.phase));
   if (s.phase == Phase::training) line += ", optimizer " + std::string(optimizer_name(s.optimizer));
+  if (s.phase == Phase::prefill) line += ", " + std::to_string(s.seq) + " prompt tokens per sequence";
+  if (s.phase == Phase::decode) line += ", 1 new token per sequence after " + std::to_string(s.context) + " cached";
+  if (s.uses_kv_cache()) line += ", KV cache " + std::string(dtype_name(s.cache_dtype()));
+  if (s.weight_format != WeightFormat::same)
+    line += ", linear weights " + std::string(weight_format_name(s.weight_format)) + " (one fp16 scale per " +
+            std::to_string(kWeightGroup) + ")";
+  if (s.overhead != LaunchOverhead::per_kernel)
+    line += s.overhead == LaunchOverhead::none ? ", no launch overhead" : ", one launch per step (graph)";
   if (s.precision != Precision::uniform) line += ", precision " + precision_recipe(s);
   return line;
 }
@@ -31,6 +39,9 @@ std::vector<std::string> preamble(const RunResult& run) {
                     "time, the bandwidth that keeps the layer compute-bound");
     if (run.settings.data_on == DataPlacement::host) lines.push_back("data on host: the input and the last output cross the link");
   }
+  if (run.settings.uses_kv_cache())
+    lines.push_back("kv: KV cache bytes, its own stream: read for every cached token, written for every new one "
+                    "(2 x kv_heads x head_dim per token and attention layer)");
   if (run.settings.phase == Phase::training)
     lines.push_back("training: counts and bytes over forward + backward (dX: input gradient, none for a layer reading "
                     "only the model input; dW: weight gradient) + the optimizer update");

@@ -17,7 +17,7 @@ auto per_layer(Get get) {
   };
 }
 
-void add_cost_fields(std::vector<F>& f, bool training, bool timed) {
+void add_cost_fields(std::vector<F>& f, bool training, bool timed, bool kv) {
   auto count = [](int64_t LayerCost::*m) { return [m](R r) -> FieldValue { return r.cost.*m; }; };
   f.push_back({"name", "layer", Unit::text, [](R r) -> FieldValue { return r.name; }, true});
   f.push_back({"op", "op", Unit::text, per_layer([](R r) -> FieldValue { return r.op; }), true});
@@ -32,6 +32,7 @@ void add_cost_fields(std::vector<F>& f, bool training, bool timed) {
   f.push_back({"input_bytes", "input", Unit::bytes, count(&LayerCost::input_bytes), !timed && !training});
   f.push_back({"output_bytes", "output", Unit::bytes, count(&LayerCost::output_bytes), !timed && !training});
   f.push_back({"weight_bytes", "weights", Unit::bytes, count(&LayerCost::weight_bytes), !timed && !training});
+  if (kv) f.push_back({"kv_bytes", "kv", Unit::bytes, count(&LayerCost::kv_bytes), !timed});
   f.push_back({"arithmetic_intensity", "FLOP/B", Unit::intensity,
                [](R r) -> FieldValue { return r.arithmetic_intensity; }, true});
   if (!training) return;
@@ -44,7 +45,7 @@ void add_cost_fields(std::vector<F>& f, bool training, bool timed) {
   f.push_back({"update_bytes", "upd bytes", Unit::bytes, count(&LayerCost::update_bytes)});
 }
 
-void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw) {
+void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw, bool kv) {
   auto seconds = [](double LayerTiming::*m) { return [m](R r) -> FieldValue { return r.timing.*m; }; };
   f.push_back({"compute_time_s", "compute", Unit::seconds, seconds(&LayerTiming::compute_s)});
   for (size_t k = 0; k < hw.memory.size(); ++k)
@@ -60,15 +61,16 @@ void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw) {
   f.push_back({"peak_fraction", "%peak", Unit::fraction, [](R r) -> FieldValue { return r.peak_fraction; }});
   f.push_back({"required_bandwidth_Bps", "need BW", Unit::bandwidth,
                per_layer([](R r) -> FieldValue { return r.required_Bps; }), true});
-  for (size_t s = 0; s < 3; ++s) {
-    static const char* const titles[] = {"need in", "need out", "need w"};
-    static const char* const names[] = {"input", "output", "weights"};
+  const size_t streams = kv ? 4 : 3;  // the KV cache stream only where a run keeps one
+  for (size_t s = 0; s < streams; ++s) {
+    static const char* const titles[] = {"need in", "need out", "need w", "need kv"};
+    static const char* const names[] = {"input", "output", "weights", "kv"};
     f.push_back({std::string("required_bandwidth_by_tensor_Bps.") + names[s], titles[s], Unit::bandwidth,
                  per_layer([s](R r) -> FieldValue { return r.streams[s].required_Bps; })});
   }
-  for (size_t s = 0; s < 3; ++s) {
-    static const char* const titles[] = {"in at", "out at", "w at"};
-    static const char* const names[] = {"input", "output", "weights"};
+  for (size_t s = 0; s < streams; ++s) {
+    static const char* const titles[] = {"in at", "out at", "w at", "kv at"};
+    static const char* const names[] = {"input", "output", "weights", "kv"};
     f.push_back({std::string("memory_level_by_tensor.") + names[s], titles[s], Unit::text,
                  per_layer([s](R r) -> FieldValue { return r.streams[s].level_name; })});
   }
@@ -91,8 +93,8 @@ void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw) {
 
 std::vector<Field<LayerResult>> layer_fields(const RunSettings& settings, const HardwareSpec* hw) {
   std::vector<F> f;
-  add_cost_fields(f, settings.phase == Phase::training, hw != nullptr);
-  if (hw) add_timing_fields(f, *hw);
+  add_cost_fields(f, settings.phase == Phase::training, hw != nullptr, settings.uses_kv_cache());
+  if (hw) add_timing_fields(f, *hw, settings.uses_kv_cache());
   return f;
 }
 

@@ -28,6 +28,13 @@ std::vector<Field<MemoryReport>> memory_summary_fields(const MemoryReport& repor
       {"peak_phase", "peak in pass", Unit::text,
        [](S r) -> FieldValue { return std::string(event_kind_name(r.footprint.peak().kind)); }},
   };
+  if (report.footprint.settings.uses_kv_cache()) {
+    f.push_back({"kv_cache_tokens", "KV cache tokens", Unit::integer,
+                 [](S r) -> FieldValue { return r.footprint.kv_cache_tokens; }});
+    f.push_back({"kv_bytes_per_token", "KV bytes per token", Unit::bytes,
+                 [](S r) -> FieldValue { return r.footprint.kv_bytes_per_token; }});
+    f.push_back({"kv_cache_bytes", "KV cache", Unit::bytes, [](S r) -> FieldValue { return r.footprint.kv_cache_bytes(); }});
+  }
   if (report.without_checkpoint) {
     f.push_back({"peak_bytes_without_checkpoint", "peak without checkpoint", Unit::bytes,
                  [](S r) -> FieldValue { return r.without_checkpoint->peak_bytes(); }});
@@ -47,6 +54,8 @@ std::vector<Field<MemoryReport>> memory_summary_fields(const MemoryReport& repor
                  [](S r) -> FieldValue { return r.fit->max_batch_peak; }});
     f.push_back({"next_batch_peak_bytes", "peak one batch above", Unit::bytes,
                  [](S r) -> FieldValue { return r.fit->next_batch_peak; }});
+    if (report.fit->max_context)
+      f.push_back({"max_context", "longest context", Unit::integer, [](S r) -> FieldValue { return *r.fit->max_context; }});
     f.push_back({"recompute_time_s", "recompute time", Unit::seconds, [](S r) -> FieldValue {
                    if (!r.fit->recompute_s) return NotApplicable{};
                    return *r.fit->recompute_s;

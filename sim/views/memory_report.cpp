@@ -25,7 +25,12 @@ std::string peak_where(const MemoryReport& r) {
 std::string per_param_line(const MemoryFootprint& f) {
   const ByteSizes& z = f.sizes;
   std::string p = std::to_string(z.weight) + " (weights)";
-  if (f.settings.phase == Phase::inference) return p + " = " + std::to_string(z.weight) + " B/param";
+  if (f.settings.phase != Phase::training) {
+    if (f.settings.weight_format != WeightFormat::same)
+      return p + ", linear layers " + std::string(weight_format_name(f.settings.weight_format)) +
+             " with an fp16 scale per " + std::to_string(kWeightGroup);
+    return p + " = " + std::to_string(z.weight) + " B/param";
+  }
   p += " + " + std::to_string(z.gradient) + " (gradients)";
   if (z.master) p += " + " + std::to_string(z.master) + " (fp32 master)";
   if (z.state_slots)
@@ -63,6 +68,10 @@ std::vector<std::string> summary(const MemoryReport& r) {
     l.push_back("live activations at the worst point (" + peak_where(r) + "): " + b(f.activations_bytes()) +
                 " (a tensor is freed after its last consumer)");
   }
+  if (s.uses_kv_cache())
+    l.push_back("KV cache (" + std::string(dtype_name(s.cache_dtype())) + "): " + std::to_string(f.kv_cache_tokens) +
+                " tokens x " + b(f.kv_bytes_per_token) + " per token (all layers' 2 x kv_heads x head_dim) x batch " +
+                std::to_string(s.batch) + " = " + b(f.kv_cache_bytes()));
   if (r.without_checkpoint) {
     const MemoryFootprint& w = *r.without_checkpoint;
     int64_t saving = *r.checkpoint_saving_bytes;
@@ -89,6 +98,11 @@ std::vector<std::string> summary(const MemoryReport& r) {
     else
       l.push_back("no batch fits: batch 1 needs " + b(d.next_batch_peak) + " (the model part alone " +
                   b(f.model_bytes()) + ")");
+    if (d.max_context)
+      l.push_back("longest context that fits at batch " + std::to_string(s.batch) + ": " +
+                  std::to_string(*d.max_context) + " cached tokens" +
+                  (d.max_context_capped ? " (the model's max_positions - 1; memory would hold more)"
+                                        : " (the KV cache of the rest of the usable memory)"));
   }
   return l;
 }

@@ -26,7 +26,7 @@ std::string stream_needs(const LayerResult& l) {
   for (const StreamResult& n : l.streams) {
     if (n.bytes <= 0) continue;
     if (!s.empty()) s += ", ";
-    s += std::string(n.tensor) + " " + bandwidth(n.required_Bps);
+    s += std::string(n.tensor == std::string("kv") ? "KV cache" : n.tensor) + " " + bandwidth(n.required_Bps);
     if (n.level != l.intensity_level)
       s += " from " + n.level_name + " (" + bandwidth(n.available_Bps) + " available)";
   }
@@ -43,7 +43,8 @@ std::string flip_sentence(const LayerQuery& q, const std::string& lvl) {
            std::to_string(*q.compute_bound_at_batch - 1) + "), or at this batch with " + bw + ".";
   std::string why;
   if (q.per_sample_intensity < l.ridge_point)
-    why = ": per sample its activations allow only " + intensity(q.per_sample_intensity) +
+    why = std::string(": per sample its activations") + (q.settings.uses_kv_cache() ? " and KV cache" : "") +
+          " allow only " + intensity(q.per_sample_intensity) +
           ", below the ridge point, and a larger batch amortises only the weights";
   return "No batch up to " + std::to_string(q.searched_to_batch) + " makes it compute-bound" + why + "; it would need " +
          bw + ".";
@@ -56,8 +57,12 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
   const LayerWork& w = l.work;
   const LayerTiming& t = l.timing;
   const std::string& lvl = level_name(hw, l.intensity_level);
+  std::string phase;
+  if (q.settings.phase == Phase::decode) phase = ", decode at context " + std::to_string(q.settings.context);
+  if (q.settings.phase == Phase::prefill) phase = ", prefill";
+  if (q.settings.uses_kv_cache()) phase += ", KV cache " + std::string(dtype_name(q.settings.cache_dtype()));
   std::string out = l.name + " (" + l.op + ") of " + q.model + ", batch " + std::to_string(q.settings.batch) + ", " +
-                    std::string(dtype_name(q.settings.dtype)) + ", on " + hw.id + " (" + hw.name + "), " +
+                    std::string(dtype_name(q.settings.dtype)) + phase + ", on " + hw.id + " (" + hw.name + "), " +
                     q.hardware_model + " model:\n";
   auto sentence = [&](const std::string& s) { out += "- " + s + "\n"; };
   if (w.flops <= 0 && w.bytes() <= 0) {
@@ -92,7 +97,11 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
     sentence("The host link (" + hw.link->name + ", " + format_rate(hw.link->bandwidth_Bps, "B/s") + ") adds " +
              format_seconds(t.link_s) + " for " + format_bytes(w.link_bytes) + ", " +
              format_fixed(t.link_s / t.compute_s, 1) + "x the compute time.");
-  if (t.overhead_s > 0) sentence("Kernel launch adds " + format_seconds(t.overhead_s) + ".");
+  if (l.bound.kind == Bound::Kind::overhead)
+    sentence("Kernel launches take most of its time: " + format_seconds(t.overhead_s) + " of " +
+             format_seconds(t.time_s) + ", more than compute, memory and link together, so it is bound by launch "
+             "overhead (one launch per step, --overhead graph, removes it).");
+  else if (t.overhead_s > 0) sentence("Kernel launch adds " + format_seconds(t.overhead_s) + ".");
   return out;
 }
 

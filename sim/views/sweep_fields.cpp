@@ -1,6 +1,8 @@
 // The sweep schema (see sweep_fields.hpp).
 #include "sim/views/sweep_fields.hpp"
 
+#include <algorithm>
+
 namespace ridge {
 
 namespace {
@@ -36,6 +38,8 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
   f.push_back({"dtype", "dtype", Unit::text, [](R r) -> FieldValue { return std::string(dtype_name(r.plan->coords(r.point).dtype)); }, true});
   f.push_back({"optimizer", "optimizer", Unit::text,
                [](R r) -> FieldValue { return std::string(optimizer_name(r.plan->coords(r.point).optimizer)); }, true});
+  if (std::find(plan.file.phases.begin(), plan.file.phases.end(), Phase::decode) != plan.file.phases.end())
+    f.push_back({"context", "context", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).context; }, true});
   f.push_back({"batch", "batch", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).batch; }, true});
   f.push_back({"status", "status", Unit::text, [](R r) -> FieldValue { return point(r).status_text(); }, true});
   return f;

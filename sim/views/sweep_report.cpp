@@ -18,7 +18,8 @@ std::vector<std::string> preamble(const SweepPlan& plan, bool per_layer) {
       "ridge sweep " + plan.file.path + ": " + std::to_string(plan.point_count()) + " points" +
           (per_layer ? ", one row per layer" : ""),
       "time: per layer max(compute, memory) + link + launch, summed over layers; seconds, FLOP/s, bytes (SI)",
-      "bound: memory when memory-bound layers take more than half the step time, else compute",
+      "bound: memory when memory-bound layers take more than half the step time, overhead (link) when launches (the "
+      "link) do, else compute",
       "peak_memory_bytes, fits: the step's peak device memory (ridge memory) against the DRAM less a 5% runtime reserve",
   };
   for (const auto& line : counting_conventions()) lines.push_back(line);
@@ -110,7 +111,7 @@ namespace {
 
 // "v100 fp16 inference" plus whatever else distinguishes the series (other varied
 // values, the hardware model when several are swept, the optimizer in training, the
-// batch along a [[vary]] series: skip_vary >= 0 names the value the series runs along).
+// decode context, the batch along a [[vary]] series: skip_vary >= 0 names the value the series runs along).
 std::string series_name(const SweepPlan& plan, const SweepResult& result, size_t index, int skip_vary) {
   SweepCoords c = plan.coords(index);
   const SweepHardwarePoint& hp = plan.hw_points[c.hw_point];
@@ -120,6 +121,7 @@ std::string series_name(const SweepPlan& plan, const SweepResult& result, size_t
     if (static_cast<int>(k) != skip_vary) s += " " + plan.file.vary[k].key + "=" + plan.file.vary[k].values[hp.value[k]].text;
   s += " " + std::string(dtype_name(c.dtype)) + " " + std::string(phase_name(c.phase));
   if (plan.file.optimizers.size() > 1 && c.phase == Phase::training) s += " " + std::string(optimizer_name(c.optimizer));
+  if (c.phase == Phase::decode) s += " context " + std::to_string(c.context);
   if (skip_vary >= 0 && plan.file.batches.size() > 1) s += " batch " + std::to_string(c.batch);
   return s;
 }

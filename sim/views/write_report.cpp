@@ -22,6 +22,8 @@ Json report_root(const std::string& model_name, const RunSettings& s) {
   root.set("dtype", std::string(dtype_name(s.dtype)));
   root.set("phase", std::string(phase_name(s.phase)));
   if (s.phase == Phase::training) root.set("optimizer", std::string(optimizer_name(s.optimizer)));
+  if (s.phase == Phase::decode) root.set("context", s.context);
+  if (s.uses_kv_cache()) root.set("kv_dtype", std::string(dtype_name(s.cache_dtype())));
   root.set("precision", std::string(precision_name(s.precision)));
   return root;
 }

@@ -3,6 +3,7 @@
 
 #include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
+#include "sim/workload/ops/ops.hpp"
 
 namespace ridge {
 
@@ -56,10 +57,12 @@ void check_sums(const LayerCost& r) {
 }
 
 LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
-  const LayerCounts& c = layer.counts;
+  const bool attends_cache = s.phase == Phase::decode && layer.counts.attention.heads > 0;
+  // Decode: the layer's one query token per sequence attends to `context` cached ones too.
+  const LayerCounts& c = attends_cache ? ops::attention_counts(layer.counts.attention, s.context) : layer.counts;
   LayerCost r;
   r.params = c.params;
-  bool skipped = s.phase == Phase::inference && c.identity_at_inference;
+  bool skipped = s.phase != Phase::training && c.identity_at_inference;
   if (skipped || c.is_view) return r;  // no arithmetic and no data moved
   int64_t b = s.batch;
   int64_t size = dtype_bytes(s.dtype);
@@ -70,6 +73,13 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   r.output_bytes = checked_product({c.output_elems, b, size});
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
   r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
+  if (c.quantizable && s.weight_format != WeightFormat::same)
+    r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype);
+  if (s.uses_kv_cache() && c.kv_elems_per_token > 0) {
+    int64_t tokens = checked_add(c.attention.queries, attends_cache ? s.context : 0);  // written + read
+    r.kv_bytes = checked_product({tokens, c.kv_elems_per_token, b, dtype_bytes(s.cache_dtype())});
+  }
+  r.forward_kernels = c.kernels;
   if (s.phase == Phase::training) add_training(r, layer, s);
   check_sums(r);
   return r;
@@ -77,7 +87,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
 
 void accumulate(LayerCost& total, const LayerCost& l) {
   for (auto field : {&LayerCost::params, &LayerCost::macs, &LayerCost::flops, &LayerCost::input_bytes,
-                     &LayerCost::output_bytes, &LayerCost::weight_bytes, &LayerCost::backward_macs,
+                     &LayerCost::output_bytes, &LayerCost::weight_bytes, &LayerCost::kv_bytes, &LayerCost::backward_macs,
                      &LayerCost::backward_flops, &LayerCost::backward_input_macs, &LayerCost::backward_weight_macs,
                      &LayerCost::backward_input_bytes, &LayerCost::backward_output_bytes,
                      &LayerCost::backward_weight_bytes, &LayerCost::update_flops, &LayerCost::update_bytes})
@@ -87,9 +97,36 @@ void accumulate(LayerCost& total, const LayerCost& l) {
 
 }  // namespace
 
+namespace {
+
+// The checks a phase with a KV cache makes of its model (see analyze_costs).
+void check_cache_phase(const Model& model, const RunSettings& s) {
+  if (!s.uses_kv_cache()) return;
+  if (!model.has_attention())
+    throw InputError({model.file}, "--phase " + std::string(phase_name(s.phase)) + " needs a model with attention (got '" +
+                                       model.name + "', which has no attention layer)",
+                     "prefill and decode model a KV cache; use --phase inference for this model");
+  int64_t longest = s.phase == Phase::decode ? checked_add(s.context, 1) : model.input[0];
+  if (model.max_positions > 0 && longest > model.max_positions)
+    throw InputError(model.max_positions_loc,
+                     std::string(s.phase == Phase::decode ? "--context " + std::to_string(s.context) + " + the new token"
+                                                          : "the prompt of " + std::to_string(longest) + " tokens") +
+                         " is longer than " + model.name + "'s max_positions = " + std::to_string(model.max_positions) +
+                         " (got " + std::to_string(longest) + ")",
+                     "use a shorter --context or --seq");
+  for (const Layer& layer : model.layers)
+    if (s.phase == Phase::decode && layer.counts.attention.heads > 0 && layer.counts.attention.queries != 1)
+      throw RunError("decode needs the model read at one token per sequence (layer '" + layer.name + "' has " +
+                                    std::to_string(layer.counts.attention.queries) + ")");
+}
+
+}  // namespace
+
 CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
+  check_cache_phase(model, settings);
   CostAnalysis a;
   a.settings = settings;
+  if (settings.phase == Phase::prefill && settings.seq == 0) a.settings.seq = model.input[0];  // the file's length
   a.layers.reserve(model.layers.size());
   for (const Layer& layer : model.layers) {
     try {

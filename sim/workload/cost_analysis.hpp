@@ -20,6 +20,10 @@ struct LayerCost {
   int64_t input_bytes = 0;
   int64_t output_bytes = 0;
   int64_t weight_bytes = 0;
+  // KV cache traffic of an attention layer in prefill and decode (its own stream, in the
+  // cache's dtype): the new tokens' keys and values written, the cached ones read.
+  int64_t kv_bytes = 0;
+  int forward_kernels = 0;  // forward launches (0 for a view or a skipped layer)
   // Training only (zero at inference): gradient of inputs and weights.
   int64_t backward_macs = 0;         // backward_input_macs + backward_weight_macs
   int64_t backward_flops = 0;        // 2 x backward_macs + the other arithmetic of both gradients
@@ -40,7 +44,9 @@ struct LayerCost {
 
   // Sums checked once by analyze_costs (a layer whose sums pass 2^63 is an input error),
   // so they cannot wrap afterwards.
-  int64_t bytes() const { return checked_add(checked_add(input_bytes, output_bytes), weight_bytes); }  // forward
+  int64_t bytes() const {  // forward
+    return checked_add(checked_add(checked_add(input_bytes, output_bytes), weight_bytes), kv_bytes);
+  }
   int64_t backward_bytes() const {
     return checked_add(checked_add(backward_input_bytes, backward_output_bytes), backward_weight_bytes);
   }
@@ -55,7 +61,10 @@ struct CostAnalysis {
   LayerCost totals;
 };
 
-// Throws InputError when a count at this batch overflows 64 bits.
+// Throws InputError when a count at this batch overflows 64 bits, when a phase with a KV
+// cache meets a model with no attention, or a sequence is longer than the model's
+// max_positions. In decode, `model` must have been read at one token per sequence
+// (RunSettings::tokens_per_step).
 CostAnalysis analyze_costs(const Model& model, const RunSettings& settings);
 
 // True when every input of the layer is the model's input: such a layer computes no

@@ -10,6 +10,19 @@
 
 namespace ridge {
 
+// The shape of an attention layer (sim/workload/ops/attention.cpp), kept so that a run
+// can count it again for a number of cached tokens (decode attends to a KV cache that
+// the model file does not know the length of). heads == 0: not an attention layer.
+struct AttentionShape {
+  int64_t heads = 0;
+  int64_t kv_heads = 0;
+  int64_t head_dim = 0;
+  int64_t queries = 0;       // query tokens per sample (the sequence the layer sees)
+  bool causal = true;
+  bool fused = false;        // one kernel, no score matrix in memory (FlashAttention-style)
+  bool skip_masked = false;  // causal pairs above the diagonal are neither computed nor counted
+};
+
 struct LayerCounts {
   // Per model (independent of batch).
   int64_t params = 0;        // trainable parameters this layer owns
@@ -51,6 +64,15 @@ struct LayerCounts {
   bool identity_at_inference = false;  // dropout: does nothing in eval mode
   bool inplace = false;                // output overwrites the (single) input's storage
   bool is_view = false;                // flatten / reshape: no data moved, output aliases input
+
+  bool quantizable = false;  // a linear layer's dense weights: --weight-dtype stores them narrower
+  int kernels = 1;  // forward kernel launches (an unfused attention chain launches 3)
+
+  // Attention layers only. kv_elems_per_token: K and V elements one token keeps in the KV
+  // cache (2 x kv_heads x head_dim); a run with a cache (prefill, decode) writes them
+  // for each new token and reads them for each cached one, as its own `kv` stream.
+  AttentionShape attention;
+  int64_t kv_elems_per_token = 0;
 };
 
 }  // namespace ridge

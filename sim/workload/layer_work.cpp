@@ -24,8 +24,10 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     w.input_bytes = static_cast<double>(c.input_bytes + c.backward_input_bytes);
     w.output_bytes = static_cast<double>(c.output_bytes + c.backward_output_bytes);
     w.weight_bytes = static_cast<double>(c.weight_bytes + c.backward_weight_bytes + c.update_bytes);
-    // One kernel each for forward, backward and the update; views and skipped layers launch nothing.
-    w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : 1;
+    w.kv_bytes = static_cast<double>(c.kv_bytes);
+    // The forward's kernels (one, or an unfused attention chain's three), one for backward
+    // and one for the update; views and skipped layers launch nothing.
+    w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : c.forward_kernels;
     if (c.backward_flops > 0 || c.backward_bytes() > 0) ++w.kernels;
     if (c.update_bytes > 0) ++w.kernels;
     if (on_host) {
@@ -40,6 +42,17 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     }
     out.push_back(w);
   }
+  // --overhead graph: the step is one launch (a replayed CUDA graph), charged to the
+  // first layer that launches anything; none: no launch overhead at all.
+  LaunchOverhead launches = costs.settings.overhead;
+  bool first = true;
+  for (LayerWork& w : out)
+    if (launches == LaunchOverhead::none || (launches == LaunchOverhead::per_step && w.kernels > 0 && !first)) {
+      w.kernels = 0;
+    } else if (launches == LaunchOverhead::per_step && w.kernels > 0) {
+      w.kernels = 1;
+      first = false;
+    }
   return out;
 }
 

@@ -131,8 +131,14 @@ Plan plan_events(size_t n, bool training, const CheckpointPolicy& cp) {
 // Parameters, master weights, gradients and optimizer state: the part independent of the batch.
 void add_model_part(MemoryFootprint& f, const Model& model, bool training) {
   const ByteSizes& sizes = f.sizes;
-  for (const Layer& l : model.layers) f.params = checked_add(f.params, l.counts.params);
-  f.parameters_bytes = checked_mul(f.params, sizes.weight);
+  const RunSettings& s = f.settings;
+  for (const Layer& l : model.layers) {
+    f.params = checked_add(f.params, l.counts.params);
+    // --weight-dtype stores the weights of linear layers narrower (with their group scales).
+    bool narrow = l.counts.quantizable && s.weight_format != WeightFormat::same;
+    f.parameters_bytes = checked_add(f.parameters_bytes, narrow ? quantized_weight_bytes(l.counts.params, s.weight_format, s.dtype)
+                                                                : checked_mul(l.counts.params, sizes.weight));
+  }
   if (!training) return;
   f.master_weights_bytes = checked_mul(f.params, sizes.master);
   f.gradients_bytes = checked_mul(f.params, sizes.gradient);
@@ -290,6 +296,18 @@ void find_peak(MemoryFootprint& f, bool training) {
   for (const LayerMemory& l : f.layers) f.activations_per_sample += l.kept_per_sample;
 }
 
+// Prefill and decode: the KV cache, held through the step, joins the per-sample part.
+void add_kv_cache(MemoryFootprint& f, const Model& model) {
+  const RunSettings& s = f.settings;
+  if (!s.uses_kv_cache()) return;
+  for (const Layer& l : model.layers)
+    f.kv_bytes_per_token =
+        checked_add(f.kv_bytes_per_token, checked_mul(l.counts.kv_elems_per_token, dtype_bytes(s.cache_dtype())));
+  f.kv_cache_tokens = s.phase == Phase::decode ? checked_add(s.context, 1) : model.input[0];
+  f.kv_cache_per_sample = checked_mul(f.kv_bytes_per_token, f.kv_cache_tokens);
+  f.peak_per_sample = checked_add(f.peak_per_sample, f.kv_cache_per_sample);
+}
+
 // The checkpointed segments' forward, run again in backward.
 void add_recompute_cost(MemoryFootprint& f, const Model& model) {
   CostAnalysis costs = analyze_costs(model, f.settings);
@@ -327,6 +345,7 @@ MemoryFootprint build(const Model& model, const RunSettings& settings, const Che
   f.timeline = std::move(plan.events);
   timeline.fill(f.timeline);
   find_peak(f, training);
+  add_kv_cache(f, model);
   if (training && f.checkpoint.kind != CheckpointPolicy::Kind::none) add_recompute_cost(f, model);
   checked_add(f.model_bytes(), checked_mul(f.peak_per_sample, settings.batch));  // every reported byte count fits
   return f;

@@ -20,6 +20,9 @@
 //   workspace (transient): activations not kept for backward and activation gradients
 //     live at the peak. Library scratch space (cuDNN workspace) is not modelled.
 // Inference: the weights plus the activations live at the worst point of the graph.
+// Prefill and decode add the KV cache, held for the whole step, to the per-sample part:
+// every attention layer's 2 x kv_heads x head_dim elements (in the cache's dtype) per
+// token in the cache (prefill: the prompt; decode: the context and the new token).
 #pragma once
 
 #include <cstdint>
@@ -82,7 +85,12 @@ struct MemoryFootprint {
   std::vector<MemoryEvent> timeline;
   size_t peak_event = 0;              // index into timeline
   int64_t activations_per_sample = 0; // training: kept at the end of forward; inference: live at the peak
-  int64_t peak_per_sample = 0;        // timeline[peak_event].live()
+  int64_t peak_per_sample = 0;        // timeline[peak_event].live() + kv_cache_per_sample
+
+  // Prefill and decode: the KV cache (bytes per sample), held through the step.
+  int64_t kv_bytes_per_token = 0;     // all attention layers together
+  int64_t kv_cache_tokens = 0;        // tokens per sequence in the cache at the end of the step
+  int64_t kv_cache_per_sample = 0;    // kv_bytes_per_token x kv_cache_tokens
 
   // Checkpointing: the forward run again in backward, at the run's batch.
   int64_t recompute_flops = 0;
@@ -90,9 +98,12 @@ struct MemoryFootprint {
 
   int64_t model_bytes() const { return parameters_bytes + master_weights_bytes + gradients_bytes + optimizer_bytes; }
   int64_t activations_bytes() const { return activations_per_sample * settings.batch; }
+  int64_t kv_cache_bytes() const { return kv_cache_per_sample * settings.batch; }
   int64_t peak_bytes() const { return model_bytes() + peak_per_sample * settings.batch; }
   int64_t workspace_bytes() const;  // transient activations + activation gradients at the peak
-  int64_t live_bytes(const MemoryEvent& e) const { return model_bytes() + e.live() * settings.batch; }
+  int64_t live_bytes(const MemoryEvent& e) const {
+    return model_bytes() + (e.live() + kv_cache_per_sample) * settings.batch;
+  }
   const MemoryEvent& peak() const { return timeline[peak_event]; }
 };
 

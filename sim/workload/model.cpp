@@ -15,4 +15,10 @@ std::vector<std::string> Model::layer_names() const {
   return names;
 }
 
+bool Model::has_attention() const {
+  for (const Layer& l : layers)
+    if (l.counts.attention.heads > 0) return true;
+  return false;
+}
+
 }  // namespace ridge

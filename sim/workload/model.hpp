@@ -29,11 +29,15 @@ struct Model {
   std::string source;  // where the architecture comes from
   std::string file;
   Shape input;         // per sample
+  int64_t max_positions = 0;  // the longest sequence a language model takes (0: not stated)
+  SourceLoc max_positions_loc;  // where the model file states it
   std::vector<Layer> layers;
 
   // Index of the layer called `name`, or -1.
   int find(const std::string& name) const;
   std::vector<std::string> layer_names() const;
+  // True when some layer is an attention op (it can keep a KV cache).
+  bool has_attention() const;
 };
 
 }  // namespace ridge

@@ -13,17 +13,17 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
 
-Model load_model(const std::string& arg) {
+Model load_model(const std::string& arg, std::optional<int64_t> tokens) {
   if (names_a_file(arg)) {
     if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
-    return read_model_file(arg);
+    return read_model_file(arg, tokens);
   }
   fs::path zoo = data_root() / "models" / (arg + ".toml");
   if (!fs::exists(zoo)) {
-    if (fs::exists(arg)) return read_model_file(arg);
+    if (fs::exists(arg)) return read_model_file(arg, tokens);
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
-  return read_model_file(zoo.string());
+  return read_model_file(zoo.string(), tokens);
 }
 
 }  // namespace ridge

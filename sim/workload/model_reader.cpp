@@ -236,7 +236,7 @@ std::vector<int> topological_order(const std::vector<Decl>& decls, const std::ve
   return order;
 }
 
-Model build(const toml::table& root, const std::string& file) {
+Model build(const toml::table& root, const std::string& file, std::optional<int64_t> tokens) {
   TomlFields top(root, file, "model");
   Model m;
   m.file = file;
@@ -247,6 +247,12 @@ Model build(const toml::table& root, const std::string& file) {
   TomlFields in(*input, file, "[input]");
   m.input = in.integer_list("shape");
   if (m.input.empty()) in.fail("shape", "must have at least one dimension");
+  if (auto max_pos = top.optional_integer("max_positions")) {
+    if (*max_pos <= 0) top.fail("max_positions", "must be a positive integer (got " + std::to_string(*max_pos) + ")");
+    m.max_positions = *max_pos;
+    m.max_positions_loc = top.where("max_positions");
+  }
+  if (tokens) m.input[0] = *tokens;  // a run that fixes the tokens per sequence (prefill --seq, decode)
   try {
     element_count(m.input);
   } catch (const CountOverflow&) {
@@ -317,10 +323,10 @@ Model build(const toml::table& root, const std::string& file) {
   return m;
 }
 
-Model parse_and_build(const std::string& text, const std::string& file) {
+Model parse_and_build(const std::string& text, const std::string& file, std::optional<int64_t> tokens) {
   toml::table root = parse_toml_text(text, file);
   try {
-    return build(root, file);
+    return build(root, file, tokens);
   } catch (const CountOverflow&) {
     throw InputError({file}, "a size in the model overflows 64 bits");
   }
@@ -328,17 +334,17 @@ Model parse_and_build(const std::string& text, const std::string& file) {
 
 }  // namespace
 
-Model read_model_string(const std::string& text, const std::string& file_label) {
-  return parse_and_build(text, file_label);
+Model read_model_string(const std::string& text, const std::string& file_label, std::optional<int64_t> tokens) {
+  return parse_and_build(text, file_label, tokens);
 }
 
-Model read_model_file(const std::string& path) {
+Model read_model_file(const std::string& path, std::optional<int64_t> tokens) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError({path}, "is a folder, not a model file", "give a .toml model file or a zoo name (ridge list models)");
   std::optional<std::string> text = read_input_file(path);
   if (!text) throw InputError({path}, "cannot read the model file", "check the path");
-  return parse_and_build(*text, path);
+  return parse_and_build(*text, path, tokens);
 }
 
 }  // namespace ridge

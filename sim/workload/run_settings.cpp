@@ -1,13 +1,67 @@
 // Names of phases and optimizers (see run_settings.hpp).
 #include "sim/workload/run_settings.hpp"
 
+#include "sim/base/checked_math.hpp"
+
 namespace ridge {
 
-std::string_view phase_name(Phase p) { return p == Phase::inference ? "inference" : "training"; }
+std::string_view phase_name(Phase p) {
+  switch (p) {
+    case Phase::inference: return "inference";
+    case Phase::training: return "training";
+    case Phase::prefill: return "prefill";
+    case Phase::decode: return "decode";
+  }
+  return "?";
+}
 
 std::optional<Phase> parse_phase(std::string_view s) {
-  if (s == "inference") return Phase::inference;
-  if (s == "training") return Phase::training;
+  for (Phase p : {Phase::inference, Phase::training, Phase::prefill, Phase::decode})
+    if (phase_name(p) == s) return p;
+  return std::nullopt;
+}
+
+std::string_view launch_overhead_name(LaunchOverhead o) {
+  switch (o) {
+    case LaunchOverhead::per_kernel: return "kernel";
+    case LaunchOverhead::per_step: return "graph";
+    case LaunchOverhead::none: return "none";
+  }
+  return "?";
+}
+
+std::optional<LaunchOverhead> parse_launch_overhead(std::string_view s) {
+  for (LaunchOverhead o : {LaunchOverhead::per_kernel, LaunchOverhead::per_step, LaunchOverhead::none})
+    if (launch_overhead_name(o) == s) return o;
+  return std::nullopt;
+}
+
+std::string_view weight_format_name(WeightFormat w) {
+  switch (w) {
+    case WeightFormat::same: return "same";
+    case WeightFormat::int8: return "int8";
+    case WeightFormat::int4: return "int4";
+    case WeightFormat::fp8: return "fp8";
+  }
+  return "?";
+}
+
+std::optional<WeightFormat> parse_weight_format(std::string_view s) {
+  for (WeightFormat w : {WeightFormat::int8, WeightFormat::int4, WeightFormat::fp8})
+    if (weight_format_name(w) == s) return w;
+  return std::nullopt;
+}
+
+int64_t quantized_weight_bytes(int64_t elems, WeightFormat w, DType dtype) {
+  if (w == WeightFormat::same) return checked_mul(elems, dtype_bytes(dtype));
+  int64_t bits = w == WeightFormat::int4 ? 4 : 8;
+  int64_t groups = (elems + kWeightGroup - 1) / kWeightGroup;
+  return checked_add((checked_mul(elems, bits) + 7) / 8, checked_mul(groups, 2));  // + one fp16 scale per group
+}
+
+std::optional<int64_t> RunSettings::tokens_per_step() const {
+  if (phase == Phase::decode) return 1;
+  if (phase == Phase::prefill && seq > 0) return seq;
   return std::nullopt;
 }
 

@@ -91,3 +91,36 @@ OpResult layernorm(TomlFields& a, const std::vector<Shape>& in) {
 }
 
 }  // namespace ridge::ops
+
+// rmsnorm (over the last dim D, as LLaMA's RMSNorm): y = x / sqrt(mean(x^2) + eps) x
+//   gamma; D parameters (gamma), no bias. Per row of D: squares D, sum D-1, divide 1,
+//   add eps 1, rsqrt 1, normalise D multiplies, gamma D multiplies = 4D + 2 (3D + 2
+//   without elementwise_affine). Backward per element: input gradient 7 (g = dy*gamma 1,
+//   x-hat again 1, the row sum of g*x-hat 2, rstd*(g - x-hat*mean) 3; 6 without gamma),
+//   weight gradient 2 (dgamma = sum dy*x-hat). Saved: the input and rstd per row (fp32).
+namespace ridge::ops {
+
+OpResult rmsnorm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  if (x.empty()) throw ShapeMismatch("rmsnorm needs an input with at least one dimension");
+  int64_t d = x.back();
+  if (auto declared = a.optional_integer("normalized_shape"); declared && *declared != d)
+    throw ShapeMismatch("normalized_shape = " + std::to_string(*declared) + " but the input " + shape_to_string(x) +
+                        " has " + std::to_string(d) + " features in its last dimension");
+  if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
+  bool affine = a.boolean("elementwise_affine", true);
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.params = n.weight_elems = affine ? d : 0;
+  n.input_elems = n.output_elems = element_count(x);
+  int64_t rows = n.input_elems / d;
+  n.flops = checked_mul(rows, checked_add(checked_mul(affine ? 4 : 3, d), 2));
+  n.bwd_input_other_flops = checked_mul(affine ? 7 : 6, n.input_elems);
+  n.bwd_weight_other_flops = affine ? checked_mul(2, n.input_elems) : 0;
+  n.saves_input = true;
+  n.saved_aux_bytes = checked_mul(rows, 4);  // rstd per row, fp32
+  return r;
+}
+
+}  // namespace ridge::ops

@@ -26,6 +26,15 @@ OpResult hardswish(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult layernorm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult rmsnorm(TomlFields& attrs, const std::vector<Shape>& in);
+
+OpResult rotary(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult swiglu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult geglu(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult attention(TomlFields& attrs, const std::vector<Shape>& in);
+// An attention layer's counts when its queries also attend to `cached` tokens of a KV
+// cache (attention.cpp states the formulas); attention() is this with cached = 0.
+LayerCounts attention_counts(const AttentionShape& shape, int64_t cached);
 
 OpResult softmax(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult embedding(TomlFields& attrs, const std::vector<Shape>& in);

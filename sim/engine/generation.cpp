@@ -1,0 +1,128 @@
+// Prefill plus summed decode steps (see generation.hpp).
+#include "sim/engine/generation.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "hw/layer_batch.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/ratio.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/workload/memory_footprint.hpp"
+
+namespace ridge {
+
+namespace {
+
+RunSettings decode_at(const RunSettings& base, int64_t context) {
+  RunSettings s = base;
+  s.phase = Phase::decode;
+  s.context = context;
+  return s;
+}
+
+bool same_work(const LayerWork& a, const LayerWork& b) {
+  return a.flops == b.flops && a.epilogue_flops == b.epilogue_flops && a.input_bytes == b.input_bytes &&
+         a.output_bytes == b.output_bytes && a.weight_bytes == b.weight_bytes && a.kv_bytes == b.kv_bytes &&
+         a.link_bytes == b.link_bytes && a.kernels == b.kernels;
+}
+
+// Work at step k = first + k x step, as one array per field over `steps` steps. Every
+// field is an integer count below 2^53, so the doubles are exact.
+LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_t steps) {
+  LayerWorkArrays a;
+  const Eigen::ArrayXd k = Eigen::ArrayXd::LinSpaced(steps, 0.0, static_cast<double>(steps - 1));
+  auto line = [&](double w0, double w1) -> Eigen::ArrayXd { return w0 + k * (w1 - w0); };
+  a.flops = line(first.flops, next.flops);
+  a.input_bytes = line(first.input_bytes, next.input_bytes);
+  a.output_bytes = line(first.output_bytes, next.output_bytes);
+  a.weight_bytes = line(first.weight_bytes, next.weight_bytes);
+  a.kv_bytes = line(first.kv_bytes, next.kv_bytes);
+  a.link_bytes = line(first.link_bytes, next.link_bytes);
+  a.kernels = line(first.kernels, next.kernels);
+  return a;
+}
+
+// Sum over decode contexts first, first + 1, ..., first + steps - 1 of every layer's time.
+TimingSums sum_decode_steps(const Model& model, const RunSettings& base, int64_t first, int64_t steps,
+                            const HardwareSpec& hw, const HardwareModel& hw_model) {
+  std::vector<LayerWork> w0 = layer_work(model, analyze_costs(model, decode_at(base, first)));
+  std::vector<LayerWork> w1 = layer_work(model, analyze_costs(model, decode_at(base, first + 1)));
+  TimingSums total;
+  auto add = [&](const TimingSums& s, double times) {
+    total.compute_s += s.compute_s * times;
+    total.memory_s += s.memory_s * times;
+    total.link_s += s.link_s * times;
+    total.overhead_s += s.overhead_s * times;
+    total.time_s += s.time_s * times;
+    total.memory_bound_s += s.memory_bound_s * times;
+  };
+  // Layers whose work does not grow with the context: timed once, the same every step.
+  std::vector<LayerWork> fixed;
+  // Layers whose work grows with it (attention), grouped: identical layers are timed once.
+  std::vector<std::pair<size_t, int>> growing;  // (first layer of a group, layers in it)
+  for (size_t i = 0; i < w0.size(); ++i) {
+    if (same_work(w0[i], w1[i])) {
+      fixed.push_back(w0[i]);
+      continue;
+    }
+    auto group = std::find_if(growing.begin(), growing.end(), [&](const std::pair<size_t, int>& g) {
+      return same_work(w0[g.first], w0[i]) && same_work(w1[g.first], w1[i]);
+    });
+    if (group != growing.end())
+      ++group->second;
+    else
+      growing.emplace_back(i, 1);
+  }
+  LayerTimingArrays scratch;
+  if (!fixed.empty()) add(hw_model.time_layers(to_arrays(fixed), hw, base.dtype, scratch), static_cast<double>(steps));
+  for (const auto& [rep, count] : growing)
+    add(hw_model.time_layers(over_steps(w0[rep], w1[rep], steps), hw, base.dtype, scratch), count);
+  return total;
+}
+
+}  // namespace
+
+GenerationResult simulate_generation(const Model& prefill_model, const Model& decode_model, const RunSettings& base,
+                                     const GenerationRequest& req, const HardwareSpec& hw,
+                                     const HardwareModel& hw_model) {
+  check_dtype_supported(hw, base.dtype);
+  check_weights_readable(hw, base);
+  GenerationResult r;
+  r.prompt = req.prompt;
+  r.gen = req.gen;
+  r.batch = base.batch;
+  r.decode_steps = req.gen - 1;
+  RunSettings pre = base;
+  pre.phase = Phase::prefill;
+  pre.seq = req.prompt;
+  r.hardware_model = std::string(hw_model.name());
+  r.prefill = derive(prefill_model, analyze_costs(prefill_model, pre), hw, hw_model);
+  r.ttft_s = r.prefill.totals.timing.time_s;
+  double memory_bound_s = r.prefill.memory_bound_share * r.ttft_s;
+  r.prefill_memory_bound_share = r.prefill.memory_bound_share;
+  r.mean_context = req.prompt + (r.decode_steps > 0 ? (r.decode_steps - 1) / 2 : 0);
+  if (r.decode_steps > 0) {
+    // The last step (the longest context) is checked against max_positions first.
+    const int64_t last = req.prompt + r.decode_steps - 1;
+    analyze_costs(decode_model, decode_at(base, last));
+    TimingSums d = sum_decode_steps(decode_model, base, req.prompt, r.decode_steps, hw, hw_model);
+    r.decode_s = d.time_s;
+    r.decode_memory_bound_share = ratio(d.memory_bound_s, d.time_s);
+    memory_bound_s += d.memory_bound_s;
+    r.tpot_s = d.time_s / static_cast<double>(r.decode_steps);
+    r.decode_tokens_per_s = ratio(static_cast<double>(base.batch * r.decode_steps), d.time_s);
+    r.mean_step = derive(decode_model, analyze_costs(decode_model, decode_at(base, r.mean_context)), hw, hw_model);
+    r.step_at_mean_context_s = r.mean_step.totals.timing.time_s;
+  }
+  r.total_s = r.ttft_s + r.decode_s;
+  r.tokens_per_s = ratio(static_cast<double>(base.batch * req.gen), r.total_s);
+  r.memory_bound_share = ratio(memory_bound_s, r.total_s);
+  RunSettings end = r.decode_steps > 0 ? decode_at(base, req.prompt + req.gen - 2) : pre;
+  r.kv_cache_bytes = memory_footprint(r.decode_steps > 0 ? decode_model : prefill_model, end, CheckpointPolicy{})
+                         .kv_cache_bytes();
+  return r;
+}
+
+}  // namespace ridge

@@ -1,0 +1,76 @@
+// Formatting the generate report (see generate_report.hpp).
+#include "sim/views/generate_report.hpp"
+
+#include "sim/base/format_units.hpp"
+#include "sim/views/field_table.hpp"
+#include "sim/views/write_report.hpp"
+
+namespace ridge {
+
+namespace {
+std::string pct(double share) { return format_fixed(100 * share, 1) + "%"; }
+}  // namespace
+
+std::string generate_text(const Model& model, const RunSettings& s, const HardwareSpec& hw, const GenerationResult& g) {
+  std::string t;
+  t += model.name + " on " + hw.id + " (" + hw.name + "), " + g.hardware_model + " model, batch " +
+       std::to_string(g.batch) + ", " + std::string(dtype_name(s.dtype)) + ", KV cache " +
+       std::string(dtype_name(s.cache_dtype())) + ": prompt " + std::to_string(g.prompt) + " tokens, " +
+       std::to_string(g.gen) + " generated per sequence\n";
+  t += "- time to first token (prefill of " + std::to_string(g.prompt) + " tokens): " + format_seconds(g.ttft_s) +
+       ", " + pct(g.prefill_memory_bound_share) + " of it memory-bound\n";
+  if (g.decode_steps > 0) {
+    t += "- time per output token: " + format_seconds(g.tpot_s) + " on average over " +
+         std::to_string(g.decode_steps) + " decode steps (contexts " + std::to_string(g.prompt) + " to " +
+         std::to_string(g.prompt + g.decode_steps - 1) + "); the step at the mean context " +
+         std::to_string(g.mean_context) + " takes " + format_seconds(g.step_at_mean_context_s) + ", " +
+         pct(g.decode_memory_bound_share) + " of decode is memory-bound\n";
+    t += "- decode: " + format_seconds(g.decode_s) + " in all, " + format_rate(g.decode_tokens_per_s, "tokens/s") +
+         " across the batch\n";
+  }
+  t += "- total latency " + format_seconds(g.total_s) + ", " + format_rate(g.tokens_per_s, "tokens/s") +
+       " generated across the batch, " + pct(g.memory_bound_share) + " of the time memory-bound\n";
+  t += "- KV cache at the end: " + format_bytes(static_cast<double>(g.kv_cache_bytes)) + " (" +
+       std::to_string(g.prompt + g.gen - 1) + " tokens x batch " + std::to_string(g.batch) + ")\n";
+  return t;
+}
+
+std::vector<Field<GenerationResult>> generate_fields() {
+  using G = const GenerationResult&;
+  auto integer = [](int64_t GenerationResult::*m) { return [m](G g) -> FieldValue { return g.*m; }; };
+  auto number = [](double GenerationResult::*m) { return [m](G g) -> FieldValue { return g.*m; }; };
+  return {
+      {"prompt_tokens", "prompt", Unit::integer, integer(&GenerationResult::prompt)},
+      {"generated_tokens", "generated", Unit::integer, integer(&GenerationResult::gen)},
+      {"decode_steps", "decode steps", Unit::integer, integer(&GenerationResult::decode_steps)},
+      {"ttft_s", "time to first token", Unit::seconds, number(&GenerationResult::ttft_s)},
+      {"tpot_s", "time per output token", Unit::seconds, number(&GenerationResult::tpot_s)},
+      {"mean_context", "mean context", Unit::integer, integer(&GenerationResult::mean_context)},
+      {"step_at_mean_context_s", "step at the mean context", Unit::seconds,
+       number(&GenerationResult::step_at_mean_context_s)},
+      {"decode_time_s", "decode", Unit::seconds, number(&GenerationResult::decode_s)},
+      {"total_time_s", "total latency", Unit::seconds, number(&GenerationResult::total_s)},
+      {"tokens_per_s", "tokens/s", Unit::number, number(&GenerationResult::tokens_per_s)},
+      {"decode_tokens_per_s", "decode tokens/s", Unit::number, number(&GenerationResult::decode_tokens_per_s)},
+      {"memory_bound_share", "memory-bound", Unit::fraction, number(&GenerationResult::memory_bound_share)},
+      {"prefill_memory_bound_share", "prefill memory-bound", Unit::fraction,
+       number(&GenerationResult::prefill_memory_bound_share)},
+      {"decode_memory_bound_share", "decode memory-bound", Unit::fraction,
+       number(&GenerationResult::decode_memory_bound_share)},
+      {"kv_cache_bytes", "KV cache at the end", Unit::bytes, integer(&GenerationResult::kv_cache_bytes)},
+  };
+}
+
+Json generate_json(const Model& model, const RunSettings& s, const HardwareSpec& hw, const GenerationResult& g) {
+  RunSettings decode = s;  // the root names the run by its decode steps (phase, mean context)
+  decode.phase = Phase::decode;
+  decode.context = g.mean_context;
+  Json j = report_root(model.name, decode);
+  j.set("hardware", hw.id);
+  j.set("hardware_model", g.hardware_model);
+  std::vector<Field<GenerationResult>> fields = generate_fields();
+  put_fields(j, all_fields(fields), g);
+  return j;
+}
+
+}  // namespace ridge
