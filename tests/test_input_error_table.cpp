@@ -54,6 +54,15 @@ const Case kCases[] = {
     {"sim/engine/sweep_file.cpp", SWEEP "vary = 1\n", "RIDGE sweep in.toml", "'vary' must be an array of tables", true},
     {"sim/engine/sweep_file.cpp", SWEEP VARY "values = [\"1 TB/s\"]\n" VARY "values = [\"2 TB/s\"]\n", "RIDGE sweep in.toml", "is varied twice", true},
     {"sim/engine/sweep_file.cpp", "", "RIDGE sweep missing.toml", "cannot read sweep file 'missing.toml'", false},
+    {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"decode\"]\ncontext = [-1]\n", "RIDGE sweep in.toml",
+     "a context must be a non-negative integer", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"decode\"]\n", "RIDGE sweep in.toml", "phase \"decode\" needs context = [...]", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "context = [128]\n", "RIDGE sweep in.toml", "'context' applies to phase = [\"decode\"] only", true},
+    // sim/workload/model_reader.cpp and ops (most are in the backlog below)
+    {"sim/workload/model_reader.cpp", "name = \"m\"\nmax_positions = 0\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\n",
+     "RIDGE analyze ./in.toml", "'max_positions' must be a positive integer (got 0)", false},
+    {"sim/workload/ops/normalization.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\neps = -1\n",
+     "RIDGE analyze ./in.toml", "'eps' must be positive", false},
     // sim/base/units.cpp (datasheet quantities, here through --set compute.fp32)
     {"sim/base/units.cpp", "", SET "'compute.fp32='", "is empty", false},
     {"sim/base/units.cpp", "", SET "'compute.fp32=abc TFLOPS'", "does not start with a number", false},
