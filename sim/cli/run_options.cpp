@@ -28,7 +28,8 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
   g.add_options()
       ("hw", po::value(&v.hw)->composing(), "shipped descriptor name (ridge list hardware) or descriptor file; plot roofline: repeat to overlay")
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
-      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\" (repeatable)");
+      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
+       "e.g. model.seq=2048 (repeatable)");
   return g;
 }
 
@@ -71,15 +72,35 @@ OutputFormat to_output_format(const OutputOptionValues& v) {
   return *f;
 }
 
+namespace {
+constexpr std::string_view kModelPrefix = "model.";
+bool is_model_set(const std::string& set) { return set.starts_with(kModelPrefix); }
+}  // namespace
+
+std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v) {
+  std::vector<ParamOverride> out;
+  for (const std::string& set : v.sets) {
+    if (!is_model_set(set)) continue;
+    size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == kModelPrefix.size())
+      throw InputError({}, "--set " + set + ": expected model.NAME=VALUE", "e.g. --set model.seq=2048");
+    out.push_back({set.substr(kModelPrefix.size(), eq - kModelPrefix.size()), set.substr(eq + 1), {}});
+  }
+  return out;
+}
+
 std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
+  std::vector<std::string> hw_sets;
+  for (const std::string& set : v.sets)
+    if (!is_model_set(set)) hw_sets.push_back(set);
   if (v.hw.empty()) {
     if (!v.hw_model.empty()) throw InputError({}, "--hw-model needs --hw", "ridge list hardware");
-    if (!v.sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
+    if (!hw_sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
   }
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
-    s.spec = load_hardware(name, v.sets);
+    s.spec = load_hardware(name, hw_sets);
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }

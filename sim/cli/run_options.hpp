@@ -10,6 +10,7 @@
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
+#include "sim/workload/model_reader.hpp"
 #include "sim/workload/run_settings.hpp"
 #include "sim/views/output_format.hpp"
 
@@ -26,7 +27,8 @@ struct RunOptionValues {
   std::string data_on = "device";
 };
 
-// --hw, --hw-model, --set: which hardware a run is timed on.
+// --hw, --hw-model, --set: which hardware a run is timed on; `--set model.NAME=V`
+// sets a model parameter instead (model_overrides).
 struct HardwareOptionValues {
   std::vector<std::string> hw;  // several only where a command overlays them (plot roofline)
   std::string hw_model;
@@ -46,6 +48,9 @@ po::options_description output_option_group(OutputOptionValues& v, const std::st
 // Validated settings; bad values are InputErrors naming the option.
 RunSettings to_run_settings(const RunOptionValues& v);
 OutputFormat to_output_format(const OutputOptionValues& v);
+
+// The `--set model.NAME=VALUE` entries, as overrides of the model's [params].
+std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v);
 
 struct SelectedHardware {
   HardwareSpec spec;

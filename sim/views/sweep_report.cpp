@@ -108,7 +108,7 @@ void write_sweep_csv(const SweepPlan& plan, const SweepResult& result, bool per_
         t.rows.push_back(std::move(head));
         continue;
       }
-      const Model& model = plan.models[c.model];
+      const Model& model = plan.models[c.variant];
       const LayerWorkArrays& w = result.group_work[c.group];
       for (Eigen::Index l = 0; l < w.size(); ++l) {
         std::vector<Cell> row = head;
@@ -178,7 +178,7 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
         const LayerWorkArrays& w = result.group_work[c.group];
         Json layers = Json::array();
         for (Eigen::Index l = 0; l < w.size(); ++l) {
-          const Layer& layer = plan.models[c.model].layers[static_cast<size_t>(l)];
+          const Layer& layer = plan.models[c.variant].layers[static_cast<size_t>(l)];
           Json j = Json::object();
           j.set("name", layer.name).set("op", layer.op).set("flops", w.flops[l]);
           j.set("bytes", w.input_bytes[l] + w.output_bytes[l] + w.weight_bytes[l]);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/int_expression.hpp"
 #include "sim/workload/layer_counts.hpp"
 #include "sim/workload/shape.hpp"
 
@@ -27,6 +28,7 @@ struct Model {
   std::string source;  // where the architecture comes from
   std::string file;
   Shape input;         // per sample
+  IntParams params;    // the [params] table's values, overrides applied
   std::vector<Layer> layers;
 
   // Index of the layer called `name`, or -1.

@@ -13,17 +13,17 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
 
-Model load_model(const std::string& arg) {
+Model load_model(const std::string& arg, const std::vector<ParamOverride>& overrides) {
   if (names_a_file(arg)) {
     if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
-    return read_model_file(arg);
+    return read_model_file(arg, overrides);
   }
   fs::path zoo = data_root() / "models" / (arg + ".toml");
   if (!fs::exists(zoo)) {
-    if (fs::exists(arg)) return read_model_file(arg);
+    if (fs::exists(arg)) return read_model_file(arg, overrides);
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
-  return read_model_file(zoo.string());
+  return read_model_file(zoo.string(), overrides);
 }
 
 }  // namespace ridge

@@ -1,15 +1,27 @@
 // Reads a model file (TOML; format in README "Model files") into a Model: expands
+// its [params] (named integers, used as expressions in any integer field), expands
 // repeated blocks, resolves input names, orders the graph, infers shapes and counts.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/workload/model.hpp"
 
 namespace ridge {
 
-Model read_model_file(const std::string& path);
+// `--set model.NAME=VALUE` or a sweep's `[[vary]] key = "model.NAME"`: replaces the
+// [params] entry NAME for one run. VALUE is an integer expression (it may use the other
+// params); `where` locates it for errors (empty file: the command line).
+struct ParamOverride {
+  std::string name;
+  std::string value;
+  SourceLoc where;
+};
+
+Model read_model_file(const std::string& path, const std::vector<ParamOverride>& overrides = {});
 // `text` as if read from a file called `file_label` (used in messages).
-Model read_model_string(const std::string& text, const std::string& file_label);
+Model read_model_string(const std::string& text, const std::string& file_label,
+                        const std::vector<ParamOverride>& overrides = {});
 
 }  // namespace ridge

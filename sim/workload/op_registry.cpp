@@ -30,12 +30,15 @@ const std::vector<OpInfo>& all_ops() {
       {"matmul", ops::matmul, 2, 2, "batched product of two activations (transpose_a, transpose_b)"},
       {"dropout", ops::dropout, 1, 1, "random zeroing in training; identity at inference"},
       {"flatten", ops::flatten, 1, 1, "view as one dimension from start_dim on"},
-      {"add", ops::add, 2, -1, "element-wise sum of equal shapes"},
-      {"mul", ops::mul, 2, 2, "element-wise product of equal shapes"},
+      {"add", ops::add, 2, -1, "element-wise sum, numpy broadcasting"},
+      {"sub", ops::sub, 2, 2, "element-wise difference, numpy broadcasting"},
+      {"mul", ops::mul, 2, 2, "element-wise product, numpy broadcasting"},
+      {"div", ops::div, 2, 2, "element-wise quotient, numpy broadcasting"},
+      {"parameter", ops::parameter, 0, 0, "a learned tensor of a given shape (class token, position embedding)"},
       {"scale", ops::scale, 1, 1, "multiply by a constant factor"},
       {"transpose", ops::transpose, 1, 1, "permute dimensions (perm), copying the data"},
       {"reshape", ops::reshape, 1, 1, "view as another shape (one -1 inferred)"},
-      {"concat", ops::concat, 2, -1, "join along an axis"},
+      {"concat", ops::concat, 1, -1, "join along an axis (one input: a copy)"},
       {"select", ops::select, 1, 1, "pick one index along an axis, dropping it (a view)"},
   };
   return table;

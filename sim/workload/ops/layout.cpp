@@ -5,6 +5,7 @@
 //   writes every element.
 // reshape (shape, one -1 inferred): a view like flatten, no data moved.
 // concat (axis): copies every input into one output; the other dimensions must match.
+//   One input is a copy of it (DenseNet's first dense block).
 // select (axis, index): picks one index along an axis and drops that dimension
 //   (x[:, 0] of BERT's pooler, torch.select): a view, no data moved.
 #include <algorithm>

@@ -39,7 +39,10 @@ OpResult select(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult dropout(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult flatten(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult add(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult sub(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult mul(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult div(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult parameter(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult scale(TomlFields& attrs, const std::vector<Shape>& in);
 
 }  // namespace ridge::ops
