@@ -31,7 +31,7 @@ int run_analyze(const Args& args) {
 
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out);
-  Model model = load_model(model_arg, model_overrides(hwo));
+  Model model = load_cli_model(model_arg, run, hwo);
   CostAnalysis costs = analyze_costs(model, settings);
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   if (!hw) {

@@ -94,7 +94,7 @@ int plot_model(const std::string& kind, const Args& args) {
   if (plot.labels < 0) throw InputError({}, "--labels must be 0 or more (got " + std::to_string(plot.labels) + ")");
   Target target = target_of(plot);
   RunSettings settings = to_run_settings(run);
-  Model model = load_model(model_arg, model_overrides(hwo));
+  Model model = load_cli_model(model_arg, run, hwo);
   CostAnalysis costs = analyze_costs(model, settings);
   std::vector<plots::TimedHardware> runs = time_on_hardware(model, costs, hwo);
   plots::PlotBundle bundle;

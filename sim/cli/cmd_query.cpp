@@ -35,7 +35,7 @@ int run_query(const Args& args) {
     throw InputError({}, "--format: query writes text or json (got '" + out.format + "')");
 
   RunSettings settings = to_run_settings(run);
-  Model model = load_model(model_arg, model_overrides(hwo));
+  Model model = load_cli_model(model_arg, run, hwo);
   SelectedHardware hw = *to_hardware(hwo);
   LayerQuery q = query_layer(model, settings, hw.spec, *hw.model, layer);
   write_output(out.output, [&](std::ostream& os) {

@@ -19,7 +19,9 @@ po::options_description run_option_group(RunOptionValues& v) {
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
        "and optimizer state)")
-      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link");
+      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link")
+      ("input", po::value(&v.inputs)->composing(), "ONNX model: NAME=1x3x224x224, the full shape of an input with dynamic dimensions (its first is the batch, which --batch sets)")
+      ("allow-unknown", po::bool_switch(&v.allow_unknown), "ONNX model: a node ridge does not model becomes a zero-cost 'unmodelled' layer instead of an error");
   return g;
 }
 
@@ -87,6 +89,33 @@ std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v) {
     out.push_back({set.substr(kModelPrefix.size(), eq - kModelPrefix.size()), set.substr(eq + 1), {}});
   }
   return out;
+}
+
+OnnxOptions to_onnx_options(const RunOptionValues& v) {
+  OnnxOptions o;
+  o.allow_unknown = v.allow_unknown;
+  for (const std::string& in : v.inputs) {
+    size_t eq = in.find('=');
+    Shape shape;
+    bool ok = eq != std::string::npos && eq > 0 && eq + 1 < in.size();
+    for (size_t pos = eq + 1; ok && pos <= in.size();) {
+      size_t x = in.find('x', pos);
+      std::string part = in.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+      ok = !part.empty() && part.size() < 18 && part.find_first_not_of("0123456789") == std::string::npos &&
+           std::stoll(part) > 0;
+      if (ok) shape.push_back(std::stoll(part));
+      if (x == std::string::npos) break;
+      pos = x + 1;
+    }
+    if (!ok) throw InputError({}, "--input: expected NAME=DIMxDIMx... of positive sizes (got '" + in + "')",
+                              "e.g. --input input=1x3x224x224");
+    o.inputs.emplace_back(in.substr(0, eq), shape);
+  }
+  return o;
+}
+
+Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw) {
+  return load_model(arg, model_overrides(hw), to_onnx_options(run));
 }
 
 std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {

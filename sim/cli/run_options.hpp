@@ -10,6 +10,7 @@
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
+#include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/run_settings.hpp"
 #include "sim/views/output_format.hpp"
@@ -25,6 +26,8 @@ struct RunOptionValues {
   std::string optimizer = "adam";
   std::string precision = "uniform";
   std::string data_on = "device";
+  std::vector<std::string> inputs;  // ONNX: --input NAME=1x3x224x224
+  bool allow_unknown = false;       // ONNX: unmodelled nodes cost nothing instead of failing
 };
 
 // --hw, --hw-model, --set: which hardware a run is timed on; `--set model.NAME=V`
@@ -51,6 +54,10 @@ OutputFormat to_output_format(const OutputOptionValues& v);
 
 // The `--set model.NAME=VALUE` entries, as overrides of the model's [params].
 std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v);
+// --input and --allow-unknown, for an ONNX model.
+OnnxOptions to_onnx_options(const RunOptionValues& v);
+// MODEL as the run options and --set model.NAME say.
+Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw);
 
 struct SelectedHardware {
   HardwareSpec spec;

@@ -13,9 +13,15 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
 
-Model load_model(const std::string& arg, const std::vector<ParamOverride>& overrides) {
+Model load_model(const std::string& arg, const std::vector<ParamOverride>& overrides, const OnnxOptions& onnx) {
   if (names_a_file(arg)) {
     if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
+    if (is_onnx_path(arg)) {
+      if (!overrides.empty())
+        throw InputError({}, "--set model." + overrides.front().name + ": an ONNX model has no [params]",
+                         "give its input's shape with --input NAME=1x3x224x224");
+      return read_model_table(onnx_model_table(arg, onnx), arg);
+    }
     return read_model_file(arg, overrides);
   }
   fs::path zoo = data_root() / "models" / (arg + ".toml");

@@ -71,9 +71,8 @@ class Expander {
 
   void check_name(TomlFields& f, const std::string& name) {
     if (name.empty()) f.fail("name", "must not be empty");
-    if (name.find_first_of(".@") != std::string::npos)
-      f.fail("name", "must not contain '.' or '@' (got '" + name + "')",
-             "'.' separates block scopes and '@input' names a block's input");
+    if (name.find('@') != std::string::npos)
+      f.fail("name", "must not contain '@' (got '" + name + "')", "'@input' names a block's input");
   }
 
   void register_name(const std::string& name, int index, const SourceLoc& loc) {
@@ -368,20 +367,20 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
   return m;
 }
 
-Model parse_and_build(const std::string& text, const std::string& file, const std::vector<ParamOverride>& overrides) {
-  toml::table root = parse_toml_text(text, file);
+}  // namespace
+
+Model read_model_table(const toml::table& root, const std::string& file_label,
+                       const std::vector<ParamOverride>& overrides) {
   try {
-    return build(root, file, overrides);
+    return build(root, file_label, overrides);
   } catch (const CountOverflow&) {
-    throw InputError({file}, "a size in the model overflows 64 bits");
+    throw InputError({file_label}, "a size in the model overflows 64 bits");
   }
 }
 
-}  // namespace
-
 Model read_model_string(const std::string& text, const std::string& file_label,
                         const std::vector<ParamOverride>& overrides) {
-  return parse_and_build(text, file_label, overrides);
+  return read_model_table(parse_toml_text(text, file_label), file_label, overrides);
 }
 
 Model read_model_file(const std::string& path, const std::vector<ParamOverride>& overrides) {
@@ -392,7 +391,7 @@ Model read_model_file(const std::string& path, const std::vector<ParamOverride>&
   if (!in) throw InputError({path}, "cannot read the model file", "check the path");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_and_build(ss.str(), path, overrides);
+  return read_model_table(parse_toml_text(ss.str(), path), path, overrides);
 }
 
 }  // namespace ridge

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <toml++/toml.h>
+
 #include "sim/workload/model.hpp"
 
 namespace ridge {
@@ -20,6 +22,9 @@ struct ParamOverride {
 };
 
 Model read_model_file(const std::string& path, const std::vector<ParamOverride>& overrides = {});
+// A model table already parsed (or translated from ONNX), as if read from `file_label`.
+Model read_model_table(const toml::table& root, const std::string& file_label,
+                       const std::vector<ParamOverride>& overrides = {});
 // `text` as if read from a file called `file_label` (used in messages).
 Model read_model_string(const std::string& text, const std::string& file_label,
                         const std::vector<ParamOverride>& overrides = {});

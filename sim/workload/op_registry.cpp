@@ -22,6 +22,13 @@ const std::vector<OpInfo>& all_ops() {
       {"tanh", ops::tanh, 1, 1, "hyperbolic tangent"},
       {"silu", ops::silu, 1, 1, "x * sigmoid(x)"},
       {"hardswish", ops::hardswish, 1, 1, "x * relu6(x + 3) / 6"},
+      {"hardsigmoid", ops::hardsigmoid, 1, 1, "min(max(x / 6 + 0.5, 0), 1)"},
+      {"erf", ops::erf, 1, 1, "the error function"},
+      {"sqrt", ops::sqrt, 1, 1, "square root"},
+      {"exp", ops::exp, 1, 1, "e^x"},
+      {"pow", ops::pow, 1, 1, "x to a constant power (exponent)"},
+      {"reduce_mean", ops::reduce_mean, 1, 1, "mean over axes (keepdims)"},
+      {"reduce_sum", ops::reduce_sum, 1, 1, "sum over axes (keepdims)"},
       {"batchnorm", ops::batchnorm, 1, 1, "batch normalisation over channel dim 0"},
       {"local_response_norm", ops::local_response_norm, 1, 1, "local response normalisation across channels"},
       {"layernorm", ops::layernorm, 1, 1, "layer normalisation over the last dimension"},
@@ -36,10 +43,12 @@ const std::vector<OpInfo>& all_ops() {
       {"div", ops::div, 2, 2, "element-wise quotient, numpy broadcasting"},
       {"parameter", ops::parameter, 0, 0, "a learned tensor of a given shape (class token, position embedding)"},
       {"scale", ops::scale, 1, 1, "multiply by a constant factor"},
+      {"unmodelled", ops::unmodelled, 1, -1, "an imported node ridge does not model: zero cost (onnx_op)"},
       {"transpose", ops::transpose, 1, 1, "permute dimensions (perm), copying the data"},
       {"reshape", ops::reshape, 1, 1, "view as another shape (one -1 inferred)"},
       {"concat", ops::concat, 1, -1, "join along an axis (one input: a copy)"},
       {"select", ops::select, 1, 1, "pick one index along an axis, dropping it (a view)"},
+      {"slice", ops::slice, 1, 1, "a strided range along axes (starts, ends, steps), copied"},
   };
   return table;
 }

@@ -1,5 +1,7 @@
 // Layers that move data without weights: dropout (a mask multiply in training,
 // nothing at inference), flatten (a view: no data moved), and
+// unmodelled: a stand-in for an imported node ridge does not model (--allow-unknown):
+//   its first input's shape, zero cost; `onnx_op` names what it stands for.
 // scale: multiply by a constant (attention's 1/sqrt(d)), 1 per element forward and
 //   1 per element backward (dY*c); nothing kept.
 #include <cmath>
@@ -47,6 +49,14 @@ OpResult scale(TomlFields& a, const std::vector<Shape>& in) {
   n.input_elems = n.output_elems = n.flops = element_count(in[0]);
   n.bwd_input_other_flops = n.output_elems;
   n.inplace = a.boolean("inplace", false);
+  return r;
+}
+
+OpResult unmodelled(TomlFields& a, const std::vector<Shape>& in) {
+  a.string("onnx_op");
+  OpResult r;
+  r.output = in[0];
+  r.counts.is_view = true;
   return r;
 }
 
