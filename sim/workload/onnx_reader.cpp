@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -67,14 +68,16 @@ std::string module_name(const std::string& node_name) {
   for (std::string p; std::getline(ss, p, '/');)
     if (!p.empty()) parts.push_back(p);
   if (parts.size() < 2) return parts.empty() ? node_name : parts[0];
-  std::string path;
+  // A child of a Sequential is scoped "<attribute>.<index>" under "<attribute>":
+  // "/layer1/layer1.0/downsample/downsample.0/Conv" is layer1.0.downsample.0.
+  std::vector<std::string> path;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    const std::string& c = parts[i];
-    if (path.empty()) path = c;
-    else if (c.rfind(path + ".", 0) == 0) path = c;
-    else path += "." + c;
+    if (!path.empty() && parts[i].rfind(path.back() + ".", 0) == 0) path.back() = parts[i];
+    else path.push_back(parts[i]);
   }
-  return path;
+  std::string name;
+  for (const std::string& p : path) name += (name.empty() ? "" : ".") + p;
+  return name;
 }
 
 class Translator {
@@ -89,7 +92,7 @@ class Translator {
     read_input();
     for (int i = 0; i < g.node_size(); ++i) translate_node(g.node(i), i);
     toml::table root;
-    root.insert("name", g.name().empty() ? std::string("onnx-model") : g.name());
+    root.insert("name", std::filesystem::path(file_).stem().string());
     root.insert("source", "ONNX file " + file_ + (model_.producer_name().empty() ? "" : ", exported by " +
                                                       model_.producer_name() + " " + model_.producer_version()));
     toml::table input;
@@ -269,7 +272,7 @@ class Translator {
     attrs.insert("op", op);
     toml::array ins;
     for (const std::string& s : inputs) ins.push_back(s);
-    attrs.insert("inputs", std::move(ins));
+    if (!ins.empty()) attrs.insert("inputs", std::move(ins));
     const OpInfo* info = find_op(op);
     TomlFields f(attrs, file_, "layer '" + name + "' (" + op + ")");
     f.accept("name");
