@@ -2,6 +2,7 @@
 #include "hw/descriptor_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -89,6 +90,7 @@ void read_compute(const toml::table& t, const std::string& file, int64_t sockets
       if (s.peak_flops.count(dt))
         g.fail(key, "is given both as a peak (compute." + key + ") and by flops_per_cycle", "keep one of the two");
       double peak = static_cast<double>(sockets) * static_cast<double>(cores) * clock * per;
+      if (!std::isfinite(peak)) g.fail(key, "gives a peak too large to compute with (got " + format_raw(per) + ")");
       s.peak_flops[dt] = peak;
       std::string unit = dt == DType::int8 ? "OP" : "FLOP";
       s.derivations.push_back(key + " peak = " + sockets_part(sockets) + std::to_string(cores) + " cores x " +
@@ -105,7 +107,7 @@ void read_compute(const toml::table& t, const std::string& file, int64_t sockets
 MemoryLevel read_memory_level(const toml::table& t, const std::string& file, int64_t sockets,
                               std::set<std::string>& seen, HardwareSpec& s) {
   TomlFields named(t, file, "memory level");
-  std::string name = named.string("name");
+  std::string name = named.name("name");
   if (name.empty()) named.fail("name", "must not be empty");
   if (name.find('.') != std::string::npos)
     named.fail("name", "must not contain '.' (got '" + name + "')", "'.' separates the parts of --set key paths");
@@ -121,6 +123,7 @@ MemoryLevel read_memory_level(const toml::table& t, const std::string& file, int
     double rate = read_quantity(f, "transfer_rate", Quantity::transfer_rate);
     int64_t bus = f.positive("bus_bytes", 8);
     level.bandwidth_Bps = static_cast<double>(sockets) * static_cast<double>(channels) * rate * static_cast<double>(bus);
+    if (!std::isfinite(level.bandwidth_Bps)) f.fail("channels", "gives a bandwidth too large to compute with");
     s.derivations.push_back(name + " bandwidth = " + sockets_part(sockets) + std::to_string(channels) +
                             " channels x " + text_of(t, "transfer_rate") + " x " + std::to_string(bus) +
                             " B = " + format_rate(level.bandwidth_Bps, "B/s"));
@@ -145,11 +148,12 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   s.file = file;
   TomlFields r(root, file, "descriptor");
   reject_unknown_first(r, kRootKeys);
-  s.name = r.string("name");
+  s.name = r.name("name");
   if (s.name.empty()) r.fail("name", "must not be empty");
   s.kind = r.string("kind");
   if (s.kind != "gpu" && s.kind != "cpu") r.fail("kind", "must be \"gpu\" or \"cpu\" (got \"" + s.kind + "\")");
   s.default_model = r.optional_string("model").value_or("roofline");
+  s.default_model_where = r.where("model");
   if (s.default_model.empty()) r.fail("model", "must not be empty", "a hardware model name, e.g. \"roofline\"");
   s.source = r.string("source");
   int64_t sockets = r.positive("sockets", 1);
@@ -174,7 +178,7 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   if (const toml::table* link = r.optional_table("link")) {
     TomlFields l(*link, file, "link");
     reject_unknown_first(l, {"name", "bandwidth"});
-    s.link = HostLink{l.string("name"), read_quantity(l, "bandwidth", Quantity::bandwidth)};
+    s.link = HostLink{l.name("name"), read_quantity(l, "bandwidth", Quantity::bandwidth)};
   }
   if (const toml::table* overhead = r.optional_table("overhead")) {
     TomlFields o(*overhead, file, "overhead");
@@ -301,6 +305,19 @@ void apply_override(toml::table& root, const HardwareOverride& o, const std::str
   value.get("v")->visit([&](auto& n) { target.insert_or_assign(parts.back(), std::move(n)); });
 }
 
+// Whether applying `o` makes a table the descriptor does not have ([link] for link.bandwidth).
+bool creates_table(const toml::table& root, const HardwareOverride& o) {
+  std::vector<std::string> parts = split_path(o.key);
+  const toml::table* t = &root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[0] == "memory") return false;  // levels are never created: an unknown level is an error
+    const toml::node* n = t->get(parts[i]);
+    if (!n || !n->is_table()) return true;
+    t = n->as_table();
+  }
+  return false;
+}
+
 std::string marker_for(size_t i) { return "<override " + std::to_string(i) + ">"; }
 
 }  // namespace
@@ -325,12 +342,19 @@ HardwareSpec HardwareDescriptor::spec(const std::vector<HardwareOverride>& overr
   toml::table root = parse_toml_text(text_, file_);  // a fresh tree: copies would drop positions
   for (size_t i = 0; i < overrides.size(); ++i) apply_override(root, overrides[i], marker_for(i));
   try {
-    return build_hardware_spec(root, file_, id_);
+    HardwareSpec s = build_hardware_spec(root, file_, id_);
+    for (size_t i = 0; i < overrides.size(); ++i)
+      if (s.default_model_where.file == marker_for(i)) s.default_model_where = overrides[i].where;
+    return s;
   } catch (const InputError& e) {
     // An error in an overridden value is reported where the override was written.
     for (size_t i = 0; i < overrides.size(); ++i)
       if (e.where().file == marker_for(i))
         throw InputError(overrides[i].where, e.what(), e.hint());
+    // A table the file does not have (no line) was made by an override: blame that override.
+    if (e.where().file == file_ && e.where().line == 0)
+      for (const HardwareOverride& o : overrides)
+        if (creates_table(root_, o)) throw InputError(o.where, e.what(), e.hint());
     throw;
   }
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/error.hpp"
 #include "sim/workload/dtype.hpp"
 
 namespace ridge {
@@ -27,6 +28,7 @@ struct HardwareSpec {
   std::string name;           // "NVIDIA V100 SXM2 16 GB"
   std::string kind;           // "gpu" | "cpu"
   std::string default_model;  // hardware model used unless --hw-model says otherwise
+  SourceLoc default_model_where;  // where `model` was written (an unknown name is reported there)
   std::string source;
   std::string file;
   std::map<DType, double> peak_flops;  // dense peak per supported dtype

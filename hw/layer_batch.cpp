@@ -60,16 +60,23 @@ TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArr
   return s;
 }
 
+double sum_in_layer_order(const Eigen::ArrayXd& a) {
+  double s = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) s += a[i];
+  return s;
+}
+
 TimingSums finish_batch(LayerTimingArrays& out) {
   // Same expression, and so the same rounding, as finish_timing per layer.
   out.time_s = out.compute_s.max(out.memory_s) + out.link_s + out.overhead_s;
   TimingSums s;
-  s.compute_s = out.compute_s.sum();
-  s.memory_s = out.memory_s.sum();
-  s.link_s = out.link_s.sum();
-  s.overhead_s = out.overhead_s.sum();
-  s.time_s = out.time_s.sum();
-  s.memory_bound_s = (out.bound_level >= 0).select(out.time_s, 0.0).sum();
+  s.compute_s = sum_in_layer_order(out.compute_s);
+  s.memory_s = sum_in_layer_order(out.memory_s);
+  s.link_s = sum_in_layer_order(out.link_s);
+  s.overhead_s = sum_in_layer_order(out.overhead_s);
+  s.time_s = sum_in_layer_order(out.time_s);
+  for (Eigen::Index i = 0; i < out.time_s.size(); ++i)
+    if (out.bound_level[i] >= 0) s.memory_bound_s += out.time_s[i];
   return s;
 }
 

@@ -60,6 +60,11 @@ struct TimingSums {
 TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArrays& work, const HardwareSpec& hw,
                                   DType dtype, LayerTimingArrays& out);
 
+// A sum taken layer by layer in order, so that it rounds exactly as the per-layer
+// path's running sums do (Eigen's sum() reorders the additions): a sweep point and
+// `analyze` of the same run report the same doubles.
+double sum_in_layer_order(const Eigen::ArrayXd& a);
+
 // Fills out.time_s / bound_level from the other arrays and sums everything (shared by
 // the vectorised overrides): time = max(compute, memory) + link + overhead.
 TimingSums finish_batch(LayerTimingArrays& out);

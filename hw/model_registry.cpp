@@ -33,7 +33,13 @@ const HardwareModel& find_hardware_model(const std::string& name) {
 
 const HardwareModel& select_hardware_model(const HardwareSpec& hw, const std::string& requested) {
   if (!requested.empty()) return find_hardware_model(requested);
-  if (!hw.default_model.empty()) return find_hardware_model(hw.default_model);
+  if (!hw.default_model.empty()) {
+    try {
+      return find_hardware_model(hw.default_model);
+    } catch (const InputError& e) {
+      throw InputError(hw.default_model_where, "descriptor: 'model' names an " + std::string(e.what()), e.hint());
+    }
+  }
   return *hardware_models().front();
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/base/error.hpp"
+
 namespace ridge {
 
 namespace {
@@ -12,13 +14,23 @@ double required(double bytes, double compute_s) {
   if (compute_s <= 0) return std::numeric_limits<double>::infinity();
   return bytes / compute_s;
 }
+
+// Data on the host (--data-on host) crosses the host link; a descriptor without one
+// cannot time that, and charging 0 s would silently drop the transfer.
+void require_link(const HardwareSpec& hw) {
+  if (!hw.link)
+    throw InputError({hw.file}, "hardware '" + hw.id + "' has no [link], so --data-on host has no link to send the data over",
+                     "add a [link] table with its name and bandwidth (or --set link.name=PCIe --set link.bandwidth=\"32 GB/s\"), "
+                     "or use --data-on device");
+}
 }  // namespace
 
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   LayerTiming t;
   double peak = hw.peak(dtype).value_or(0) * hw.compute_efficiency;
   t.compute_s = work.flops > 0 && peak > 0 ? work.flops / peak : 0;
-  t.link_s = hw.link && work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
+  if (work.link_bytes > 0) require_link(hw);
+  t.link_s = work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
   t.overhead_s = work.kernels * hw.kernel_launch_s;
   t.required_input_Bps = required(work.input_bytes, t.compute_s);
   t.required_output_Bps = required(work.output_bytes, t.compute_s);
@@ -50,6 +62,7 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
     out.compute_s = (work.flops > 0).select(work.flops / peak, 0.0);
   else
     out.compute_s.setZero();
+  if ((work.link_bytes > 0).any()) require_link(hw);
   if (hw.link)
     out.link_s = (work.link_bytes > 0).select(work.link_bytes / hw.link->bandwidth_Bps, 0.0);
   else

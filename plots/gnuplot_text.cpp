@@ -1,6 +1,8 @@
 // Safe gnuplot text (see gnuplot_text.hpp).
 #include "plots/gnuplot_text.hpp"
 
+#include "sim/base/format_units.hpp"
+
 #include <cstdio>
 
 namespace ridge::plots {
@@ -54,10 +56,6 @@ std::string gp_string(std::string_view text, TextMarkup markup) {
   return out + "'";
 }
 
-std::string gp_number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  return buf;
-}
+std::string gp_number(double v) { return format_raw(v); }
 
 }  // namespace ridge::plots

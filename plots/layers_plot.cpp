@@ -16,7 +16,7 @@ namespace {
 
 // Which layers get a tick label: all when they fit side by side, else the heaviest
 // first, each keeping `gap` bars clear of the labels already chosen.
-std::vector<bool> labelled_layers(const TimingAnalysis& t, size_t gap) {
+std::vector<bool> labelled_layers(const RunResult& t, size_t gap) {
   size_t n = t.layers.size();
   std::vector<bool> on(n, false);
   if (gap <= 1) return std::vector<bool>(n, true);
@@ -36,7 +36,7 @@ std::vector<bool> labelled_layers(const TimingAnalysis& t, size_t gap) {
 
 PlotBundle layers_plot(const Model& model, const RunSettings& settings, const TimedHardware& run,
                        const PlotStyle& style, const std::string& stem) {
-  const TimingAnalysis& t = run.timing;
+  const RunResult& t = run.timing;
   const HardwareSpec& hw = run.hw;
   const TextMarkup mk = style.markup();
   const size_t n = t.layers.size();
@@ -61,7 +61,7 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
   // Phrases: a wrapped title breaks between them, never inside "step 2.79 ms".
   std::vector<std::string> title = {model.name + " on " + hw.name + ":", "batch " + std::to_string(settings.batch) + ",",
                                     std::string(dtype_name(settings.dtype)) + ",",
-                                    std::string(phase_name(settings.phase)) + ";", "step " + si_label(t.totals.time_s, "s")};
+                                    std::string(phase_name(settings.phase)) + ";", "step " + si_label(t.totals.timing.time_s, "s")};
   HeaderBand band = header_band(style, title, {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"});
   f.top_in = band.top_in;
   f.bottom_in = 0.08 + line + longest * std::sin(angle * M_PI / 180) + 0.35 * line + 0.1;
@@ -95,7 +95,7 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
   int bars = dat.begin_block("layers: position compute_s exposed_memory_s link_s launch_s time_s memory_bound tick_label name bound");
   size_t n_labelled = 0;
   for (size_t i = 0; i < n; ++i) {
-    const LayerTimed& l = t.layers[i];
+    const LayerResult& l = t.layers[i];
     const LayerTiming& tm = l.timing;
     double exposed = std::max(0.0, tm.memory_s - tm.compute_s);
     std::string name = model.layers[i].name;
@@ -109,7 +109,7 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
         tick = tick.substr(0, cut) + "..";
       }
     }
-    std::string bound = tm.memory_bound() ? "memory:" + hw.memory[static_cast<size_t>(tm.bound_level)].name : "compute";
+    const std::string& bound = l.bound.label;
     dat.out() << i << " " << gp_number(tm.compute_s) << " " << gp_number(exposed) << " " << gp_number(tm.link_s) << " "
               << gp_number(tm.overhead_s) << " " << gp_number(tm.time_s) << " " << (tm.memory_bound() ? 1 : 0) << " "
               << data_string(tick, mk) << " " << data_string(name, mk) << " " << data_string(bound, mk) << "\n";

@@ -120,7 +120,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   double x_lo = 1e300, x_hi = 0, y_lo = 1e300, y_hi = 0;
   for (size_t h = 0; h < H; ++h) {
     const HardwareSpec& hw = req.runs[h].hw;
-    const TimingAnalysis& t = req.runs[h].timing;
+    const RunResult& t = req.runs[h].timing;
     roofs[h] = roofs_of(hw, dtype);
     if (roofs[h].empty() || hw.memory.empty()) throw RunError(hw.id + ": no compute peak or memory level to draw");
     double p_max = roofs[h].back().flops, p_min = roofs[h].front().flops;
@@ -136,12 +136,12 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
     y_hi = std::max(y_hi, p_max);
     y_lo = std::min(y_lo, p_min);
     for (size_t i = 0; i < t.layers.size(); ++i) {
-      const LayerTimed& l = t.layers[i];
+      const LayerResult& l = t.layers[i];
       if (!(l.arithmetic_intensity > 0) || !(l.attained_flops > 0)) {
         ++skipped[h];
         continue;
       }
-      double share = t.totals.time_s > 0 ? l.timing.time_s / t.totals.time_s : 0;
+      double share = l.step_share;
       Point p{h, i, l.arithmetic_intensity, l.attained_flops, share, marker_size(share)};
       p.r_in = marker_radius_in(p.size);
       points.push_back(p);
@@ -350,7 +350,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   std::vector<Blocks> blocks(H);
   for (size_t h = 0; h < H; ++h) {
     const HardwareSpec& hw = req.runs[h].hw;
-    const TimingAnalysis& t = req.runs[h].timing;
+    const RunResult& t = req.runs[h].timing;
     std::string which = "hardware " + std::to_string(h + 1) + " of " + std::to_string(H);
     Blocks& b = blocks[h];
     b.run_roof = dat.begin_block(which + ": the roof of the run's dtype, x y (a segment)");
@@ -377,9 +377,8 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
               << " \"attained\" \"share\" \"marker_size\" \"time_s\" \"layer_index\" \"bound\" \"name\"\n";
     for (const Point& p : points) {
       if (p.run != h) continue;
-      const LayerTimed& l = t.layers[p.layer];
-      std::string bound = l.timing.memory_bound() ? "memory:" + hw.memory[static_cast<size_t>(l.timing.bound_level)].name
-                                                  : std::string("compute");
+      const LayerResult& l = t.layers[p.layer];
+      const std::string& bound = l.bound.label;
       dat.out() << gp_number(p.intensity) << " " << gp_number(p.attained) << " " << gp_number(p.share) << " "
                 << gp_number(p.size) << " " << gp_number(l.timing.time_s) << " " << p.layer << " "
                 << data_string(bound, mk) << " " << data_string(req.model->layers[p.layer].name, mk) << "\n";

@@ -22,13 +22,13 @@
 #include "plots/plot_style.hpp"
 #include "sim/workload/model.hpp"
 #include "sim/workload/run_settings.hpp"
-#include "sim/engine/timing_analysis.hpp"
+#include "sim/engine/result.hpp"
 
 namespace ridge::plots {
 
 struct TimedHardware {
   HardwareSpec hw;
-  TimingAnalysis timing;  // of the model at the run's settings on `hw`
+  RunResult timing;  // the model derived at the run's settings on `hw`
 };
 
 struct RooflineRequest {

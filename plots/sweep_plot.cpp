@@ -133,6 +133,8 @@ std::optional<Varied> varied_value(const std::string& text) {
 const std::string& cell(const SweepTable& t, size_t row, int col) { return t.rows[row][static_cast<size_t>(col)]; }
 const std::string& name_of(const SweepTable& t, int col) { return t.header[static_cast<size_t>(col)]; }
 
+constexpr double kMaxPlotted = 1e300;
+
 double number_at(const SweepTable& t, size_t row, int col) {
   const std::string& s = cell(t, row, col);
   char* end = nullptr;
@@ -140,6 +142,11 @@ double number_at(const SweepTable& t, size_t row, int col) {
   if (end == s.c_str() || *end != '\0' || !std::isfinite(v))
     throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
                      "column '" + name_of(t, col) + "' is not a number (got '" + s + "')");
+  // Batches, samples/s and step times are positive; beyond 1e300 axis arithmetic overflows.
+  if (!(v > 0 && v <= kMaxPlotted))
+    throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
+                     "column '" + name_of(t, col) + "' must be a positive number up to 1e300 (got '" + s + "')",
+                     "plot sweep draws the CSV of ridge sweep; check the hand-edited rows");
   return v;
 }
 
@@ -149,6 +156,9 @@ double x_at(const SweepTable& t, size_t row, int col, bool varied) {
   if (!v)
     throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
                      "cannot read '" + cell(t, row, col) + "' in column '" + name_of(t, col) + "' as a number or quantity");
+  if (std::fabs(v->value) > kMaxPlotted)
+    throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
+                     "column '" + name_of(t, col) + "' is beyond 1e300 in size (got '" + cell(t, row, col) + "')");
   return v->value;
 }
 
@@ -183,7 +193,7 @@ Columns columns_of(const SweepTable& t) {
   c.model = t.column("model");
   c.batch = t.column("batch");
   c.sps = t.column("samples_per_s");
-  c.time = t.column("step_time_s");
+  c.time = t.column("time_s");
   for (const char* n : {"hardware", "hw_model", "dtype", "phase", "optimizer"})
     if (t.column(n) >= 0) c.ids.push_back(t.column(n));
   for (size_t i = 0; i < t.header.size(); ++i)
@@ -524,7 +534,8 @@ struct LinearAxis {
 };
 
 LinearAxis nice_axis(double lo, double hi, double count) {
-  if (hi <= lo) {
+  // A range below double resolution (1e16 and 1e16 + 2) is drawn as one value.
+  if (hi - lo <= std::max(std::fabs(lo), std::fabs(hi)) * 1e-12) {
     double d = lo != 0 ? std::fabs(lo) * 0.1 : 1;
     lo -= d;
     hi += d;
@@ -538,7 +549,12 @@ LinearAxis nice_axis(double lo, double hi, double count) {
       break;
     }
   LinearAxis a{std::floor(lo / step + 1e-9) * step, std::ceil(hi / step - 1e-9) * step, {}};
-  for (double v = a.lo; v <= a.hi + step * 1e-6; v += step) a.tics.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  // Each tic from its index, never by a running sum that a step below resolution would not advance.
+  const int64_t n = std::llround((a.hi - a.lo) / step);
+  for (int64_t i = 0; i <= n; ++i) {
+    double v = a.lo + static_cast<double>(i) * step;
+    a.tics.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  }
   return a;
 }
 
@@ -683,7 +699,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
       }
     };
     write(fig.facets[f].through, "samples/s against batch: batch samples_per_s", through_blocks[f]);
-    write(fig.facets[f].times, "step time against the varied field: value (SI units) step_time_s", time_blocks[f]);
+    write(fig.facets[f].times, "step time against the varied field: value (SI units) time_s", time_blocks[f]);
   }
   std::vector<Text> title_texts, centred, rotated, legend_texts;
   for (size_t i = 0; i < title_lines.size(); ++i)

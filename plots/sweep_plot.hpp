@@ -3,7 +3,7 @@
 //   hardware, batch, samples_per_s    required
 //   model                             optional: one panel (facet) per model
 //   hw_model, dtype, phase, optimizer optional: split the lines
-//   step_time_s                       required for the varied-field panels
+//   time_s                       required for the varied-field panels
 //   KEY.PATH                          a varied descriptor field (its name has a '.',
 //                                     e.g. memory.HBM2.bandwidth); values as written
 //                                     in descriptors ("900 GB/s") or plain numbers

@@ -2,6 +2,8 @@
 // image headers and running the CLI with a chosen PATH.
 #pragma once
 
+#include "tests/run_ridge.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -104,7 +106,7 @@ inline void expect_image(const std::filesystem::path& dir, const std::string& st
 // A sweep CSV as `ridge sweep --format csv` writes it: two hardware, two batches, a
 // varied bandwidth; numbers invented for the test.
 inline std::string sample_sweep_csv() {
-  return "model,hardware,batch,dtype,phase,memory.HBM2.bandwidth,step_time_s,samples_per_s\n"
+  return "model,hardware,batch,dtype,phase,memory.HBM2.bandwidth,time_s,samples_per_s\n"
          "alexnet,v100,1,fp32,inference,900 GB/s,0.01,100\n"
          "alexnet,v100,64,fp32,inference,900 GB/s,0.1,640\n"
          "alexnet,v100,1,fp32,inference,1.5 TB/s,0.008,125\n"
@@ -124,14 +126,8 @@ struct CliResult {
 // to `path` when given; returns the exit status and stderr.
 inline CliResult run_cli(const std::string& args, const std::string& path = "") {
   TempDir dir;
-  std::string err = (dir.path() / "stderr.txt").string();
-  std::string cmd = "cd '" + dir.str() + "' && " + (path.empty() ? "" : "PATH='" + path + "' ") + RIDGE_BINARY + " " + args +
-                    " >/dev/null 2>'" + err + "'";
-  int rc = std::system(cmd.c_str());
-  CliResult r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.err = read_all(err);
-  return r;
+  ridge_test::RidgeRun run = ridge_test::run_ridge(args, {dir.str(), path});
+  return {run.status, run.err};
 }
 
 }  // namespace ridge::test

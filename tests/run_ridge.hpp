@@ -24,14 +24,22 @@ struct RidgeRun {
   std::string err;
 };
 
+// Where and how to run it: in a folder other than the source root, and with PATH set
+// (a test that hides gnuplot).
+struct RunIn {
+  std::string folder;
+  std::string path;
+};
+
 // Runs `ridge ARGS` (ARGS as a shell would split them) with stdout and stderr captured
-// byte for byte.
-inline RidgeRun run_ridge(const std::string& args) {
+// byte for byte. The one way the tests launch the binary.
+inline RidgeRun run_ridge(const std::string& args, const RunIn& in = {}) {
   namespace fs = std::filesystem;
   std::string pattern = (fs::temp_directory_path() / "ridge-run-XXXXXX").string();
   if (!::mkdtemp(pattern.data())) return {};
   fs::path dir = pattern, out = dir / "stdout", err = dir / "stderr";
-  std::string cmd = "timeout 60 '" RIDGE_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  std::string cmd = (in.folder.empty() ? "" : "cd '" + in.folder + "' && ") + (in.path.empty() ? "" : "PATH='" + in.path + "' ") +
+                    "/usr/bin/timeout 60 '" RIDGE_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
   int raw = std::system(cmd.c_str());
   RidgeRun r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

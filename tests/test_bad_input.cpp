@@ -305,7 +305,7 @@ TEST_F(BadInput, BadCommandLineValues) {
       {"--batch many", "'--batch' is invalid"},
       {"--batch 99999999999999999999", "'--batch' is invalid"},
       {"--dtype fp13", "--dtype: unknown data type 'fp13'"},
-      {"--format xml", "--format: unknown format 'xml'"},
+      {"--format xml", "--format: 'xml' is not a format this command writes"},
       {"--phase trianing", "--phase: unknown phase 'trianing'"},
       {"--optimizer adamm", "--optimizer: unknown optimizer 'adamm'"},
       {"--no-such-option", "unrecognised option '--no-such-option'"},

@@ -2,6 +2,8 @@
 // each checked against values worked out by hand.
 #include <gtest/gtest.h>
 
+#include "tests/run_ridge.hpp"
+
 #include <cstdio>
 
 #include "hw/descriptor_reader.hpp"
@@ -292,12 +294,9 @@ namespace ridge {
 namespace {
 
 TEST(ListHardware, OneLineEachWithRidgePoint) {
-  FILE* p = popen(RIDGE_BINARY " list hardware 2>&1", "r");
-  ASSERT_TRUE(p);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << out;
+  ridge_test::RidgeRun r = ridge_test::run_ridge("list hardware");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string& out = r.out;
   for (const std::string& name : shipped_hardware_names()) EXPECT_NE(out.find("\n" + name + " "), std::string::npos) << name;
   // V100: 15.7 TFLOP/s / 900 GB/s = 17.4 FLOP/B at fp32; 125e12 / 900e9 = 138.9 at fp16.
   size_t v100 = out.find("\nv100 ");

@@ -18,6 +18,8 @@ const fs::path kGolden = fs::path(RIDGE_SOURCE_DIR) / "tests" / "golden";
 
 struct GoldenCase {
   std::string file;
+  int exit_status = 0;
+  bool stderr_stream = false;  // the golden holds stderr (default when exit_status != 0)
   std::string args;
 };
 void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.file << ": ridge " << c.args; }
@@ -29,7 +31,22 @@ std::vector<GoldenCase> read_manifest() {
     std::istringstream words(line);
     GoldenCase c;
     if (!(words >> c.file) || c.file[0] == '#') continue;
-    std::getline(words >> std::ws, c.args);
+    std::string word;
+    bool stream_given = false;
+    while (words >> word) {
+      if (word.rfind("exit=", 0) == 0) {
+        c.exit_status = std::stoi(word.substr(5));
+      } else if (word.rfind("stream=", 0) == 0) {
+        c.stderr_stream = word == "stream=stderr";
+        stream_given = true;
+      } else {
+        std::string rest;
+        std::getline(words, rest);
+        c.args = word + rest;
+        break;
+      }
+    }
+    if (!stream_given) c.stderr_stream = c.exit_status != 0;
     cases.push_back(c);
   }
   return cases;
@@ -54,10 +71,11 @@ TEST_P(Golden, BinaryOutputEqualsTheGoldenFile) {
   ASSERT_TRUE(fs::exists(kGolden / c.file)) << "run scripts/regen-golden";
   std::string want = slurp(kGolden / c.file);
   auto r = run_ridge(c.args);
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err, "");
-  EXPECT_TRUE(r.out == want) << "ridge " << c.args << " differs from tests/golden/" << c.file << " at "
-                             << first_difference(want, r.out)
+  ASSERT_EQ(r.status, c.exit_status) << r.err;
+  const std::string& got = c.stderr_stream ? r.err : r.out;
+  if (c.exit_status != 0) EXPECT_EQ(r.out, "") << "a failed run prints nothing on stdout";
+  EXPECT_TRUE(got == want) << "ridge " << c.args << " differs from tests/golden/" << c.file << " at "
+                           << first_difference(want, got)
                              << "\nIf the change is meant: scripts/regen-golden, then review git diff tests/golden.";
 }
 
@@ -68,12 +86,19 @@ INSTANTIATE_TEST_SUITE_P(Manifest, Golden, testing::ValuesIn(read_manifest()), [
   return name;
 });
 
-TEST(GoldenManifest, CoversAlexNetInEveryFormatAndAnotherModel) {
+TEST(GoldenManifest, CoversEveryCommandFormatAndErrorClass) {
   std::set<std::string> args;
-  for (const GoldenCase& c : read_manifest()) args.insert(c.args);
+  int errors = 0;
+  for (const GoldenCase& c : read_manifest()) {
+    args.insert(c.args);
+    errors += c.exit_status == 2;
+  }
   for (const char* a : {"analyze alexnet", "analyze alexnet --format csv", "analyze alexnet --format json",
-                        "analyze alexnet --format md", "analyze resnet50 --format json"})
+                        "analyze alexnet --format md", "analyze alexnet --format tex", "analyze resnet50 --format json",
+                        "analyze alexnet --hw tests/data/chip120.toml", "query alexnet --hw tests/data/chip120.toml --layer conv1",
+                        "memory mlp --batch 256 --hw v100", "sweep tests/data/sweep-small.toml --jobs 2"})
     EXPECT_TRUE(args.count(a)) << "MANIFEST lacks: " << a;
+  EXPECT_GE(errors, 20) << "one golden per bad-input class";
 }
 
 TEST(Cli, OutputFileHoldsExactlyWhatStdoutWould) {
@@ -124,6 +149,27 @@ TEST(Cli, HelpAndVersionSucceed) {
   auto analyze_help = run_ridge("analyze --help");
   for (const char* option : {"--batch", "--dtype", "--phase", "--format", "--output"})
     EXPECT_NE(analyze_help.out.find(option), std::string::npos) << option;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue #9: the default tables must be readable in a 120-column terminal.
+TEST(Cli, DefaultTablesFit120Columns) {
+  for (const char* args : {"analyze resnet50 --hw a100", "analyze bert-base --hw a100 --phase training",
+                           "analyze gpt2 --hw h100 --dtype bf16", "memory resnet50 --batch 64 --hw v100",
+                           "analyze mobilenet_v2"}) {
+    SCOPED_TRACE(args);
+    auto r = run_ridge(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    size_t widest = 0;
+    std::string widest_line;
+    for (std::string line; std::getline(lines, line);)
+      if (line.size() > widest) widest = line.size(), widest_line = line;
+    EXPECT_LE(widest, 120u) << widest_line;
+  }
 }
 
 }  // namespace

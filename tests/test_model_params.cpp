@@ -180,7 +180,7 @@ values = ["1 TB/s", "2 TB/s"]
   ASSERT_EQ(r.points.size(), 4u);
   // Row order: the seq value, then the bandwidth; flops follow the model at that seq.
   for (size_t i = 0; i < 4; ++i) {
-    ASSERT_TRUE(r.points[i].ok()) << r.points[i].status;
+    ASSERT_TRUE(r.points[i].ok()) << r.points[i].status_text();
     Model m = load_model("bert-base", {{"seq", i < 2 ? "128" : "256", {}}});
     double flops = to_arrays(layer_work(m, analyze_costs(m, RunSettings{}))).flops.sum();
     EXPECT_DOUBLE_EQ(r.points[i].flops, flops) << i;

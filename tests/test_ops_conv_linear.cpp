@@ -84,15 +84,17 @@ TEST(OpsLinear, NoBiasAndTiedWeight) {
   Layer plain = one_layer("[6]", "op = \"linear\"\nout_features = 4\nbias = false");
   EXPECT_EQ(plain.counts.params, 24);
   EXPECT_EQ(plain.counts.flops, 48);
-  // Tied to another layer: the 24 weights are read but not owned; the bias is owned.
+  // Tied to another layer of the same weight shape [4, 6]: the 24 weights are read but
+  // not owned; the bias is owned.
   Model m = testing::model_of("[6]", R"(
 [[layer]]
 name = "a"
 op = "linear"
-out_features = 6
+out_features = 4
 [[layer]]
 name = "b"
 op = "linear"
+inputs = ["@input"]
 out_features = 4
 tied_to = "a"
 )");

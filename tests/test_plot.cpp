@@ -42,7 +42,7 @@ TimedRun timed(const std::string& model, const std::vector<std::string>& hws, in
   CostAnalysis costs = analyze_costs(r.model, r.settings);
   for (const std::string& h : hws) {
     HardwareSpec spec = load_hardware(h);
-    TimingAnalysis t = analyze_timing(r.model, costs, spec, select_hardware_model(spec, ""));
+    RunResult t = derive(r.model, costs, spec, select_hardware_model(spec, ""));
     r.runs.push_back({spec, t});
   }
   return r;
@@ -95,19 +95,19 @@ TEST(PlotRoofline, PointsAreTheEnginesNumbers) {
   auto blocks = test::data_blocks(b.files[1].content);
   // Block 5 of hardware 1 holds the layers; its first row is the key's header.
   const auto& rows = blocks.at(5);
-  const TimingAnalysis& t = r.runs[0].timing;
+  const RunResult& t = r.runs[0].timing;
   size_t expected = 0;
-  for (const LayerTimed& l : t.layers) expected += (l.arithmetic_intensity > 0 && l.attained_flops > 0);
+  for (const LayerResult& l : t.layers) expected += (l.arithmetic_intensity > 0 && l.attained_flops > 0);
   ASSERT_EQ(rows.size(), expected + 1);
   for (size_t i = 1; i < rows.size(); ++i) {
     size_t layer = static_cast<size_t>(std::stoul(rows[i].at(5)));
-    const LayerTimed& l = t.layers.at(layer);
+    const LayerResult& l = t.layers.at(layer);
     SCOPED_TRACE(r.model.layers[layer].name);
     EXPECT_EQ(rows[i].at(7), r.model.layers[layer].name);
     expect_rel(std::stod(rows[i][0]), l.arithmetic_intensity, "intensity");
     expect_rel(std::stod(rows[i][1]), l.attained_flops, "attained");
     expect_rel(std::stod(rows[i][4]), l.timing.time_s, "time");
-    expect_rel(std::stod(rows[i][2]), l.timing.time_s / t.totals.time_s, "share");
+    expect_rel(std::stod(rows[i][2]), l.timing.time_s / t.totals.timing.time_s, "share");
   }
 }
 
@@ -150,7 +150,7 @@ TEST(PlotLayers, StacksAddUpToTheLayerTime) {
   PlotBundle b = layers_plot(r.model, r.settings, r.runs[0], style_for(ImageFormat::png), "layers");
   auto blocks = test::data_blocks(b.files[1].content);
   const auto& rows = blocks.at(0);
-  const TimingAnalysis& t = r.runs[0].timing;
+  const RunResult& t = r.runs[0].timing;
   ASSERT_EQ(rows.size(), t.layers.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const LayerTiming& tm = t.layers[i].timing;
@@ -191,7 +191,7 @@ TEST(PlotSweep, ReadsTheCsvRidgeSweepWrites) {
       "models = [\"alexnet\"]\nhardware = [\"v100\", \"a100\"]\ndtype = [\"bf16\"]\nbatch = [1, 64]\n", "s.toml"));
   SweepResult r = run_sweep(plan, {1, false, nullptr, nullptr});
   std::ostringstream csv;
-  write_sweep_csv(plan, r, false, csv);
+  write_sweep(plan, r, false, OutputFormat::csv, ColumnChoice{}, csv);
   SweepTable t = parse_sweep_csv(csv.str(), "s.csv");
   ASSERT_EQ(t.rows.size(), 2u);
   // One line: nothing tells lines apart, so it has no label; a100 is in the title.
@@ -221,7 +221,7 @@ TEST(PlotSweep, BadCsvIsAnInputError) {
 
 // Six rows, two models; the counts in the tests below are by hand from these rows.
 const char* const kSmallSweep =
-    "model,hardware,batch,dtype,phase,samples_per_s,step_time_s\n"
+    "model,hardware,batch,dtype,phase,samples_per_s,time_s\n"
     "m1,v100,1,fp32,inference,10,0.1\n"
     "m1,v100,8,fp32,inference,40,0.2\n"
     "m1,a100,1,fp16,training,20,0.05\n"

@@ -1,6 +1,7 @@
 // Names from model and hardware files reach gnuplot as data, never as code: layer and
-// model names that try backquotes, system(), macros, quotes, '#', newlines and LaTeX
-// commands render as text, and nothing they ask for runs.
+// model names that try backquotes, system(), macros, quotes, '#' and LaTeX commands
+// render as text, and nothing they ask for runs. (Newlines and other control characters
+// in names are rejected by the readers; test_defect_regressions.cpp checks that.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,7 +38,7 @@ name = "system('touch /tmp/ridge_pwned_B')"
 op = "relu"
 
 [[layer]]
-name = "x\" y # z\n`touch /tmp/ridge_pwned_E` $HOME %s \\write18{touch} {}"
+name = "x\" y # z `touch /tmp/ridge_pwned_E` $HOME %s \\write18{touch} {}"
 op = "linear"
 out_features = 64
 
@@ -87,7 +88,7 @@ TEST_P(HostileNames, SweepCsvTextStaysInData) {
   test::TempDir dir;
   const std::string ext = GetParam();
   fs::path csv = dir.path() / "evil.csv";
-  std::ofstream(csv) << "model,hardware,dtype,batch,mem.`touch /tmp/ridge_pwned_C`,step_time_s,samples_per_s\n"
+  std::ofstream(csv) << "model,hardware,dtype,batch,mem.`touch /tmp/ridge_pwned_C`,time_s,samples_per_s\n"
                         "\"`touch /tmp/ridge_pwned_A`\",\"system('touch /tmp/ridge_pwned_B')\",fp16,1,1,0.1,10\n"
                         "\"`touch /tmp/ridge_pwned_A`\",\"system('touch /tmp/ridge_pwned_B')\",fp16,8,2,0.2,40\n"
                         "\"x\"\" @m #z $HOME \\input{x}\",v100,\"`touch /tmp/ridge_pwned_D`\",1,1,0.1,10\n"

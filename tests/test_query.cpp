@@ -1,6 +1,9 @@
 // `ridge query` from the engine up, on the worked example's 120 TFLOP/s fp32, 900 GB/s
 // chip built in code; every expected figure is worked out by hand in the comments.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/run_ridge.hpp"
 
 #include <cstdio>
 #include <sys/wait.h>
@@ -26,17 +29,17 @@ LayerQuery query(const std::string& layer, int64_t batch = 1, const HardwareSpec
 
 TEST(Query, Conv1IsBandwidthLimitedAtAnyBatch) {
   LayerQuery q = query("conv1");
-  EXPECT_TRUE(q.timed.timing.memory_bound());
-  EXPECT_EQ(q.level, 0);
+  EXPECT_TRUE(q.layer.timing.memory_bound());
+  EXPECT_EQ(q.layer.intensity_level, 0);
   // Timed FLOPs (2 x MACs = 210,830,400; the bias adds run in the fused epilogue) over
   // 1,919,724 B = 109.823 FLOP/B, under the ridge point 120e12 / 900e9 = 133.33 FLOP/B.
-  EXPECT_NEAR(q.arithmetic_intensity, 109.823, 0.001);
-  EXPECT_NEAR(q.ridge_point, 133.333, 0.001);
+  EXPECT_NEAR(q.layer.arithmetic_intensity, 109.823, 0.001);
+  EXPECT_NEAR(q.layer.ridge_point, 133.333, 0.001);
   // Needed: 1,919,724 B / 1.75692 us (2 x MACs / 120e12; the bias adds run in the fused
   // epilogue) = 1.0927 TB/s, against 900 GB/s.
-  EXPECT_NEAR(q.required_Bps, 1.0927e12, 0.0001e12);
-  EXPECT_DOUBLE_EQ(q.available_Bps, 900e9);
-  EXPECT_NEAR(q.streams[0].required_Bps, 618'348 / 1.75692e-6, 0.001e9);  // input 351.95 GB/s
+  EXPECT_NEAR(q.layer.required_level_Bps, 1.0927e12, 0.0001e12);
+  EXPECT_DOUBLE_EQ(q.layer.available_level_Bps, 900e9);
+  EXPECT_NEAR(q.layer.streams[0].required_Bps, 618'348 / 1.75692e-6, 0.001e9);  // input 351.95 GB/s
   // Per sample: 210,830,400 timed FLOPs on 1,779,948 B of activations = 118.448 FLOP/B <
   // 133.33, so batching (which amortises only the 139,776 B of weights) never flips it.
   EXPECT_NEAR(q.per_sample_intensity, 118.448, 0.001);
@@ -51,23 +54,23 @@ TEST(Query, Fc6TurnsComputeBoundAtBatch295) {
   // 151,011,328 B. Compute-bound when 75,497,472 b / (53,248 b + 151,011,328) >= 133.33:
   // b >= 294.38. At 294 the intensity is 133.18, at 295 it is 133.59.
   LayerQuery q = query("fc6");
-  EXPECT_TRUE(q.timed.timing.memory_bound());
+  EXPECT_TRUE(q.layer.timing.memory_bound());
   ASSERT_TRUE(q.compute_bound_at_batch.has_value());
   EXPECT_EQ(*q.compute_bound_at_batch, 295);
-  EXPECT_TRUE(query("fc6", 294).timed.timing.memory_bound());
-  EXPECT_FALSE(query("fc6", 295).timed.timing.memory_bound());
+  EXPECT_TRUE(query("fc6", 294).layer.timing.memory_bound());
+  EXPECT_FALSE(query("fc6", 295).layer.timing.memory_bound());
 }
 
 TEST(Query, ComputeBoundLayer) {
   // conv2 at batch 4: 27*27*256*(48*5*5) = 223,948,800 MACs per sample; timed are the
   // 2 x MACs (the bias adds run in the fused epilogue): 4 x 447,897,600 / 120e12 = 14.930 us.
   LayerQuery q = query("conv2", 4);
-  EXPECT_FALSE(q.timed.timing.memory_bound());
-  EXPECT_NEAR(q.timed.timing.compute_s, 4 * 447'897'600 / 120e12, 1e-15);
-  EXPECT_LT(q.required_Bps, q.available_Bps);
-  EXPECT_GT(q.arithmetic_intensity, q.ridge_point);
+  EXPECT_FALSE(q.layer.timing.memory_bound());
+  EXPECT_NEAR(q.layer.timing.compute_s, 4 * 447'897'600 / 120e12, 1e-15);
+  EXPECT_LT(q.layer.required_level_Bps, q.layer.available_level_Bps);
+  EXPECT_GT(q.layer.arithmetic_intensity, q.layer.ridge_point);
   EXPECT_FALSE(q.compute_bound_at_batch.has_value());
-  EXPECT_NE(query_text(load_model("alexnet"), chip(), q).find("compute-bound"), std::string::npos);
+  EXPECT_NE(query_text(q, chip()).find("compute-bound"), std::string::npos);
 }
 
 TEST(Query, HierarchicalNamesTheLevelOfEachStream) {
@@ -75,26 +78,28 @@ TEST(Query, HierarchicalNamesTheLevelOfEachStream) {
   HardwareSpec hw = chip();
   hw.memory.push_back({"L2", 6.0 * (1 << 20), 3e12});
   LayerQuery q = query("fc6", 1, hw, "hierarchical");
-  EXPECT_EQ(q.streams[0].level, 1);
-  EXPECT_EQ(q.streams[1].level, 1);
-  EXPECT_EQ(q.streams[2].level, 0);
-  EXPECT_EQ(q.level, 0);
-  EXPECT_DOUBLE_EQ(q.level_bytes, 151'011'328.0);
-  EXPECT_DOUBLE_EQ(q.streams[0].available_Bps, 3e12);
+  EXPECT_EQ(q.layer.streams[0].level, 1);
+  EXPECT_EQ(q.layer.streams[1].level, 1);
+  EXPECT_EQ(q.layer.streams[2].level, 0);
+  EXPECT_EQ(q.layer.intensity_level, 0);
+  EXPECT_DOUBLE_EQ(q.layer.level_bytes, 151'011'328.0);
+  EXPECT_DOUBLE_EQ(q.layer.streams[0].available_Bps, 3e12);
 }
 
 TEST(Query, TextAndJson) {
-  Model m = load_model("alexnet");
   LayerQuery q = query("conv1");
-  std::string text = query_text(m, chip(), q);
+  std::string text = query_text(q, chip());
   EXPECT_NE(text.find("bandwidth-limited at HBM2"), std::string::npos) << text;
   EXPECT_NE(text.find("1.093 TB/s"), std::string::npos) << text;  // 1,919,724 B / 1.75692 us
   EXPECT_NE(text.find("900.0 GB/s"), std::string::npos) << text;
-  std::string json = query_json(m, chip(), q).dump();
-  for (const char* key : {"\"layer\"", "\"bound\": \"memory:HBM2\"", "\"bandwidth_limited\": true",
-                          "\"arithmetic_intensity\"", "\"ridge_point\"", "\"required_bandwidth_Bps\"",
-                          "\"available_bandwidth_Bps\": 900000000000"})
-    EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
+  nlohmann::json j = nlohmann::json::parse(query_json(q, chip()).dump());
+  EXPECT_EQ(j["layer"], "conv1");
+  EXPECT_EQ(j["bound"], "memory:HBM2");
+  EXPECT_EQ(j["bandwidth_limited"], true);
+  EXPECT_NEAR(j["arithmetic_intensity"].get<double>(), 210'830'400.0 / 1'919'724, 1e-9);  // timed FLOPs / bytes
+  EXPECT_NEAR(j["ridge_point"].get<double>(), 120e12 / 900e9, 1e-9);
+  EXPECT_NEAR(j["required_bandwidth_Bps"].get<double>(), 1'919'724 / (210'830'400 / 120e12), 1e3);
+  EXPECT_EQ(j["available_bandwidth_Bps"].get<double>(), 900e9);
 }
 
 TEST(Query, UnknownLayerListsCloseNames) {
@@ -109,13 +114,8 @@ TEST(Query, UnknownLayerListsCloseNames) {
 
 // The built binary, run from the source root: exit status and stdout + stderr.
 std::pair<int, std::string> ridge(const std::string& args) {
-  std::string out;
-  FILE* p = popen((std::string(RIDGE_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return {-1, ""};
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  ridge_test::RidgeRun r = ridge_test::run_ridge(args);
+  return {r.status, r.out + r.err};
 }
 
 TEST(QueryCli, AnswersInSentencesAndJson) {
@@ -155,9 +155,13 @@ TEST(AnalyzeCli, HardwareColumnsAndErrors) {
 TEST(AnalyzeCli, CsvCarriesTheTableColumns) {
   auto [rc, out] = ridge("analyze alexnet --hw tests/data/chip120.toml --format csv");
   EXPECT_EQ(rc, 0) << out;
-  EXPECT_NE(out.find("compute_time_s,memory_time_s,link_time_s,overhead_time_s,time_s,bound,attained_flops"),
+  // Every field of the schema, under the keys JSON uses (README "Reported quantities").
+  EXPECT_NE(out.find("compute_time_s,memory_time_by_level_s.HBM2,memory_time_s,link_time_s,overhead_time_s,time_s,bound,"
+                     "step_share,attained_flops,peak_fraction,required_bandwidth_Bps"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("required_bandwidth_by_tensor_Bps.input,required_bandwidth_by_tensor_Bps.output,"
+                     "required_bandwidth_by_tensor_Bps.weights"),
             std::string::npos);
-  EXPECT_NE(out.find("required_input_Bps,required_output_Bps,required_weights_Bps"), std::string::npos);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // `ridge sweep` as a user runs it: byte-identical output for any --jobs, and bad
 // sweep files exit 2 with a located error and leave no output file.
 #include <gtest/gtest.h>
+
+#include "tests/run_ridge.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,18 +40,20 @@ class SweepCli : public ::testing::Test {
     s << in.rdbuf();
     return s.str();
   }
+  // Runs ridge, keeping its stdout in stdout.txt as a user's redirection would.
   CliRun ridge(const std::string& args) const {
-    std::string err = path("stderr.txt");
-    std::string cmd = std::string(RIDGE_BINARY) + " " + args + " >" + path("stdout.txt") + " 2>" + err;
-    int rc = std::system(cmd.c_str());
-    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, read(err)};
+    ridge_test::RidgeRun r = ridge_test::run_ridge(args);
+    std::ofstream(path("stdout.txt")) << r.out;
+    return {r.status, r.err};
   }
   fs::path dir_;
 };
 
 TEST_F(SweepCli, OutputIsTheSameBytesForAnyJobs) {
+  // A small sweep through the binary (the library test SweepRun.SameResultForAnyNumberOfThreads
+  // covers a larger one); 5 jobs for 8 groups exercises uneven shares.
   for (const char* extra : {"", "--per-layer", "--format json"}) {
-    std::string sweep = "configs/sweeps/full-zoo.toml";
+    std::string sweep = "tests/data/sweep-small.toml";
     ASSERT_EQ(ridge("sweep " + sweep + " --jobs 1 " + extra + " --output " + path("one")).status, 0);
     ASSERT_EQ(ridge("sweep " + sweep + " --jobs 2 " + extra + " --output " + path("two")).status, 0);
     ASSERT_EQ(ridge("sweep " + sweep + " --jobs 5 " + extra + " --output " + path("five")).status, 0);

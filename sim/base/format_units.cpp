@@ -1,6 +1,7 @@
 // Number formatting (see format_units.hpp).
 #include "sim/base/format_units.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -67,9 +68,11 @@ std::string format_fixed(double v, int decimals) {
 std::string format_raw(int64_t v) { return std::to_string(v); }
 
 std::string format_raw(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
+  return std::string(buf, end);
 }
 
 }  // namespace ridge

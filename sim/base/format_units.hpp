@@ -11,7 +11,8 @@ std::string format_bytes(double bytes);     // 618.3 KB, 1.2 GB
 std::string format_seconds(double s);       // 1.757 us, 3.2 ms
 std::string format_rate(double per_s, const std::string& unit);  // 351.9 GB/s, 15.7 TFLOP/s
 std::string format_fixed(double v, int decimals);
-// Machine form: integers exactly, other values with 6 significant digits.
+// Machine form (CSV, JSON, plot data): integers exactly, doubles in the shortest form
+// that reads back as the same double ("5e-06", not "4.9999999999999996e-06").
 std::string format_raw(int64_t v);
 std::string format_raw(double v);
 

@@ -1,9 +1,24 @@
 // Strict TOML table reading (see toml_fields.hpp).
 #include "sim/base/toml_fields.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
 #include "sim/base/close_names.hpp"
 
 namespace ridge {
+
+std::string finite_number_problem(double v) {
+  if (std::isnan(v)) return "must be a number, not nan";
+  if (std::isinf(v)) return std::string("must be finite (got ") + (v > 0 ? "inf" : "-inf") + ")";
+  if (v != 0 && std::fabs(v) < std::numeric_limits<double>::min()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return std::string("is too close to zero to compute with (got ") + buf + ", below 2.2e-308)";
+  }
+  return {};
+}
 
 SourceLoc location_of(const toml::node& node, const std::string& fallback_file) {
   const auto& src = node.source();
@@ -95,6 +110,18 @@ std::string TomlFields::string(std::string_view key) {
   return n.as_string()->get();
 }
 
+std::string TomlFields::name(std::string_view key) {
+  std::string s = string(key);
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", c);
+      fail(key, std::string("must not contain control characters (got character ") + code + ")",
+           "names appear in tables and on terminals; use printable characters");
+    }
+  return s;
+}
+
 std::optional<std::string> TomlFields::optional_string(std::string_view key) {
   if (!node(key)) return std::nullopt;
   return string(key);
@@ -125,7 +152,9 @@ double TomlFields::number(std::string_view key) {
   const toml::node& n = required(key);
   if (n.is_integer()) return static_cast<double>(n.as_integer()->get());
   if (!n.is_floating_point()) fail(key, "must be a number (got " + type_name(n) + ")");
-  return n.as_floating_point()->get();
+  double v = n.as_floating_point()->get();
+  if (std::string why = finite_number_problem(v); !why.empty()) fail(key, why);
+  return v;
 }
 
 std::optional<double> TomlFields::optional_number(std::string_view key) {

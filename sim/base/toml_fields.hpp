@@ -17,6 +17,10 @@
 
 namespace ridge {
 
+// Why `v` cannot be used as an input number: nan, an infinity, or a subnormal (whose
+// reciprocal or products overflow); empty when it can.
+std::string finite_number_problem(double v);
+
 SourceLoc location_of(const toml::node& node, const std::string& fallback_file);
 
 // Parses TOML text read from `file`; a syntax error is an InputError at its file:line:col.
@@ -39,11 +43,14 @@ class TomlFields {
 
   std::string string(std::string_view key);
   std::optional<std::string> optional_string(std::string_view key);
+  // A string shown in tables and on terminals (a model, layer or level name): no control
+  // characters (newlines, escape codes), which would break rows and reach the terminal raw.
+  std::string name(std::string_view key);
   int64_t integer(std::string_view key);
   std::optional<int64_t> optional_integer(std::string_view key);
   // An integer > 0 (or >= 0 when `allow_zero`).
   int64_t positive(std::string_view key, std::optional<int64_t> fallback = std::nullopt, bool allow_zero = false);
-  double number(std::string_view key);  // integer or float
+  double number(std::string_view key);  // integer or float; finite and not subnormal
   std::optional<double> optional_number(std::string_view key);
   bool boolean(std::string_view key, bool fallback);
   // `k` or `[a, b]`; each part > 0 (>= 0 when `allow_zero`).

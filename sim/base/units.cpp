@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -143,6 +144,7 @@ QuantityResult parse_quantity(std::string_view text, Quantity kind, bool allow_z
   }
   double value = 0;
   auto [end, ec] = std::from_chars(text.data() + start, text.data() + i, value);
+  if (ec == std::errc::result_out_of_range) return fail("is out of range (too large or too close to zero)");
   if (ec != std::errc() || end != text.data() + i || !std::isfinite(value)) return fail("is not a finite number");
   size_t unit_start = i;
   while (unit_start < n && is_space(text[unit_start])) ++unit_start;
@@ -161,6 +163,7 @@ QuantityResult parse_quantity(std::string_view text, Quantity kind, bool allow_z
   if (value == 0 && !allow_zero) return fail("must be greater than zero");
   double si = value * *scale;
   if (!std::isfinite(si)) return fail("is too large");
+  if (si != 0 && si < std::numeric_limits<double>::min()) return fail("is too close to zero to compute with");
   return {si, {}};
 }
 

@@ -1,17 +1,32 @@
 // `ridge analyze MODEL`: per-layer costs (and, with --hw, timings) as a table, CSV,
-// Markdown or JSON.
+// Markdown, LaTeX or JSON.
 #include <iostream>
 
+#include "sim/base/error.hpp"
+#include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
-#include "sim/workload/cost_analysis.hpp"
-#include "sim/base/error.hpp"
-#include "sim/workload/model_catalog.hpp"
-#include "sim/base/output_file.hpp"
-#include "sim/engine/timing_analysis.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/views/analyze_report.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge::cli {
+
+namespace {
+const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::csv, OutputFormat::json, OutputFormat::md,
+                                            OutputFormat::tex};
+
+const CommandHelp kHelp = {
+    "ridge analyze MODEL [options]",
+    "Counts every layer of MODEL (a zoo name or a model file): parameters, MACs, FLOPs, the bytes of its input,\n"
+    "output and weights, and its arithmetic intensity. With --hw it also times each layer on that hardware:\n"
+    "compute and memory time, the bound (compute or memory:<level>), its share of the step, attained FLOP/s\n"
+    "and the bandwidth it would need to stay compute-bound. The table shows a compact set of columns;\n"
+    "--columns all (or a list of keys) shows more, and CSV and JSON carry every column.",
+    {"ridge analyze alexnet", "ridge analyze resnet50 --hw a100 --batch 64 --dtype fp16",
+     "ridge analyze gpt2 --hw h100 --columns name,time_s,bound,required_bandwidth_Bps --format csv"}};
+}  // namespace
 
 int run_analyze(const Args& args) {
   std::string model_arg;
@@ -21,26 +36,21 @@ int run_analyze(const Args& args) {
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(output_option_group(out, "table | csv | json | md"));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
-  const std::string usage = "ridge analyze MODEL [options]";
-  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "analyze: which model?", "ridge analyze alexnet (ridge list models)");
 
   RunSettings settings = to_run_settings(run);
-  OutputFormat format = to_output_format(out);
+  OutputFormat format = to_output_format(out, kFormats);
+  ColumnChoice columns = parse_column_choice(out.columns);
   Model model = load_cli_model(model_arg, run, hwo);
   CostAnalysis costs = analyze_costs(model, settings);
   std::optional<SelectedHardware> hw = to_hardware(hwo);
-  if (!hw) {
-    write_output(out.output, [&](std::ostream& os) { write_analyze(model, costs, format, os); });
-    return 0;
-  }
-  TimingAnalysis timing = analyze_timing(model, costs, hw->spec, *hw->model);
-  TimedRun timed{hw->spec, timing};
-  write_output(out.output, [&](std::ostream& os) { write_analyze(model, costs, format, os, &timed); });
+  RunResult result = hw ? derive(model, costs, hw->spec, *hw->model) : derive(model, costs);
+  write_output(out.output, [&](std::ostream& os) { write_analyze(result, format, columns, os); });
   return 0;
 }
 

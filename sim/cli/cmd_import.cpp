@@ -13,6 +13,15 @@
 
 namespace ridge::cli {
 
+namespace {
+const CommandHelp kHelp = {
+    "ridge import MODEL.onnx [-o MODEL.toml] [options]",
+    "Writes the ridge model file an ONNX graph translates to: the layer table `ridge analyze MODEL.onnx`\n"
+    "reads, so the file analyses to the same numbers. Shapes are per sample (the graph's batch axis is\n"
+    "--batch); initializers become parameters by shape; layer names are the node names.",
+    {"ridge import resnet50.onnx -o resnet50.toml", "ridge import bert.onnx --input input_ids=1x128 -o bert.toml"}};
+}  // namespace
+
 int run_import(const Args& args) {
   std::string onnx_path, output;
   RunOptionValues run;
@@ -28,8 +37,7 @@ int run_import(const Args& args) {
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
-  const std::string usage = "ridge import MODEL.onnx [-o MODEL.toml] [options]";
-  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (onnx_path.empty()) throw InputError({}, "import: which ONNX file?", "ridge import model.onnx -o model.toml");
   if (!is_onnx_path(onnx_path)) throw InputError({onnx_path}, "is not an .onnx file", "ridge import reads ONNX models");
 

@@ -8,12 +8,15 @@
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/views/column_table.hpp"
+#include "sim/views/field.hpp"
+#include "sim/views/hardware_view.hpp"
 #include "sim/base/format_units.hpp"
 
 namespace ridge::cli {
@@ -21,11 +24,7 @@ namespace ridge::cli {
 namespace {
 
 // 4 significant digits: 15.7, 989.4, 1979, 0.47.
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string short_number(double v) { return human_text(v, Unit::number); }
 
 int list_models() {
   ColumnTable t;
@@ -51,17 +50,9 @@ int list_hw_models() {
 }
 
 
-// A capacity in GiB / MiB when it is a whole number of them (as descriptors write
-// memory), else in SI bytes.
-std::string format_capacity(double bytes) {
-  for (auto [unit, scale] : {std::pair{"GiB", 1024.0 * 1024 * 1024}, std::pair{"MiB", 1024.0 * 1024}})
-    if (bytes >= scale && std::fmod(bytes, scale) == 0) return short_number(bytes / scale) + " " + unit;
-  return format_bytes(bytes);
-}
-
 int list_hardware() {
   ColumnTable t;
-  t.preamble = {"dense peaks in TFLOP/s (int8: TOP/s), '-' = not supported; ridge point = peak / DRAM bandwidth (FLOP/B)"};
+  t.preamble = {"dense peaks in TFLOP/s (int8: TOP/s), '-' = not supported; ridge point = achievable peak / achievable DRAM bandwidth (FLOP/B)"};
   t.columns = {{"id", "id", false}, {"name", "name", false}};
   for (DType d : kAllDTypes) t.columns.push_back({std::string(dtype_name(d)), std::string(dtype_name(d)) + "_tflops"});
   t.columns.insert(t.columns.end(), {{"DRAM", "dram", false},
@@ -82,10 +73,10 @@ int list_hardware() {
                                  [](const auto& a, const auto& b) { return a.second < b.second; });
     auto fp32 = s.peak(DType::fp32);
     row.insert(row.end(), {text_cell(dram.name), {format_rate(dram.bandwidth_Bps, "B/s"), format_raw(dram.bandwidth_Bps)},
-                           {format_capacity(dram.capacity_bytes), format_raw(dram.capacity_bytes)},
-                           fp32 ? Cell{format_fixed(*fp32 / dram.bandwidth_Bps, 1), format_raw(*fp32 / dram.bandwidth_Bps)}
+                           {capacity_text(dram.capacity_bytes), format_raw(dram.capacity_bytes)},
+                           fp32 ? Cell{format_fixed(ridge_point(s, DType::fp32, 0), 1), format_raw(ridge_point(s, DType::fp32, 0))}
                                 : Cell{"-", ""},
-                           text_cell(format_fixed(best->second / dram.bandwidth_Bps, 1) + " (" +
+                           text_cell(format_fixed(ridge_point(s, best->first, 0), 1) + " (" +
                                      std::string(dtype_name(best->first)) + ")")});
     t.rows.push_back(std::move(row));
     for (const std::string& d : s.derivations) notes.push_back(id + ": " + d);
@@ -107,7 +98,12 @@ int run_list(const Args& args) {
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, general, pos, vm, "ridge list models|hardware|hw-models")) return 0;
+  const CommandHelp help = {"ridge list models|hardware|hw-models",
+                            "Lists the zoo (parameters and GMACs at batch 1, with each model's source), the shipped hardware\n"
+                            "descriptors (dense peaks per dtype, DRAM, ridge points, and how derived figures were computed) or\n"
+                            "the hardware models.",
+                            {"ridge list models", "ridge list hardware"}};
+  if (!parse_command_line(args, general, pos, vm, help)) return 0;
   if (what == "models") return list_models();
   if (what == "hardware") return list_hardware();
   if (what == "hw-models") return list_hw_models();

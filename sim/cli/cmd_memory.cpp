@@ -7,17 +7,33 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/base/error.hpp"
-#include "sim/engine/device_fit.hpp"
+#include "sim/engine/memory_result.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/views/memory_report.hpp"
 
 namespace ridge::cli {
 
+namespace {
+const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::csv, OutputFormat::json, OutputFormat::md,
+                                            OutputFormat::tex};
+
+const CommandHelp kHelp = {
+    "ridge memory MODEL [--batch N] [--optimizer ...] [--hw HW] [--checkpoint ...] [options]",
+    "The device memory one step of MODEL needs, as model part + batch x per-sample part: weights, fp32 master\n"
+    "weights (mixed precision), gradients and optimizer state, then activations and activation gradients followed\n"
+    "through the step to its peak (named by layer and pass). With --hw: whether it fits the DRAM less a runtime\n"
+    "reserve, and the largest batch that does. --checkpoint shows what activation checkpointing saves and what\n"
+    "its recompute costs. The summary is the default; --timeline lists every layer's live memory.",
+    {"ridge memory resnet50 --batch 64 --hw v100", "ridge memory gpt2 --dtype bf16 --precision mixed --checkpoint sqrt --hw a100",
+     "ridge memory mlp --batch 256 --timeline --format csv"}};
+}  // namespace
+
 int run_memory(const Args& args) {
   std::string model_arg, checkpoint_arg = "none";
   HardwareOptionValues hwo;
   double reserve_percent = kDefaultReserveFraction * 100;
+  bool timeline = false;
   RunOptionValues run;
   run.phase = "training";
   OutputOptionValues out;
@@ -28,18 +44,19 @@ int run_memory(const Args& args) {
       ("checkpoint", po::value(&checkpoint_arg)->default_value(checkpoint_arg),
        "training: none | sqrt (segments of ceil(sqrt(layers))) | every=N (segments of N layers)")
       ("reserve", po::value(&reserve_percent)->default_value(reserve_percent),
-       "with --hw: percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)");
+       "with --hw: percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)")
+      ("timeline", po::bool_switch(&timeline), "one row per layer: what it keeps and the live memory at its forward / recompute / backward");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, "table | csv | json | md"));
+  visible.add(general).add(run_option_group(run, false)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
-  const std::string usage = "ridge memory MODEL [--batch N] [--optimizer ...] [--hw HW] [--checkpoint ...] [options]";
-  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "memory: which model?", "ridge memory mlp --batch 256 (ridge list models)");
 
   RunSettings settings = to_run_settings(run);
-  OutputFormat format = to_output_format(out);
+  OutputFormat format = to_output_format(out, kFormats);
+  ColumnChoice columns = parse_column_choice(out.columns);
   auto checkpoint = parse_checkpoint(checkpoint_arg);
   if (!checkpoint)
     throw InputError({}, "--checkpoint: unknown policy '" + checkpoint_arg + "'", "use none, sqrt or every=N with N >= 1");
@@ -51,7 +68,7 @@ int run_memory(const Args& args) {
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &hw->spec : nullptr,
                                        hw ? hw->model : nullptr, reserve_percent / 100);
-  write_output(out.output, [&](std::ostream& os) { write_memory(model, report, format, os); });
+  write_output(out.output, [&](std::ostream& os) { write_memory(report, format, timeline, columns, os); });
   return 0;
 }
 

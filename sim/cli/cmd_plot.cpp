@@ -12,6 +12,7 @@
 #include "plots/sweep_plot.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/model_catalog.hpp"
@@ -66,7 +67,7 @@ std::vector<plots::TimedHardware> time_on_hardware(const Model& model, const Cos
                                                    const HardwareOptionValues& v) {
   std::vector<plots::TimedHardware> out;
   for (SelectedHardware& hw : to_hardware_list(v)) {
-    TimingAnalysis timing = analyze_timing(model, costs, hw.spec, *hw.model);
+    RunResult timing = derive(model, costs, hw.spec, *hw.model);
     out.push_back({std::move(hw.spec), std::move(timing)});
   }
   return out;
@@ -84,9 +85,16 @@ int plot_model(const std::string& kind, const Args& args) {
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
-  const std::string usage = "ridge plot " + kind + " MODEL --hw HW" + (kind == "roofline" ? " [--hw HW2 ...]" : "") +
-                            " --output FILE.(png|svg|pdf|tex) [options]";
-  if (!parse_command_line(args, visible, pos, vm, usage)) return 0;
+  const CommandHelp help = {"ridge plot " + kind + " MODEL --hw HW" + (kind == "roofline" ? " [--hw HW2 ...]" : "") +
+                                " --output FILE.(png|svg|pdf|tex) [options]",
+                            kind == "roofline"
+                                ? "Draws MODEL's layers on the rooflines of one or more hardware descriptors (log-log: arithmetic\n"
+                                  "intensity against attained FLOP/s), with the gnuplot script and data beside the image."
+                                : "Draws each layer's time on the hardware as a stacked bar (compute, exposed memory, link, launch),\n"
+                                  "with the gnuplot script and data beside the image.",
+                            {"ridge plot " + kind + " alexnet --hw v100 --output fig.png",
+                             "ridge plot " + kind + " resnet50 --hw a100 --batch 64 --dtype fp16 --output fig.pdf"}};
+  if (!parse_command_line(args, visible, pos, vm, help)) return 0;
   if (model_arg.empty()) throw InputError({}, "plot " + kind + ": which model?", "ridge plot " + kind + " alexnet --hw v100 --output fig.png");
   if (hwo.hw.empty()) throw InputError({}, "plot " + kind + ": which hardware? --hw is required", "--hw v100 (ridge list hardware)");
   if (kind == "layers" && hwo.hw.size() > 1)
@@ -123,7 +131,11 @@ int plot_sweep(const Args& args) {
   po::positional_options_description pos;
   pos.add("csv", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, visible, pos, vm, "ridge plot sweep SWEEP.csv [--where COLUMN=VALUE ...] --output FILE.(png|svg|pdf|tex) [options]")) return 0;
+  const CommandHelp help = {"ridge plot sweep SWEEP.csv [--where COLUMN=VALUE ...] --output FILE.(png|svg|pdf|tex) [options]",
+                            "Draws the CSV that ridge sweep writes: samples/s against batch per model and, when the sweep varies a\n"
+                            "descriptor field, step time against that field beside it.",
+                            {"ridge plot sweep gens.csv --where phase=inference --output gens.png"}};
+  if (!parse_command_line(args, visible, pos, vm, help)) return 0;
   if (csv.empty()) throw InputError({}, "plot sweep: which CSV?", "ridge sweep configs/sweeps/x.toml --format csv --output x.csv");
   Target target = target_of(plot);
   plots::SweepTable table = plots::select_rows(plots::read_sweep_csv(csv), where);

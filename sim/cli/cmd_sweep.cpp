@@ -18,6 +18,7 @@
 #include "sim/base/output_file.hpp"
 #include "sim/views/sweep_report.hpp"
 #include "sim/engine/sweep_run.hpp"
+#include "sim/engine/sweep_summary.hpp"
 
 namespace ridge::cli {
 
@@ -79,7 +80,22 @@ class ProgressBar {
   std::thread thread_;
 };
 
+constexpr int64_t kMaxJobs = 1024;  // more threads than this only cost memory on any machine ridge runs on
 constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
+
+const std::vector<OutputFormat> kFormats = {OutputFormat::csv, OutputFormat::json, OutputFormat::table, OutputFormat::md,
+                                            OutputFormat::tex};
+
+const CommandHelp kHelp = {
+    "ridge sweep FILE.toml [options]",
+    "Evaluates every point of a sweep file's cartesian product (models x hardware x hw_model x [[vary]] values x\n"
+    "phase x dtype x optimizer x batch) in parallel, one row per point (or per point and layer with --per-layer)\n"
+    "in the file's order, the same bytes for any --jobs. A point that cannot run is a row whose status says why.\n"
+    "A short summary (the fastest hardware per model and phase; where the bound flips) goes to stdout with\n"
+    "--output, else to stderr. Ctrl-C stops the workers and leaves no output file.",
+    {"ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv",
+     "ridge sweep configs/sweeps/hbm-bandwidth-whatif.toml --format table --columns model,memory.HBM2.bandwidth,batch,time_s,bound",
+     "ridge sweep configs/sweeps/full-zoo.toml --jobs 2 --format json --output zoo.json"}};
 
 }  // namespace
 
@@ -94,15 +110,17 @@ int run_sweep(const Args& args) {
       "jobs,j", po::value(&jobs), "worker threads (default: all cores)")(
       "per-layer", po::bool_switch(&per_layer), "one row per point and layer instead of per point");
   po::options_description visible;
-  visible.add(general).add(output_option_group(out, "csv | json"));
+  visible.add(general).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse_command_line(args, visible, pos, vm, "ridge sweep FILE.toml [options]")) return 0;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (file.empty()) throw InputError({}, "sweep: which sweep file?", "ridge sweep configs/sweeps/gpu-generations.toml");
-  if (vm.count("jobs") && jobs < 1) throw InputError({}, "--jobs must be at least 1 (got " + std::to_string(jobs) + ")");
-  if (out.format != "csv" && out.format != "json")
-    throw InputError({}, "--format: a sweep writes csv or json (got '" + out.format + "')");
+  if (vm.count("jobs") && (jobs < 1 || jobs > kMaxJobs))
+    throw InputError({}, "--jobs must be 1 to " + std::to_string(kMaxJobs) + " (got " + std::to_string(jobs) + ")",
+                     "leave it out to use every core");
+  OutputFormat format = to_output_format(out, kFormats);
+  ColumnChoice columns = parse_column_choice(out.columns);
   unsigned threads = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
 
   SweepPlan plan = plan_sweep(read_sweep_file(file));
@@ -120,17 +138,14 @@ int run_sweep(const Args& args) {
     return kInterruptedExit;
   }
   std::ostringstream text;
-  if (out.format == "json")
-    sweep_json(plan, result, per_layer).write(text);
-  else
-    write_sweep_csv(plan, result, per_layer, text);
+  write_sweep(plan, result, per_layer, format, columns, text);
   // The whole report is in memory; the file appears complete (temporary + rename) or not at all.
   if (g_interrupted) {
     std::cerr << "interrupted: no output written\n";
     return kInterruptedExit;
   }
   write_output(out.output, [&](std::ostream& os) { os << text.str(); });
-  std::string summary = sweep_summary(plan, result);
+  std::string summary = sweep_summary_text(plan, result, summarize_sweep(plan, result));
   (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << summary;
   return 0;
 }

@@ -9,7 +9,7 @@
 
 namespace ridge::cli {
 
-po::options_description run_option_group(RunOptionValues& v) {
+po::options_description run_option_group(RunOptionValues& v, bool data_placement) {
   po::options_description g("Run options");
   g.add_options()
       ("batch,b", po::value(&v.batch)->default_value(v.batch), "samples per step")
@@ -19,9 +19,11 @@ po::options_description run_option_group(RunOptionValues& v) {
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
        "and optimizer state)")
-      ("data-on", po::value(&v.data_on)->default_value(v.data_on), "device | host: where input and output live; host sends them over the link")
       ("input", po::value(&v.inputs)->composing(), "ONNX model: NAME=1x3x224x224, the full shape of an input with dynamic dimensions (its first is the batch, which --batch sets)")
       ("allow-unknown", po::bool_switch(&v.allow_unknown), "ONNX model: a node ridge does not model becomes a zero-cost 'unmodelled' layer instead of an error");
+  if (data_placement)
+    g.add_options()("data-on", po::value(&v.data_on)->default_value(v.data_on),
+                    "device | host: where input and output live; host sends them over the link");
   return g;
 }
 
@@ -35,11 +37,16 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
   return g;
 }
 
-po::options_description output_option_group(OutputOptionValues& v, const std::string& formats) {
+po::options_description output_option_group(OutputOptionValues& v, const std::vector<OutputFormat>& formats,
+                                            bool columns) {
   po::options_description g("Output options");
   g.add_options()
-      ("format,f", po::value(&v.format)->default_value(v.format), formats.c_str())
+      ("format,f", po::value(&v.format)->default_value(v.format), format_choices(formats).c_str())
       ("output,o", po::value(&v.output), "write to FILE (atomically) instead of stdout");
+  if (columns)
+    g.add_options()("columns", po::value(&v.columns),
+                    "LIST|all: the columns to show, by key (name,op,time_s,...; `all` for every one). Default: a "
+                    "compact set for table, md and tex, every column for csv and json");
   return g;
 }
 
@@ -68,10 +75,8 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   return s;
 }
 
-OutputFormat to_output_format(const OutputOptionValues& v) {
-  auto f = parse_output_format(v.format);
-  if (!f) throw InputError({}, "--format: unknown format '" + v.format + "'", "use table, csv, json or md");
-  return *f;
+OutputFormat to_output_format(const OutputOptionValues& v, const std::vector<OutputFormat>& formats) {
+  return parse_output_format(v.format, formats);
 }
 
 namespace {
@@ -145,20 +150,30 @@ std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v) {
   return std::move(list.front());
 }
 
+void print_command_help(std::ostream& out, const CommandHelp& help, const po::options_description& visible) {
+  out << "usage: " << help.usage << "\n\n" << help.description << "\n\n" << visible << '\n';
+  if (!help.examples.empty()) {
+    out << "examples:\n";
+    for (const std::string& e : help.examples) out << "  " << e << '\n';
+  }
+}
+
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
                         const po::positional_options_description& positional, po::variables_map& vm,
-                        const std::string& usage) {
+                        const CommandHelp& help) {
   po::options_description all;
   all.add(visible);
+  // "ridge analyze" of "ridge analyze MODEL [options]": where --help is.
+  std::string command = help.usage.substr(0, help.usage.find(' ', help.usage.find(' ') + 1));
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
     if (vm.count("help")) {
-      std::cout << "usage: " << usage << "\n\n" << visible << '\n';
+      print_command_help(std::cout, help, visible);
       return false;
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    throw InputError({}, e.what(), "see: " + usage.substr(0, usage.find(' ', 6)) + " --help");
+    throw InputError({}, e.what(), "see: " + command + " --help");
   }
   return true;
 }

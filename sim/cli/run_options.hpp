@@ -41,16 +41,29 @@ struct HardwareOptionValues {
 struct OutputOptionValues {
   std::string format = "table";
   std::string output;
+  std::string columns;  // --columns: "" (compact), "all" or a comma-separated list of keys
+};
+
+// What `ridge COMMAND --help` prints around the options: the usage line, a paragraph
+// saying what the command does, and a few examples.
+struct CommandHelp {
+  std::string usage;
+  std::string description;
+  std::vector<std::string> examples;
 };
 
 // Defaults are the values `v` holds when called (memory defaults to training).
-po::options_description run_option_group(RunOptionValues& v);
+// `data_placement`: offer --data-on (commands that time a run; memory does not).
+po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
 po::options_description hardware_option_group(HardwareOptionValues& v);
-po::options_description output_option_group(OutputOptionValues& v, const std::string& formats);
+// --format (one of `formats`, from the shared table in views/output_format), --output,
+// and --columns where the report is a table of fields.
+po::options_description output_option_group(OutputOptionValues& v, const std::vector<OutputFormat>& formats,
+                                            bool columns);
 
 // Validated settings; bad values are InputErrors naming the option.
 RunSettings to_run_settings(const RunOptionValues& v);
-OutputFormat to_output_format(const OutputOptionValues& v);
+OutputFormat to_output_format(const OutputOptionValues& v, const std::vector<OutputFormat>& formats);
 
 // The `--set model.NAME=VALUE` entries, as overrides of the model's [params].
 std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v);
@@ -70,10 +83,12 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v);
 // InputError for commands that take one.
 std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v);
 
-// Parses `args` against `visible` plus positionals; prints help and returns false on
-// --help. Unknown options and missing values are InputErrors (exit 2).
+// Parses `args` against `visible` plus positionals; prints the help (usage,
+// description, options, examples) and returns false on --help. Unknown options and
+// missing values are InputErrors (exit 2).
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
                         const po::positional_options_description& positional, po::variables_map& vm,
-                        const std::string& usage);
+                        const CommandHelp& help);
+void print_command_help(std::ostream& out, const CommandHelp& help, const po::options_description& visible);
 
 }  // namespace ridge::cli

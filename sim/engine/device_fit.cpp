@@ -56,13 +56,4 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
   return d;
 }
 
-MemoryReport analyze_memory(const Model& model, const RunSettings& settings, const CheckpointPolicy& checkpoint,
-                            const HardwareSpec* hw, const HardwareModel* hw_model, double reserve_fraction) {
-  MemoryReport r{memory_footprint(model, settings, checkpoint), std::nullopt, std::nullopt};
-  if (r.footprint.checkpoint.kind != CheckpointPolicy::Kind::none)
-    r.without_checkpoint = memory_footprint(model, settings, CheckpointPolicy{});
-  if (hw && hw_model) r.fit = fit_on_device(model, r.footprint, *hw, *hw_model, reserve_fraction);
-  return r;
-}
-
 }  // namespace ridge

@@ -39,15 +39,4 @@ int64_t usable_capacity(const HardwareSpec& hw, double reserve_fraction);
 DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const HardwareSpec& hw,
                         const HardwareModel& hw_model, double reserve_fraction);
 
-struct MemoryReport {
-  MemoryFootprint footprint;
-  std::optional<MemoryFootprint> without_checkpoint;  // for the saving, when checkpointing
-  std::optional<DeviceFit> fit;
-};
-
-// `hw_model` is used only with `hw`.
-MemoryReport analyze_memory(const Model& model, const RunSettings& settings, const CheckpointPolicy& checkpoint,
-                            const HardwareSpec* hw, const HardwareModel* hw_model,
-                            double reserve_fraction = kDefaultReserveFraction);
-
 }  // namespace ridge

@@ -4,15 +4,14 @@
 #include <algorithm>
 
 #include "sim/base/close_names.hpp"
-#include "sim/workload/cost_analysis.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/ratio.hpp"
+#include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/layer_work.hpp"
 
 namespace ridge {
 
 namespace {
-
-double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 LayerWork work_at(const Model& model, RunSettings s, int64_t batch, int index) {
   s.batch = batch;
@@ -54,44 +53,16 @@ LayerQuery query_layer(const Model& model, const RunSettings& settings, const Ha
   if (q.index < 0)
     throw InputError({}, "no layer '" + layer_name + "' in " + model.name,
                      suggestion_hint(layer_name, model.layer_names()));
-  check_dtype_supported(hw, settings.dtype);
+  q.model = model.name;
   q.settings = settings;
   q.hardware_model = std::string(hw_model.name());
-  LayerTimed& l = q.timed;
-  l.work = work_at(model, settings, settings.batch, q.index);
-  l.timing = hw_model.time_layer(l.work, hw, settings.dtype);
-  double peak = *hw.peak(settings.dtype);
-  l.attained_flops = ratio(l.work.flops, l.timing.time_s);
-  l.peak_fraction = ratio(l.attained_flops, peak);
-  l.arithmetic_intensity = ratio(l.work.flops, l.work.bytes());
-  const LayerTiming& t = l.timing;
-
-  q.level = t.bound_level;
-  if (q.level < 0) {
-    q.level = 0;
-    for (size_t k = 0; k < t.level_s.size(); ++k)
-      if (t.level_s[k] > t.level_s[static_cast<size_t>(q.level)]) q.level = static_cast<int>(k);
-  }
-  double available = hw.memory.empty() ? 0 : hw.memory[static_cast<size_t>(q.level)].bandwidth_Bps * hw.memory_efficiency;
-  q.streams = {StreamNeed{"input", l.work.input_bytes, t.input_level, t.required_input_Bps, 0},
-               StreamNeed{"output", l.work.output_bytes, t.output_level, t.required_output_Bps, 0},
-               StreamNeed{"weights", l.work.weight_bytes, t.weight_level, t.required_weight_Bps, 0}};
-  for (StreamNeed& s : q.streams) {
-    if (static_cast<size_t>(s.level) < hw.memory.size())
-      s.available_Bps = hw.memory[static_cast<size_t>(s.level)].bandwidth_Bps * hw.memory_efficiency;
-    if (s.level == q.level) {
-      q.level_bytes += s.bytes;
-      q.required_Bps += s.required_Bps;
-    }
-  }
-  q.available_Bps = available;
-  q.arithmetic_intensity = ratio(l.work.flops, q.level_bytes);
-  q.ridge_point = ridge_point(hw, settings.dtype, static_cast<size_t>(q.level));
-
+  // The layer as the whole run derives it, so its share of the step is known too.
+  q.layer = derive(model, analyze_costs(model, settings), hw, hw_model).layers[static_cast<size_t>(q.index)];
   LayerWork one = work_at(model, settings, 1, q.index), two = work_at(model, settings, 2, q.index);
   q.per_sample_intensity = ratio(two.flops - one.flops,
                                  (two.input_bytes + two.output_bytes) - (one.input_bytes + one.output_bytes));
-  if (t.memory_bound()) q.compute_bound_at_batch = flip_batch(model, settings, hw, hw_model, q.index, q.searched_to_batch);
+  if (q.layer.timing.memory_bound())
+    q.compute_bound_at_batch = flip_batch(model, settings, hw, hw_model, q.index, q.searched_to_batch);
   return q;
 }
 

@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -57,7 +59,8 @@ std::string number_text(double v) {
   return buf;
 }
 
-double round12(double v) { return std::stod(number_text(v)); }
+// strtod, not stod: a result below the normal range is a value here, not an exception.
+double round12(double v) { return std::strtod(number_text(v).c_str(), nullptr); }
 
 std::vector<SweepItem> vary_values(const toml::table& t, const std::string& file, size_t index) {
   TomlFields f(t, file, "[[vary]] #" + std::to_string(index + 1));
@@ -74,7 +77,9 @@ std::vector<SweepItem> vary_values(const toml::table& t, const std::string& file
       if (e.is_string()) {
         out.push_back({e.as_string()->get(), where});
       } else if (e.is_number()) {
-        out.push_back({with_unit(e.value<double>().value_or(0)), where});
+        double v = e.value<double>().value_or(0);
+        if (std::string why = finite_number_problem(v); !why.empty()) throw InputError(where, f.what() + ": a value " + why);
+        out.push_back({with_unit(v), where});
       } else {
         throw InputError(where, f.what() + ": a value must be a string (\"900 GB/s\") or a number");
       }
@@ -131,12 +136,32 @@ std::vector<double> range_values(const VaryRange& r, const SourceLoc& where) {
   return out;
 }
 
-size_t SweepFile::point_count() const {
-  size_t n = models.size() * hardware.size() * hw_models.size() * batches.size() * dtypes.size() * phases.size() *
-             optimizers.size();
-  for (const SweepVary& v : vary) n *= v.values.size();
+namespace {
+// The product of the list lengths, or nothing when it passes 2^64.
+std::optional<size_t> checked_point_count(const SweepFile& s) {
+  size_t n = 1;
+  std::vector<size_t> sizes = {s.models.size(), s.hardware.size(), s.hw_models.size(), s.batches.size(),
+                               s.dtypes.size(),  s.phases.size(),   s.optimizers.size()};
+  for (const SweepVary& v : s.vary) sizes.push_back(v.values.size());
+  for (size_t k : sizes)
+    if (__builtin_mul_overflow(n, k, &n)) return std::nullopt;
   return n;
 }
+
+void check_point_count(const SweepFile& s) {
+  std::optional<size_t> n = checked_point_count(s);
+  if (n && *n <= kMaxSweepPoints) return;
+  std::string count = n ? std::to_string(*n) : "at least 2^64";
+  std::string lists = std::to_string(s.models.size()) + " models x " + std::to_string(s.hardware.size()) + " hardware";
+  for (const SweepVary& v : s.vary) lists += " x " + std::to_string(v.values.size()) + " " + v.key;
+  lists += " x " + std::to_string(s.batches.size()) + " batches x ...";
+  throw InputError({s.path}, "the sweep has " + count + " points (" + lists + "), more than the limit of " +
+                                 std::to_string(kMaxSweepPoints),
+                   "split it into several sweep files, or use fewer values (ridge keeps every point in memory)");
+}
+}  // namespace
+
+size_t SweepFile::point_count() const { return checked_point_count(*this).value_or(0); }
 
 SweepFile parse_sweep(const std::string& text, const std::string& path) {
   toml::table root = parse_toml_text(text, path);
@@ -191,6 +216,7 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
     }
   }
   f.reject_unknown_keys();
+  check_point_count(s);
   return s;
 }
 

@@ -53,9 +53,15 @@ struct SweepFile {
   std::vector<Optimizer> optimizers;
   std::vector<SweepVary> vary;
 
-  // The number of points: the product of every list's length.
+  // The number of points: the product of every list's length (parse_sweep has checked
+  // that it is at most kMaxSweepPoints, so it cannot wrap).
   size_t point_count() const;
 };
+
+// The most points a sweep may have. Each point keeps its result (about 0.5 KB) and its
+// output row (about 0.4 KB) in memory until the run ends, so a sweep at the limit needs
+// about 1 GB; a larger one is refused before anything runs rather than exhausting memory.
+constexpr size_t kMaxSweepPoints = 1'000'000;
 
 // Reads and validates a sweep file; every problem is an InputError with its location.
 SweepFile read_sweep_file(const std::string& path);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "hw/hardware_catalog.hpp"
@@ -12,9 +13,9 @@
 #include "sim/workload/layer_work.hpp"
 #include "sim/engine/device_fit.hpp"
 #include "sim/workload/model_catalog.hpp"
-#include "sim/engine/timing_analysis.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/base/format_units.hpp"
+#include "sim/base/ratio.hpp"
 
 namespace ridge {
 
@@ -149,7 +150,30 @@ SweepPlan plan_sweep(SweepFile file) {
   return plan;
 }
 
+std::string SweepPointResult::status_text() const {
+  switch (status) {
+    case PointStatus::ok: return "ok";
+    case PointStatus::unsupported: return "unsupported: " + reason;
+    case PointStatus::does_not_fit: return "does not fit: " + reason;
+    case PointStatus::error: return "error: " + reason;
+  }
+  return reason;
+}
+
+std::string SweepPointResult::bound_text() const {
+  if (!ok()) return {};
+  return bound == Bound::Kind::memory ? "memory" : "compute";
+}
+
 namespace {
+
+void derive_point_totals(SweepPointResult& r, int64_t batch) {
+  r.samples_per_s = ratio(static_cast<double>(batch), r.sums.time_s);
+  r.memory_bound_share = ratio(r.sums.memory_bound_s, r.sums.time_s);
+  r.attained_flops = ratio(r.flops, r.sums.time_s);
+  r.peak_fraction = ratio(r.attained_flops, r.peak_flops);
+  r.bound = r.memory_bound_share > 0.5 ? Bound::Kind::memory : Bound::Kind::compute;
+}
 
 // Evaluates one (model, phase, dtype, optimizer, batch) group against every hardware point.
 void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, SweepResult& result,
@@ -176,10 +200,11 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
     costs = analyze_costs(model, settings);
     footprint = memory_footprint(model, settings, CheckpointPolicy{});
     work = to_arrays(layer_work(model, costs));
-    flops = work.flops.sum();
-    bytes = (work.input_bytes + work.output_bytes + work.weight_bytes).sum();
+    flops = sum_in_layer_order(work.flops);
+    bytes = sum_in_layer_order(work.input_bytes) + sum_in_layer_order(work.output_bytes) +
+            sum_in_layer_order(work.weight_bytes);  // as derive() sums a run's streams
   } catch (const InputError& e) {
-    group_error = std::string("error: ") + e.what();
+    group_error = e.what();
   }
   const size_t hw_models = f.hw_models.size();
   for (size_t hp = 0; hp < plan.hw_points.size(); ++hp) {
@@ -190,17 +215,20 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
       const HardwareModel& hw_model = *plan.hw_model_of[hp * hw_models + hm];
       r.hw_model = std::string(hw_model.name());
       if (!group_error.empty()) {
-        r.status = group_error;
+        r.status = PointStatus::error;
+        r.reason = group_error;
         continue;
       }
       std::optional<double> peak = hw.peak(settings.dtype);
       if (!peak) {
-        r.status = "unsupported: " + hw.id + " has no " + std::string(dtype_name(settings.dtype)) + " peak";
+        r.status = PointStatus::unsupported;
+        r.reason = hw.id + " has no " + std::string(dtype_name(settings.dtype)) + " peak";
         continue;
       }
       r.memory = point_memory(*footprint, hw);
       if (r.memory.fits == false) {
-        r.status = "does not fit: peak " + format_bytes(*r.memory.peak_bytes) + " > " +
+        r.status = PointStatus::does_not_fit;
+        r.reason = "peak " + format_bytes(*r.memory.peak_bytes) + " > " +
                    format_bytes(static_cast<double>(usable_capacity(hw, kDefaultReserveFraction))) + " usable " +
                    hw.dram().name;
         continue;
@@ -209,6 +237,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
       r.flops = flops;
       r.bytes = bytes;
       r.sums = hw_model.time_layers(work, hw, settings.dtype, scratch);
+      derive_point_totals(r, settings.batch);
       if (opt.per_layer) r.layers = scratch;
     }
   }
@@ -218,6 +247,17 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
 }  // namespace
 
 SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& opt) {
+  if (opt.per_layer) {
+    // One row per point and layer, each kept until the run ends: bounded like the points.
+    size_t rows = 0;
+    for (const Model& m : plan.models) rows += m.layers.size();
+    rows *= plan.point_count() / std::max<size_t>(plan.models.size(), 1);
+    if (rows > kMaxSweepLayerRows)
+      throw InputError({plan.file.path}, "--per-layer would write " + std::to_string(rows) +
+                                             " rows (points x layers), more than the limit of " +
+                                             std::to_string(kMaxSweepLayerRows),
+                       "sweep fewer points with --per-layer, or leave it out for one row per point");
+  }
   SweepResult result;
   result.points.resize(plan.point_count());
   const size_t groups = plan.group_count();
@@ -249,8 +289,16 @@ SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& opt) {
   if (jobs == 1) {
     worker();
   } else {
+    // The system may refuse threads (a process or memory limit): run on those it gives.
     std::vector<std::thread> threads;
-    for (unsigned i = 0; i < jobs; ++i) threads.emplace_back(worker);
+    for (unsigned i = 0; i < jobs; ++i) {
+      try {
+        threads.emplace_back(worker);
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    if (threads.empty()) worker();
     for (std::thread& t : threads) t.join();
   }
   if (failure) std::rethrow_exception(failure);

@@ -24,6 +24,7 @@
 #include "sim/workload/model.hpp"
 #include "sim/workload/run_settings.hpp"
 #include "sim/engine/sweep_file.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/engine/sweep_memory.hpp"
 
 namespace ridge {
@@ -71,17 +72,32 @@ struct SweepPlan {
 // model, hardware or key, a bad [[vary]] value) are InputErrors located in the sweep file.
 SweepPlan plan_sweep(SweepFile file);
 
+// Whether a point ran, and if not why (`reason` says it in words).
+enum class PointStatus { ok, unsupported, does_not_fit, error };
+
 struct SweepPointResult {
-  std::string status = "ok";  // or why the point cannot run
+  PointStatus status = PointStatus::ok;
+  std::string reason;         // why the point did not run ("v100 has no bf16 peak"); empty when ok
   std::string hw_model;       // the hardware model's name
   double peak_flops = 0;      // nominal peak at the point's dtype
-  double flops = 0;           // per step
+  double flops = 0;           // timed FLOPs per step
   double bytes = 0;
   TimingSums sums;
   PointMemory memory;
   LayerTimingArrays layers;   // per layer, with per_layer only
+  // Derived once, when the point ran.
+  double samples_per_s = 0;        // batch / step time
+  double memory_bound_share = 0;   // share of the step in memory-bound layers
+  double attained_flops = 0;       // flops / step time
+  double peak_fraction = 0;        // attained / nominal peak
+  // The point's bound: memory when memory-bound layers take more than half the step.
+  Bound::Kind bound = Bound::Kind::none;
 
-  bool ok() const { return status == "ok"; }
+  bool ok() const { return status == PointStatus::ok; }
+  // "ok", or the status and its reason: "unsupported: v100 has no bf16 peak".
+  std::string status_text() const;
+  // "memory", "compute", or empty when the point did not run.
+  std::string bound_text() const;
 };
 
 struct SweepRunOptions {
@@ -97,6 +113,11 @@ struct SweepResult {
   bool cancelled = false;
 };
 
+// The most rows --per-layer may produce (points x layers); each holds about 0.2 KB of
+// timings plus its output row, about 1 GB at the limit.
+constexpr size_t kMaxSweepLayerRows = 2'000'000;
+
+// Runs every point; --per-layer beyond kMaxSweepLayerRows is an InputError before any work.
 SweepResult run_sweep(const SweepPlan& plan, const SweepRunOptions& options);
 
 }  // namespace ridge

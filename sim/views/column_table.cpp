@@ -27,10 +27,25 @@ std::string pad(const std::string& s, size_t width, bool right) {
   std::string fill(width > w ? width - w : 0, ' ');
   return right ? fill + s : s + fill;
 }
+
+
+// `line` as "# " comment lines no wider than kTextWidth, broken at spaces.
+void write_comment(const std::string& line, std::ostream& out) {
+  constexpr size_t kTextWidth = 120;
+  std::string rest = line, prefix = "# ";
+  while (display_width(prefix) + display_width(rest) > kTextWidth) {
+    size_t cut = rest.rfind(' ', kTextWidth - prefix.size());
+    if (cut == std::string::npos || cut == 0) break;
+    out << prefix << rest.substr(0, cut) << '\n';
+    rest = rest.substr(cut + 1);
+    prefix = "#   ";
+  }
+  out << prefix << rest << '\n';
+}
 }  // namespace
 
 void write_text_table(const ColumnTable& t, std::ostream& out) {
-  for (const auto& line : t.preamble) out << "# " << line << '\n';
+  for (const auto& line : t.preamble) write_comment(line, out);
   std::vector<size_t> width(t.columns.size());
   for (size_t c = 0; c < t.columns.size(); ++c) {
     width[c] = display_width(t.columns[c].title);
@@ -62,16 +77,21 @@ void write_text_table(const ColumnTable& t, std::ostream& out) {
   }
 }
 
-void write_csv(const ColumnTable& t, std::ostream& out) {
+void write_csv_head(const ColumnTable& t, std::ostream& out) {
   for (const auto& line : t.preamble) out << "# " << line << '\n';
   for (size_t c = 0; c < t.columns.size(); ++c) out << (c ? "," : "") << csv_quote(t.columns[c].csv_name);
   out << '\n';
-  auto row_out = [&](const std::vector<Cell>& row) {
-    for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_quote(row[c].raw);
-    out << '\n';
-  };
-  for (const auto& row : t.rows) row_out(row);
-  if (!t.totals.empty()) row_out(t.totals);
+}
+
+void write_csv_row(const std::vector<Cell>& row, std::ostream& out) {
+  for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_quote(row[c].raw);
+  out << '\n';
+}
+
+void write_csv(const ColumnTable& t, std::ostream& out) {
+  write_csv_head(t, out);
+  for (const auto& row : t.rows) write_csv_row(row, out);
+  if (!t.totals.empty()) write_csv_row(t.totals, out);
 }
 
 void write_markdown(const ColumnTable& t, std::ostream& out) {
@@ -94,6 +114,52 @@ void write_markdown(const ColumnTable& t, std::ostream& out) {
   };
   for (const auto& row : t.rows) row_out(row, false);
   if (!t.totals.empty()) row_out(t.totals, true);
+}
+
+std::string latex_escape(const std::string& s) {
+  std::string o;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '\\': o += "\\textbackslash{}"; break;
+      case '{': case '}': case '$': case '&': case '#': case '_': case '%': o += '\\'; o += static_cast<char>(c); break;
+      case '~': o += "\\textasciitilde{}"; break;
+      case '^': o += "\\textasciicircum{}"; break;
+      default: o += c < 0x20 ? ' ' : static_cast<char>(c);
+    }
+  }
+  return o;
+}
+
+void write_latex(const ColumnTable& t, std::ostream& out) {
+  for (const auto& line : t.preamble) {
+    std::string one = line;
+    for (char& c : one)
+      if (c == '\n' || c == '\r') c = ' ';
+    out << "% " << one << '\n';
+  }
+  out << "\\begin{tabular}{";
+  for (const auto& col : t.columns) out << (col.numeric ? 'r' : 'l');
+  out << "}\n\\toprule\n";
+  auto row_out = [&](const std::vector<std::string>& cells) {
+    for (size_t c = 0; c < cells.size(); ++c) out << (c ? " & " : "") << latex_escape(cells[c]);
+    out << " \\\\\n";
+  };
+  std::vector<std::string> head;
+  for (const auto& col : t.columns) head.push_back(col.title);
+  row_out(head);
+  out << "\\midrule\n";
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells;
+    for (const auto& cell : row) cells.push_back(cell.text);
+    row_out(cells);
+  }
+  if (!t.totals.empty()) {
+    out << "\\midrule\n";
+    std::vector<std::string> cells;
+    for (const auto& cell : t.totals) cells.push_back(cell.text);
+    row_out(cells);
+  }
+  out << "\\bottomrule\n\\end{tabular}\n";
 }
 
 }  // namespace ridge

@@ -1,5 +1,5 @@
-// One tabular result, rendered three ways from the same cells so they cannot disagree:
-// an aligned text table and Markdown use each cell's human text, CSV its raw value.
+// One tabular result, rendered four ways from the same cells so they cannot disagree:
+// an aligned text table, Markdown and LaTeX use each cell's human text, CSV its raw value.
 #pragma once
 
 #include <ostream>
@@ -30,7 +30,15 @@ Cell text_cell(const std::string& s);
 
 void write_text_table(const ColumnTable& t, std::ostream& out);
 void write_csv(const ColumnTable& t, std::ostream& out);
+// The same in two parts, for a view that streams its rows instead of holding them: the
+// preamble and header of `t` (its rows are not written), then one row at a time.
+void write_csv_head(const ColumnTable& t, std::ostream& out);
+void write_csv_row(const std::vector<Cell>& row, std::ostream& out);
 void write_markdown(const ColumnTable& t, std::ostream& out);
+// A booktabs tabular (\usepackage{booktabs}); the preamble becomes % comments, every
+// text escaped for LaTeX.
+void write_latex(const ColumnTable& t, std::ostream& out);
+std::string latex_escape(const std::string& s);
 std::string csv_quote(const std::string& s);
 
 }  // namespace ridge

@@ -7,25 +7,16 @@
 
 namespace ridge {
 
-namespace {
 std::string capacity_text(double bytes) {
-  double gib = bytes / double(1ULL << 30), mib = bytes / double(1ULL << 20);
-  if (gib >= 1 && std::fabs(gib - std::round(gib)) < 1e-9) return format_fixed(gib, 0) + " GiB";
-  if (mib >= 1 && std::fabs(mib - std::round(mib)) < 1e-9) return format_fixed(mib, 0) + " MiB";
+  for (auto [unit, scale] : {std::pair{"GiB", 1024.0 * 1024 * 1024}, std::pair{"MiB", 1024.0 * 1024}})
+    if (bytes >= scale && std::fmod(bytes, scale) == 0) return format_fixed(bytes / scale, 0) + " " + unit;
   return format_bytes(bytes);
 }
-}  // namespace
 
-std::string format_bandwidth(double Bps) { return std::isfinite(Bps) ? format_rate(Bps, "B/s") : "inf"; }
-
-std::string bound_name(const LayerTiming& t, const HardwareSpec& hw) {
-  if (!t.memory_bound() || static_cast<size_t>(t.bound_level) >= hw.memory.size()) return "compute";
-  return "memory:" + hw.memory[static_cast<size_t>(t.bound_level)].name;
-}
-
-std::string hardware_line(const HardwareSpec& hw, const TimingAnalysis& timing) {
-  std::string line = "hardware " + hw.id + " (" + hw.name + "), model " + timing.hardware_model + ": " +
-                     std::string(dtype_name(timing.dtype)) + " peak " + format_rate(timing.peak_flops, "FLOP/s");
+std::string hardware_line(const HardwareContext& ctx, DType dtype) {
+  const HardwareSpec& hw = ctx.spec;
+  std::string line = "hardware " + hw.id + " (" + hw.name + "), model " + ctx.hardware_model + ": " +
+                     std::string(dtype_name(dtype)) + " peak " + format_rate(ctx.peak_flops, "FLOP/s");
   for (const MemoryLevel& m : hw.memory)
     line += "; " + m.name + " " + format_rate(m.bandwidth_Bps, "B/s") + ", " + capacity_text(m.capacity_bytes);
   if (hw.link) line += "; link " + hw.link->name + " " + format_rate(hw.link->bandwidth_Bps, "B/s");
@@ -36,29 +27,31 @@ std::string hardware_line(const HardwareSpec& hw, const TimingAnalysis& timing) 
   return line;
 }
 
-std::string timing_totals_line(const TimingAnalysis& timing) {
-  const TimingTotals& t = timing.totals;
-  return "step " + format_seconds(t.time_s) + ", " + format_fixed(t.samples_per_s, 1) + " samples/s, " +
-         format_fixed(100 * t.memory_bound_share, 1) + "% of the time memory-bound, " +
-         format_rate(t.attained_flops, "FLOP/s") + " attained (" + format_fixed(100 * t.peak_fraction, 1) +
-         "% of peak)";
+std::string run_summary_line(const RunResult& run) {
+  const LayerResult& t = run.totals;
+  return "step " + format_seconds(t.timing.time_s) + ", " + format_count(run.samples_per_s) + " samples/s, " +
+         format_fixed(100 * run.memory_bound_share, 1) + "% of the time memory-bound, " +
+         format_rate(t.attained_flops, "FLOP/s") + " attained (" + format_fixed(100 * t.peak_fraction, 1) + "% of peak)";
 }
 
-Json hardware_json(const HardwareSpec& hw, const TimingAnalysis& timing) {
+Json hardware_json(const HardwareContext& ctx) {
+  const HardwareSpec& hw = ctx.spec;
   Json j = Json::object();
   j.set("id", hw.id);
   j.set("name", hw.name);
   j.set("kind", hw.kind);
-  j.set("hardware_model", timing.hardware_model);
-  j.set("peak_flops", timing.peak_flops);
+  j.set("hardware_model", ctx.hardware_model);
+  j.set("peak_flops", ctx.peak_flops);
   j.set("compute_efficiency", hw.compute_efficiency);
   j.set("memory_efficiency", hw.memory_efficiency);
   Json levels = Json::array();
-  for (const MemoryLevel& m : hw.memory) {
+  for (size_t k = 0; k < hw.memory.size(); ++k) {
+    const MemoryLevel& m = hw.memory[k];
     Json l = Json::object();
     l.set("name", m.name);
     l.set("capacity_bytes", m.capacity_bytes);
     l.set("bandwidth_Bps", m.bandwidth_Bps);
+    l.set("ridge_point", k < ctx.ridge_points.size() ? ctx.ridge_points[k] : 0.0);
     levels.push(std::move(l));
   }
   j.set("memory", levels);

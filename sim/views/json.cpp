@@ -1,6 +1,8 @@
-// JSON writing (see json.hpp). Doubles are written with 17 significant digits so a
-// reader gets back the exact value the engine computed; non-finite values become null.
+// JSON writing (see json.hpp). Doubles are written in the shortest form that reads back
+// as the exact value the engine computed; non-finite values become null.
 #include "sim/views/json.hpp"
+
+#include "sim/base/format_units.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -16,6 +18,23 @@ Json& Json::set(const std::string& key, Json value) {
       return *this;
     }
   obj.emplace_back(key, std::move(value));
+  return *this;
+}
+
+Json& Json::set_path(const std::string& dotted_key, Json value) {
+  size_t dot = dotted_key.find('.');
+  if (dot == std::string::npos) return set(dotted_key, std::move(value));
+  std::string head = dotted_key.substr(0, dot);
+  auto& obj = std::get<Object>(v_);
+  Json* child = nullptr;
+  for (auto& [k, v] : obj)
+    if (k == head) child = &v;
+  if (!child || !std::holds_alternative<Object>(child->v_)) {
+    set(head, object());
+    for (auto& [k, v] : std::get<Object>(v_))
+      if (k == head) child = &v;
+  }
+  child->set_path(dotted_key.substr(dot + 1), std::move(value));
   return *this;
 }
 
@@ -60,9 +79,7 @@ void Json::write_at(std::ostream& out, int indent, int depth) const {
     if (!std::isfinite(*d)) {
       out << "null";
     } else {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", *d);
-      out << buf;
+      out << format_raw(*d);
     }
   } else if (auto s = std::get_if<std::string>(&v_)) {
     out << json_escape(*s);

@@ -37,6 +37,8 @@ class Json {
 
   // Object: appends (or replaces) a key. Array: appends.
   Json& set(const std::string& key, Json value);
+  // Object: sets "a.b.c" as nested objects a -> b -> c, creating those missing.
+  Json& set_path(const std::string& dotted_key, Json value);
   Json& push(Json value);
 
   void write(std::ostream& out, int indent = 2) const;

@@ -1,20 +1,22 @@
-// The `ridge memory` report: the footprint's parts, the linear form in the batch, the
-// peak and the per-layer timeline, as a table, CSV, Markdown or JSON (keys as in
-// DESIGN.md). Formats only; every number comes from the MemoryReport.
+// The `ridge memory` report: a few sentences (the linear form in the batch, the parts,
+// the peak, the fit) and the summary numbers as a quantity / value table, or with
+// --timeline one row per layer; CSV, Markdown, LaTeX and JSON from the same field
+// declarations (memory_fields). Formats only; every number comes from the MemoryReport.
 #pragma once
 
 #include <ostream>
 
-#include "sim/engine/device_fit.hpp"
-#include "sim/workload/model.hpp"
+#include "sim/engine/memory_result.hpp"
 #include "sim/views/column_table.hpp"
+#include "sim/views/field_table.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"
 
 namespace ridge {
 
-ColumnTable memory_table(const Model& model, const MemoryReport& report);
-Json memory_json(const Model& model, const MemoryReport& report);
-void write_memory(const Model& model, const MemoryReport& report, OutputFormat format, std::ostream& out);
+ColumnTable memory_table(const MemoryReport& report, bool timeline, const ColumnChoice& columns);
+Json memory_json(const MemoryReport& report);
+void write_memory(const MemoryReport& report, OutputFormat format, bool timeline, const ColumnChoice& columns,
+                  std::ostream& out);
 
 }  // namespace ridge

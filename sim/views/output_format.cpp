@@ -1,24 +1,39 @@
-// Output format names and the counting conventions text (see output_format.hpp).
+// The output format table (see output_format.hpp).
 #include "sim/views/output_format.hpp"
+
+#include "sim/base/error.hpp"
 
 namespace ridge {
 
-std::optional<OutputFormat> parse_output_format(std::string_view s) {
-  if (s == "table") return OutputFormat::table;
-  if (s == "csv") return OutputFormat::csv;
-  if (s == "json") return OutputFormat::json;
-  if (s == "md" || s == "markdown") return OutputFormat::md;
-  return std::nullopt;
+const std::vector<OutputFormatInfo>& output_formats() {
+  static const std::vector<OutputFormatInfo> table = {
+      {OutputFormat::table, "table", "aligned text for a terminal (the compact columns unless --columns)"},
+      {OutputFormat::csv, "csv", "comma-separated, exact values, every column"},
+      {OutputFormat::json, "json", "every field, exact values (schema_version in the README)"},
+      {OutputFormat::md, "md", "a Markdown table"},
+      {OutputFormat::tex, "tex", "a LaTeX booktabs table (\\usepackage{booktabs})"},
+  };
+  return table;
 }
 
-const std::vector<std::string>& counting_conventions() {
-  static const std::vector<std::string> lines = {
-      "macs: multiply-accumulates of conv / linear / matmul-type ops only",
-      "flops: 2 x macs + every other arithmetic op (bias add, activation, norm, pooling compare, softmax, add) as 1",
-      "bytes: elements x dtype size; input, output and weights apart; SI units (1 GB = 1e9 B)",
-      "arithmetic intensity: flops / (input + output + weight bytes); in training over forward + backward + update",
-  };
-  return lines;
+std::string_view format_name(OutputFormat f) {
+  for (const OutputFormatInfo& i : output_formats())
+    if (i.format == f) return i.name;
+  return "?";
+}
+
+std::string format_choices(const std::vector<OutputFormat>& supported) {
+  std::string s;
+  for (OutputFormat f : supported) s += (s.empty() ? "" : " | ") + std::string(format_name(f));
+  return s;
+}
+
+OutputFormat parse_output_format(std::string_view name, const std::vector<OutputFormat>& supported) {
+  std::string_view canonical = name == "text" ? "table" : name == "markdown" ? "md" : name;
+  for (OutputFormat f : supported)
+    if (format_name(f) == canonical) return f;
+  throw InputError({}, "--format: '" + std::string(name) + "' is not a format this command writes",
+                   "use " + format_choices(supported));
 }
 
 }  // namespace ridge

@@ -10,12 +10,13 @@ void write_report(OutputFormat format, std::ostream& out, const std::function<Js
     case OutputFormat::csv: write_csv(table(), out); break;
     case OutputFormat::md: write_markdown(table(), out); break;
     case OutputFormat::table: write_text_table(table(), out); break;
+    case OutputFormat::tex: write_latex(table(), out); break;
   }
 }
 
 Json report_root(const std::string& model_name, const RunSettings& s) {
   Json root = Json::object();
-  root.set("schema_version", 1);
+  root.set("schema_version", kJsonSchemaVersion);
   root.set("model", model_name);
   root.set("batch", s.batch);
   root.set("dtype", std::string(dtype_name(s.dtype)));

@@ -6,12 +6,16 @@
 #include <ostream>
 #include <string>
 
-#include "sim/workload/run_settings.hpp"
 #include "sim/views/column_table.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"
+#include "sim/workload/run_settings.hpp"
 
 namespace ridge {
+
+// JSON reports' schema_version: 2 since the Result stage gave every quantity one name
+// (README "JSON schema").
+inline constexpr int kJsonSchemaVersion = 2;
 
 void write_report(OutputFormat format, std::ostream& out, const std::function<Json()>& json,
                   const std::function<ColumnTable()>& table);

@@ -47,6 +47,14 @@ void add_training(LayerCost& r, const Layer& layer, const RunSettings& s) {
   r.update_bytes = checked_mul(c.params, sizes.update_bytes_per_param());
 }
 
+// The sums reports and hardware models take of one cost (every FLOP, every byte of the
+// step) must fit 64 bits too: an input of 2^60 elements followed by a ReLU has input and
+// output bytes that each fit but do not add.
+void check_sums(const LayerCost& r) {
+  checked_add(checked_add(r.bytes(), r.backward_bytes()), r.update_bytes);
+  checked_add(checked_add(r.flops, r.backward_flops), r.update_flops);
+}
+
 LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   const LayerCounts& c = layer.counts;
   LayerCost r;
@@ -63,6 +71,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
   r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
   if (s.phase == Phase::training) add_training(r, layer, s);
+  check_sums(r);
   return r;
 }
 
@@ -73,6 +82,7 @@ void accumulate(LayerCost& total, const LayerCost& l) {
                      &LayerCost::backward_input_bytes, &LayerCost::backward_output_bytes,
                      &LayerCost::backward_weight_bytes, &LayerCost::update_flops, &LayerCost::update_bytes})
     total.*field = checked_add(total.*field, l.*field);
+  check_sums(total);
 }
 
 }  // namespace
@@ -88,7 +98,8 @@ CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
     } catch (const CountOverflow&) {
       throw InputError(layer.loc, "layer '" + layer.name + "': at batch " + std::to_string(settings.batch) +
                                       " its counts overflow 64 bits",
-                       "use a smaller --batch");
+                       settings.batch > 1 ? "use a smaller --batch"
+                                          : "even one sample is too large: check the model's input and layer shapes");
     }
   }
   return a;

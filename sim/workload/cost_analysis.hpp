@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/base/checked_math.hpp"
 #include "sim/workload/model.hpp"
 #include "sim/workload/run_settings.hpp"
 
@@ -37,8 +38,12 @@ struct LayerCost {
   int64_t update_flops = 0;
   int64_t update_bytes = 0;
 
-  int64_t bytes() const { return input_bytes + output_bytes + weight_bytes; }  // forward
-  int64_t backward_bytes() const { return backward_input_bytes + backward_output_bytes + backward_weight_bytes; }
+  // Sums checked once by analyze_costs (a layer whose sums pass 2^63 is an input error),
+  // so they cannot wrap afterwards.
+  int64_t bytes() const { return checked_add(checked_add(input_bytes, output_bytes), weight_bytes); }  // forward
+  int64_t backward_bytes() const {
+    return checked_add(checked_add(backward_input_bytes, backward_output_bytes), backward_weight_bytes);
+  }
   // FLOPs per byte moved over the whole step (0 when nothing moves): forward at
   // inference; forward + backward + update in training, as hardware models see it.
   double arithmetic_intensity() const;

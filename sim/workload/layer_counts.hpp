@@ -14,6 +14,10 @@ struct LayerCounts {
   // Per model (independent of batch).
   int64_t params = 0;        // trainable parameters this layer owns
   int64_t weight_elems = 0;  // weight elements read per pass (a tied weight reads elements it does not own)
+  // The layer's weight matrix [rows, cols] where it has one (linear [out, in], embedding
+  // [V, D]); 0 x 0 otherwise. A `tied_to` weight must have the shape of its target's.
+  int64_t weight_rows = 0;
+  int64_t weight_cols = 0;
 
   // Per sample: weight elements a layer reads by gathering only some rows of its table
   // (an embedding lookup reads the S rows its ids select, not the V x D table). Weight

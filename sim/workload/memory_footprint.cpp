@@ -60,16 +60,18 @@ class Timeline {
   void add(int64_t bytes, size_t from, size_t to, Category c) {
     auto& d = diff_[static_cast<int>(c)];
     d[from] = checked_add(d[from], bytes);
-    d[to + 1] -= bytes;
+    d[to + 1] = checked_add(d[to + 1], -bytes);
   }
+  // Every running sum and every event's total live bytes is checked, so no count wraps negative.
   void fill(std::vector<MemoryEvent>& events) const {
     std::vector<int64_t> run(4, 0);
     for (size_t e = 0; e < events.size(); ++e) {
-      for (int c = 0; c < 4; ++c) run[c] += diff_[c][e];
+      for (int c = 0; c < 4; ++c) run[c] = checked_add(run[c], diff_[c][e]);
       events[e].kept = run[0];
       events[e].recomputed = run[1];
       events[e].transient = run[2];
       events[e].gradients = run[3];
+      events[e].live();
     }
   }
 
@@ -126,150 +128,207 @@ Plan plan_events(size_t n, bool training, const CheckpointPolicy& cp) {
   return p;
 }
 
-MemoryFootprint build(const Model& model, const RunSettings& s, const CheckpointPolicy& cp) {
+// Parameters, master weights, gradients and optimizer state: the part independent of the batch.
+void add_model_part(MemoryFootprint& f, const Model& model, bool training) {
+  const ByteSizes& sizes = f.sizes;
+  for (const Layer& l : model.layers) f.params = checked_add(f.params, l.counts.params);
+  f.parameters_bytes = checked_mul(f.params, sizes.weight);
+  if (!training) return;
+  f.master_weights_bytes = checked_mul(f.params, sizes.master);
+  f.gradients_bytes = checked_mul(f.params, sizes.gradient);
+  f.optimizer_bytes = checked_product({f.params, sizes.state, sizes.state_slots});
+}
+
+// Activation storages: storage 0 is the model's input; in-place layers, views and
+// layers skipped at inference write into their input's storage.
+struct Storages {
+  std::vector<int> of_layer;          // per layer: the storage its output lives in
+  std::vector<int> producer;          // per storage: the layer that makes it (-1: the model input)
+  std::vector<int64_t> bytes;         // per storage, per sample
+  std::vector<bool> consumed;         // per layer: some later layer reads its output
+  int of_input(int input) const { return input == kModelInput ? 0 : of_layer[static_cast<size_t>(input)]; }
+};
+
+Storages assign_storages(const Model& model, bool training, int activation_bytes) {
+  const size_t n = model.layers.size();
+  Storages st{std::vector<int>(n), {-1}, {checked_mul(element_count(model.input), activation_bytes)},
+              std::vector<bool>(n, false)};
+  for (size_t i = 0; i < n; ++i) {
+    const Layer& l = model.layers[i];
+    for (int in : l.inputs)
+      if (in != kModelInput) st.consumed[static_cast<size_t>(in)] = true;
+    bool skipped = !training && l.counts.identity_at_inference;
+    if ((l.counts.is_view || skipped || l.counts.inplace) && !l.inputs.empty()) {
+      st.of_layer[i] = st.of_input(l.inputs[0]);
+    } else {
+      st.of_layer[i] = static_cast<int>(st.bytes.size());
+      st.producer.push_back(static_cast<int>(i));
+      st.bytes.push_back(checked_mul(element_count(l.output), activation_bytes));
+    }
+  }
+  return st;
+}
+
+// Per storage, the last event that needs its forward instance, and the last that needs
+// its recomputed instance (checkpointed segments only).
+struct LastUses {
+  std::vector<size_t> forward;
+  std::vector<size_t> recompute;
+};
+
+LastUses find_last_uses(const Model& model, const Plan& plan, const Storages& st, bool training) {
+  const size_t n = model.layers.size();
+  auto checkpointed = [&](int segment) { return segment >= 0 && plan.checkpointed[static_cast<size_t>(segment)]; };
+  auto segment_of = [&](int layer) { return layer < 0 ? -1 : plan.segment[static_cast<size_t>(layer)]; };
+  LastUses last{std::vector<size_t>(st.bytes.size(), 0), std::vector<size_t>(st.bytes.size(), 0)};
+  for (size_t k = 0; k < st.bytes.size(); ++k) {
+    int producer = st.producer[k];
+    if (producer < 0) continue;
+    last.forward[k] = plan.fwd[static_cast<size_t>(producer)];
+    if (checkpointed(segment_of(producer))) last.recompute[k] = plan.rec[static_cast<size_t>(producer)];
+  }
+  // A use inside the producer's own checkpointed segment, after its forward, falls on the recompute.
+  auto use = [&](int storage, size_t layer, size_t event) {
+    const size_t k = static_cast<size_t>(storage);
+    bool own_segment = checkpointed(plan.segment[layer]) && plan.segment[layer] == segment_of(st.producer[k]);
+    size_t& slot = (own_segment && event != plan.fwd[layer]) ? last.recompute[k] : last.forward[k];
+    slot = std::max(slot, event);
+  };
+  for (size_t j = 0; j < n; ++j) {
+    const LayerCounts& c = model.layers[j].counts;
+    bool saves = training && !c.is_view;
+    for (int in : model.layers[j].inputs) {
+      int storage = st.of_input(in);
+      use(storage, j, plan.fwd[j]);
+      if (checkpointed(plan.segment[j])) use(storage, j, plan.rec[j]);  // a segment input is kept for the recompute
+      if (saves && c.saves_input) use(storage, j, plan.bwd[j]);
+    }
+    if (saves && c.saves_output) use(st.of_layer[j], j, plan.bwd[j]);
+    size_t& out = last.forward[static_cast<size_t>(st.of_layer[j])];
+    if (!st.consumed[j]) out = std::max(out, plan.loss);  // a model output: the loss reads it
+  }
+  return last;
+}
+
+// Every storage's lifetime on the timeline; what lives past forward is kept for backward.
+void add_activations(MemoryFootprint& f, Timeline& timeline, const Plan& plan, const Storages& st,
+                     const LastUses& last, bool training) {
+  const size_t n = f.layers.size();
+  for (size_t k = 0; k < st.bytes.size(); ++k) {
+    const int producer = st.producer[k];
+    size_t from = producer < 0 ? 0 : plan.fwd[static_cast<size_t>(producer)];
+    bool kept = training && last.forward[k] >= n;
+    timeline.add(st.bytes[k], from, last.forward[k], kept ? Category::kept : Category::transient);
+    if (kept) {
+      int64_t& owner = producer < 0 ? f.input_kept_per_sample : f.layers[static_cast<size_t>(producer)].kept_per_sample;
+      owner += st.bytes[k];
+    }
+    if (producer >= 0 && f.layers[static_cast<size_t>(producer)].recomputed)
+      timeline.add(st.bytes[k], plan.rec[static_cast<size_t>(producer)], last.recompute[k], Category::recomputed);
+  }
+}
+
+// Masks, pooling indices and statistics, from forward (or the recompute) to backward.
+void add_saved_aux(MemoryFootprint& f, Timeline& timeline, const Model& model, const Plan& plan) {
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const LayerCounts& c = model.layers[i].counts;
+    if (c.saved_aux_bytes == 0 || c.is_view) continue;
+    if (f.layers[i].recomputed) {
+      timeline.add(c.saved_aux_bytes, plan.fwd[i], plan.fwd[i], Category::transient);  // made, then dropped
+      timeline.add(c.saved_aux_bytes, plan.rec[i], plan.bwd[i], Category::recomputed);
+    } else {
+      timeline.add(c.saved_aux_bytes, plan.fwd[i], plan.bwd[i], Category::kept);
+      f.layers[i].kept_per_sample += c.saved_aux_bytes;
+    }
+  }
+}
+
+// Gradients of activations: allocated by the first (in reverse) consumer that computes
+// an input gradient, or by the loss, and freed after the layer's own backward. A view's
+// output gradient is its input's, reshaped.
+void add_activation_gradients(Timeline& timeline, const Model& model, const Plan& plan, const Storages& st,
+                              int activation_bytes) {
+  const size_t n = model.layers.size();
+  std::vector<int> gradient_of(n);  // the layer whose output gradient a layer's gradient is (-1: the input's)
+  const size_t never = std::numeric_limits<size_t>::max();
+  std::vector<size_t> allocated(n, never);
+  for (size_t i = 0; i < n; ++i) {
+    const Layer& l = model.layers[i];
+    gradient_of[i] = (l.counts.is_view && !l.inputs.empty())
+                         ? (l.inputs[0] == kModelInput ? -1 : gradient_of[static_cast<size_t>(l.inputs[0])])
+                         : static_cast<int>(i);
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const Layer& l = model.layers[j];
+    if (!st.consumed[j] && gradient_of[j] >= 0) {
+      size_t& at = allocated[static_cast<size_t>(gradient_of[j])];
+      at = std::min(at, plan.loss);
+    }
+    if (l.counts.is_view || reads_only_model_input(l)) continue;
+    for (int in : l.inputs) {
+      if (in == kModelInput || gradient_of[static_cast<size_t>(in)] < 0) continue;
+      size_t& at = allocated[static_cast<size_t>(gradient_of[static_cast<size_t>(in)])];
+      at = std::min(at, plan.bwd[j]);
+    }
+  }
+  for (size_t g = 0; g < n; ++g)
+    if (allocated[g] != never)
+      timeline.add(checked_mul(element_count(model.layers[g].output), activation_bytes), allocated[g], plan.bwd[g],
+                   Category::gradient);
+}
+
+// The peak event, and the activations reported beside it.
+void find_peak(MemoryFootprint& f, bool training) {
+  for (size_t e = 0; e < f.timeline.size(); ++e)
+    if (f.timeline[e].live() > f.timeline[f.peak_event].live()) f.peak_event = e;
+  f.peak_per_sample = f.peak().live();
+  if (!training) {
+    f.activations_per_sample = f.peak_per_sample;
+    return;
+  }
+  f.activations_per_sample = f.input_kept_per_sample;
+  for (const LayerMemory& l : f.layers) f.activations_per_sample += l.kept_per_sample;
+}
+
+// The checkpointed segments' forward, run again in backward.
+void add_recompute_cost(MemoryFootprint& f, const Model& model) {
+  CostAnalysis costs = analyze_costs(model, f.settings);
+  for (size_t i = 0; i < model.layers.size(); ++i)
+    if (f.layers[i].recomputed) {
+      f.recompute_flops = checked_add(f.recompute_flops, costs.layers[i].flops);
+      f.recompute_bytes = checked_add(f.recompute_bytes, costs.layers[i].bytes());
+    }
+}
+
+MemoryFootprint build(const Model& model, const RunSettings& settings, const CheckpointPolicy& checkpoint) {
   MemoryFootprint f;
-  f.settings = s;
-  bool training = s.phase == Phase::training;
-  f.checkpoint = training ? cp : CheckpointPolicy{};
-  f.sizes = byte_sizes(s);
-  const ByteSizes& z = f.sizes;
+  f.settings = settings;
+  const bool training = settings.phase == Phase::training;
+  f.checkpoint = training ? checkpoint : CheckpointPolicy{};
+  f.sizes = byte_sizes(settings);
   const size_t n = model.layers.size();
   f.layers.assign(n, {});
   if (n == 0) return f;
 
-  // Model part.
-  for (const Layer& l : model.layers) f.params = checked_add(f.params, l.counts.params);
-  f.parameters_bytes = checked_mul(f.params, z.weight);
-  if (training) {
-    f.master_weights_bytes = checked_mul(f.params, z.master);
-    f.gradients_bytes = checked_mul(f.params, z.gradient);
-    f.optimizer_bytes = checked_product({f.params, z.state, z.state_slots});
-  }
-
-  Plan p = plan_events(n, training, f.checkpoint);
-  for (size_t i = 0; i < n; ++i) f.layers[i].segment = p.segment[i];
-  auto ckpt = [&](int seg) { return seg >= 0 && p.checkpointed[seg]; };
-  auto seg_of = [&](int layer) { return layer < 0 ? -1 : p.segment[layer]; };
-
-  // Storages: 0 is the model's input; in-place layers and views reuse their input's.
-  auto skipped = [&](const Layer& l) { return !training && l.counts.identity_at_inference; };
-  std::vector<int> stor(n);
-  std::vector<int> producer = {-1};
-  std::vector<int64_t> size = {checked_mul(element_count(model.input), z.activation)};
-  auto storage_of = [&](int input) { return input == kModelInput ? 0 : stor[input]; };
-  std::vector<bool> consumed(n, false);
+  add_model_part(f, model, training);
+  Plan plan = plan_events(n, training, f.checkpoint);
   for (size_t i = 0; i < n; ++i) {
-    const Layer& l = model.layers[i];
-    for (int in : l.inputs)
-      if (in != kModelInput) consumed[in] = true;
-    bool alias = (l.counts.is_view || skipped(l) || l.counts.inplace) && !l.inputs.empty();
-    if (alias) {
-      stor[i] = storage_of(l.inputs[0]);
-    } else {
-      stor[i] = static_cast<int>(size.size());
-      producer.push_back(static_cast<int>(i));
-      size.push_back(checked_mul(element_count(l.output), z.activation));
-    }
-    f.layers[i].recomputed = ckpt(p.segment[i]);
+    f.layers[i].segment = plan.segment[i];
+    f.layers[i].recomputed = plan.segment[i] >= 0 && plan.checkpointed[static_cast<size_t>(plan.segment[i])];
   }
-
-  // Last uses of each storage's forward instance (1) and of its recompute (2).
-  std::vector<size_t> last1(size.size(), 0), last2(size.size(), 0);
-  for (size_t st = 0; st < size.size(); ++st) last1[st] = producer[st] < 0 ? 0 : p.fwd[producer[st]];
-  for (size_t st = 0; st < size.size(); ++st)
-    if (producer[st] >= 0 && ckpt(seg_of(producer[st]))) last2[st] = p.rec[producer[st]];
-  // A use inside the producer's own checkpointed segment, after its forward, falls on the recompute.
-  auto use = [&](int st, size_t j, size_t event) {
-    bool own_segment = ckpt(p.segment[j]) && p.segment[j] == seg_of(producer[st]);
-    size_t& last = (own_segment && event != p.fwd[j]) ? last2[st] : last1[st];
-    last = std::max(last, event);
-  };
-  for (size_t j = 0; j < n; ++j) {
-    const Layer& l = model.layers[j];
-    const LayerCounts& c = l.counts;
-    bool saves = training && !c.is_view;
-    for (int in : l.inputs) {
-      int st = storage_of(in);
-      use(st, j, p.fwd[j]);
-      if (ckpt(p.segment[j])) use(st, j, p.rec[j]);  // a segment input is kept for the recompute
-      if (saves && c.saves_input) use(st, j, p.bwd[j]);
-    }
-    if (saves && c.saves_output) use(stor[j], j, p.bwd[j]);
-    if (!consumed[j]) last1[stor[j]] = std::max(last1[stor[j]], p.loss);  // a model output: the loss reads it
-  }
-
-  Timeline t(p.events.size());
-  for (size_t st = 0; st < size.size(); ++st) {
-    size_t from = producer[st] < 0 ? 0 : p.fwd[producer[st]];
-    bool kept = training && last1[st] >= n;
-    t.add(size[st], from, last1[st], kept ? Category::kept : Category::transient);
-    if (kept) {
-      if (producer[st] < 0)
-        f.input_kept_per_sample += size[st];
-      else
-        f.layers[producer[st]].kept_per_sample += size[st];
-    }
-    if (producer[st] >= 0 && ckpt(seg_of(producer[st])))
-      t.add(size[st], p.rec[producer[st]], last2[st], Category::recomputed);
-  }
-
+  Storages storages = assign_storages(model, training, f.sizes.activation);
+  LastUses last = find_last_uses(model, plan, storages, training);
+  Timeline timeline(plan.events.size());
+  add_activations(f, timeline, plan, storages, last, training);
   if (training) {
-    for (size_t i = 0; i < n; ++i) {
-      const LayerCounts& c = model.layers[i].counts;
-      if (c.saved_aux_bytes == 0 || c.is_view) continue;
-      if (ckpt(p.segment[i])) {
-        t.add(c.saved_aux_bytes, p.fwd[i], p.fwd[i], Category::transient);  // made, then dropped
-        t.add(c.saved_aux_bytes, p.rec[i], p.bwd[i], Category::recomputed);
-      } else {
-        t.add(c.saved_aux_bytes, p.fwd[i], p.bwd[i], Category::kept);
-        f.layers[i].kept_per_sample += c.saved_aux_bytes;
-      }
-    }
-    // Gradients of activations: a view's output gradient is its input's, reshaped.
-    std::vector<int> gid(n);
-    const size_t never = std::numeric_limits<size_t>::max();
-    std::vector<size_t> alloc(n, never);
-    for (size_t i = 0; i < n; ++i) {
-      const Layer& l = model.layers[i];
-      gid[i] = (l.counts.is_view && !l.inputs.empty())
-                   ? (l.inputs[0] == kModelInput ? -1 : gid[l.inputs[0]])
-                   : static_cast<int>(i);
-    }
-    for (size_t j = 0; j < n; ++j) {
-      const Layer& l = model.layers[j];
-      if (!consumed[j] && gid[j] >= 0) alloc[gid[j]] = std::min(alloc[gid[j]], p.loss);
-      if (l.counts.is_view || reads_only_model_input(l)) continue;
-      for (int in : l.inputs)
-        if (in != kModelInput && gid[in] >= 0) alloc[gid[in]] = std::min(alloc[gid[in]], p.bwd[j]);
-    }
-    for (size_t g = 0; g < n; ++g)
-      if (alloc[g] != never)
-        t.add(checked_mul(element_count(model.layers[g].output), z.activation), alloc[g], p.bwd[g],
-              Category::gradient);
+    add_saved_aux(f, timeline, model, plan);
+    add_activation_gradients(timeline, model, plan, storages, f.sizes.activation);
   }
-
-  f.timeline = std::move(p.events);
-  t.fill(f.timeline);
-  for (size_t e = 0; e < f.timeline.size(); ++e)
-    if (f.timeline[e].live() > f.timeline[f.peak_event].live()) f.peak_event = e;
-  f.peak_per_sample = f.peak().live();
-  if (training) {
-    f.activations_per_sample = f.input_kept_per_sample;
-    for (const LayerMemory& l : f.layers) f.activations_per_sample += l.kept_per_sample;
-  } else {
-    f.activations_per_sample = f.peak_per_sample;
-  }
-
-  // The checkpointed segments' forward, run again in backward.
-  if (training && f.checkpoint.kind != CheckpointPolicy::Kind::none) {
-    CostAnalysis costs = analyze_costs(model, s);
-    for (size_t i = 0; i < n; ++i)
-      if (f.layers[i].recomputed) {
-        f.recompute_flops = checked_add(f.recompute_flops, costs.layers[i].flops);
-        f.recompute_bytes = checked_add(f.recompute_bytes, costs.layers[i].bytes());
-      }
-  }
-  checked_add(f.model_bytes(), checked_mul(f.peak_per_sample, s.batch));  // every reported byte count fits
+  f.timeline = std::move(plan.events);
+  timeline.fill(f.timeline);
+  find_peak(f, training);
+  if (training && f.checkpoint.kind != CheckpointPolicy::Kind::none) add_recompute_cost(f, model);
+  checked_add(f.model_bytes(), checked_mul(f.peak_per_sample, settings.batch));  // every reported byte count fits
   return f;
 }
 
@@ -281,7 +340,8 @@ MemoryFootprint memory_footprint(const Model& model, const RunSettings& settings
   } catch (const CountOverflow&) {
     throw InputError({}, "memory of model '" + model.name + "' at batch " + std::to_string(settings.batch) +
                              " overflows 64 bits",
-                     "use a smaller --batch");
+                     settings.batch > 1 ? "use a smaller --batch"
+                                        : "even one sample is too large: check the model's input and layer shapes");
   }
 }
 

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/base/checked_math.hpp"
 #include "sim/workload/model.hpp"
 #include "sim/workload/run_settings.hpp"
 
@@ -53,7 +54,7 @@ struct MemoryEvent {
   int64_t recomputed = 0; // activations a checkpointed segment's recompute holds for its backward
   int64_t transient = 0;  // activations awaiting a forward consumer, not kept
   int64_t gradients = 0;  // gradients of activations
-  int64_t live() const { return kept + recomputed + transient + gradients; }
+  int64_t live() const { return checked_add(checked_add(kept, recomputed), checked_add(transient, gradients)); }
 };
 std::string_view event_kind_name(MemoryEvent::Kind k);
 

@@ -47,7 +47,7 @@ class Expander {
       const toml::table* t = node.as_table();
       if (!t) throw InputError(location_of(node, file_), "each entry of 'layer' / 'body' must be a table");
       TomlFields f(*t, file_, "layer", params_);
-      std::string local = f.string("name");
+      std::string local = f.name("name");
       check_name(f, local);
       const std::string& scope = scopes.front();
       if (f.has("body")) {
@@ -117,11 +117,12 @@ int lookup(const std::map<std::string, int>& names, const std::vector<std::strin
 // `tied_to` (linear) names the layer whose weight it reuses; that name must resolve like
 // an input does, so a typo is an error rather than a silently untied count. The op
 // itself reads the key (and counts the shared weight as read, not owned).
-void check_tied_to(TomlFields& f, const Decl& d, const std::map<std::string, int>& names,
-                   const std::vector<std::string>& all_names) {
-  if (!f.has("tied_to")) return;
+// Returns the target's declaration index (its weight shape is checked once evaluated), or -1.
+int check_tied_to(TomlFields& f, const Decl& d, const std::map<std::string, int>& names,
+                  const std::vector<std::string>& all_names) {
+  if (!f.has("tied_to")) return -1;
   const toml::node* n = f.node("tied_to");
-  if (!n->is_string()) return;  // the op reports the wrong type
+  if (!n->is_string()) return -1;  // the op reports the wrong type
   std::string ref = n->as_string()->get();
   int found = lookup(names, d.scopes, ref);
   if (found < 0)
@@ -129,18 +130,35 @@ void check_tied_to(TomlFields& f, const Decl& d, const std::map<std::string, int
                      suggestion_hint(ref, all_names));
   if (names.at(d.name) == found)
     throw InputError(f.where("tied_to"), "layer '" + d.name + "' cannot be tied to itself");
+  return found;
+}
+
+// A tied weight is its target's weight, so the two matrices must have the same shape;
+// otherwise the tied layer's weights would silently vanish from the parameter count.
+void check_tied_shape(const Layer& tied, const Layer& target, const SourceLoc& where) {
+  const LayerCounts& a = tied.counts;
+  const LayerCounts& b = target.counts;
+  auto shape = [](const LayerCounts& c) { return "[" + std::to_string(c.weight_rows) + ", " + std::to_string(c.weight_cols) + "]"; };
+  if (b.weight_rows == 0)
+    throw InputError(where, "layer '" + tied.name + "': tied_to '" + target.name + "' (" + target.op +
+                                ") has no weight matrix to share",
+                     "tie a linear layer to an embedding or linear layer whose weight is " + shape(a));
+  if (a.weight_rows != b.weight_rows || a.weight_cols != b.weight_cols)
+    throw InputError(where, "layer '" + tied.name + "': its weight " + shape(a) + " cannot be tied to '" + target.name +
+                                "', whose weight is " + shape(b),
+                     "a tied weight must have its target's shape (out_features x in_features = num_embeddings x embedding_dim)");
 }
 
 // Input indices of each declaration (into the flat list).
 std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std::map<std::string, int>& names,
-                                             const std::string& file) {
+                                             const std::string& file, std::vector<std::pair<int, SourceLoc>>& tied) {
   std::vector<std::string> all_names;
   for (const auto& [n, i] : names) all_names.push_back(n);
   std::vector<std::vector<int>> inputs(decls.size());
   for (size_t i = 0; i < decls.size(); ++i) {
     Decl& d = decls[i];
     TomlFields f(*d.table, file, "layer '" + d.name + "'");
-    check_tied_to(f, d, names, all_names);
+    tied.push_back({check_tied_to(f, d, names, all_names), f.where("tied_to")});
     if (!f.has("inputs")) {
       // An op that takes no inputs (parameter) does not take the previous layer either.
       const toml::node* op = d.table->get("op");
@@ -292,7 +310,7 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
   TomlFields top(root, file, "model");
   Model m;
   m.file = file;
-  m.name = top.string("name");
+  m.name = top.name("name");
   m.source = top.optional_string("source").value_or("");
   m.params = ParamResolver(top.optional_table("params"), file, overrides).resolve();
   const IntParams* params = &m.params;
@@ -314,7 +332,8 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
   Expander ex(file, params);
   ex.expand(*layers, {""}, kModelInput, 0);
   std::vector<Decl>& decls = ex.decls();
-  auto flat_inputs = resolve_inputs(decls, ex.names(), file);
+  std::vector<std::pair<int, SourceLoc>> tied;  // per declaration: its tied_to target (or -1) and where
+  auto flat_inputs = resolve_inputs(decls, ex.names(), file, tied);
   std::vector<int> order = topological_order(decls, flat_inputs);
   std::vector<int> position(decls.size());
   for (size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<int>(k);
@@ -364,6 +383,8 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
     attrs.reject_unknown_keys();
     m.layers.push_back(std::move(layer));
   }
+  for (size_t i = 0; i < decls.size(); ++i)
+    if (tied[i].first >= 0) check_tied_shape(m.layers[position[i]], m.layers[position[tied[i].first]], tied[i].second);
   return m;
 }
 

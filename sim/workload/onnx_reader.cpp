@@ -517,6 +517,12 @@ class Translator {
       return folded(n, {static_cast<int64_t>(v.size())}, v);
     }
     if (op == "Identity" || op == "Dropout" || op == "Cast") return pass_on(n, tensor(n, 0));
+    if (op == "Pad") {  // only a zero pad (torch exports one before some pools) is modelled
+      std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{});
+      if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
+      if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, tensor(n, 0));
+      fail(n, "a non-zero Pad is not modelled", "fold the padding into the next Conv or pool when exporting");
+    }
     if (op == "Conv") return conv(n, index);
     if (op == "Gemm") {
       const Tensor& x = activation(n, 0);

@@ -24,6 +24,8 @@ OpResult embedding(TomlFields& a, const std::vector<Shape>& in) {
   r.output.push_back(d);
   LayerCounts& n = r.counts;
   n.params = checked_mul(v, d);
+  n.weight_rows = v;
+  n.weight_cols = d;
   n.input_elems = element_count(ids);
   n.output_elems = element_count(r.output);
   n.gathered_weight_elems = n.output_elems;

@@ -25,6 +25,8 @@ OpResult linear(TomlFields& a, const std::vector<Shape>& in) {
   int64_t rows = element_count(x) / f;
   int64_t weight = checked_mul(f, out);
   n.weight_elems = checked_add(weight, bias ? out : 0);
+  n.weight_rows = out;
+  n.weight_cols = f;
   n.params = checked_add(tied ? 0 : weight, bias ? out : 0);
   n.input_elems = element_count(x);
   n.output_elems = element_count(r.output);

@@ -23,9 +23,10 @@ int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ce
     throw ShapeMismatch("pooling window " + std::to_string(effective) + " is larger than the padded input " +
                         std::to_string(padded));
   int64_t span = padded - effective;
-  int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-  // PyTorch: the last window must start inside the input or left padding.
-  if (ceil_mode && (out - 1) * s >= in + p) --out;
+  int64_t out = span / s + (ceil_mode && span % s != 0 ? 1 : 0) + 1;  // no span + s - 1: s may be near 2^63
+  // PyTorch: the last window must start inside the input or left padding, i.e. not
+  // (out - 1) x s >= in + p, written without the product (it may pass 2^63).
+  if (ceil_mode && out - 1 > (in + p - 1) / s) --out;
   return out;
 }
 

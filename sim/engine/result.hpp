@@ -1,0 +1,110 @@
+// The Result stage: one `derive` step computes, per layer and per run, every number a
+// view shows (counts, times, the bound, arithmetic intensity, attained FLOP/s, share of
+// peak and of the step, the bandwidth each stream needs). Views and plots only format a
+// RunResult; they never compute a number, so table, CSV, JSON, Markdown and plot data
+// cannot disagree.
+//
+// Arithmetic intensity has one definition (README "Counting conventions"): the FLOPs the
+// compute units are timed for (a conv / linear bias add runs in the fused epilogue and
+// is not timed) over the bytes a memory level serves, forward (+ backward + update in
+// training). A layer's `arithmetic_intensity` is taken at its level in question: the
+// binding level when it is memory-bound, else the level with the longest traffic time;
+// without hardware, every byte counts (as the roofline model's DRAM sees them).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/hardware_model.hpp"
+#include "hw/hardware_spec.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/workload/model.hpp"
+
+namespace ridge {
+
+// What limits a layer (or a sweep point): nothing (it does no work), compute, or the
+// memory level `level`. `label` is the one spelling every view uses: "-", "compute",
+// "memory:<level name>".
+struct Bound {
+  enum class Kind { none, compute, memory } kind = Kind::none;
+  int level = -1;  // the memory level when kind == memory
+  std::string label = "-";
+};
+Bound compute_bound();
+Bound memory_bound_at(const HardwareSpec& hw, int level);
+// The bound of a timed layer: none when it does no work and takes no time.
+Bound bound_of(const LayerTiming& t, const LayerWork& w, const HardwareSpec& hw);
+
+// One tensor stream of a timed layer (input, output, weights).
+struct StreamResult {
+  const char* tensor = "";   // "input", "output", "weights"
+  double bytes = 0;          // over the step (forward, + backward + update in training)
+  int level = 0;             // the memory level serving it
+  std::string level_name;
+  double required_Bps = 0;   // bytes / compute time: what keeps the layer compute-bound
+  double available_Bps = 0;  // that level's achievable bandwidth (peak x memory efficiency)
+};
+
+// Everything reported of one layer; for the run's totals row, the same fields summed
+// (per-layer-only fields stay empty: no op, no shape, no bound, no needed bandwidth).
+struct LayerResult {
+  bool is_total = false;
+  std::string name;
+  std::string op;
+  std::vector<int64_t> output_shape;  // batch first
+  LayerCost cost;                     // hardware-independent counts at the run's batch and dtype
+  LayerWork work;                     // what the hardware is asked to do
+  double arithmetic_intensity = 0;    // timed FLOPs / bytes at the level in question (0: nothing moves)
+
+  // With hardware only.
+  bool timed = false;
+  LayerTiming timing;
+  Bound bound;
+  int intensity_level = 0;                  // the level in question
+  std::vector<double> intensity_by_level;   // timed FLOPs / bytes each level serves (0 where none)
+  double attained_flops = 0;                // timed FLOPs / time
+  double peak_fraction = 0;                 // attained / nominal peak at the dtype, 0..1
+  double step_share = 0;                    // time / step time, 0..1
+  std::array<StreamResult, 3> streams;      // input, output, weights
+  double required_Bps = 0;                  // all streams' bytes / compute time
+  double level_bytes = 0;                   // bytes the level in question serves
+  double required_level_Bps = 0;            // the streams at the level in question
+  double available_level_Bps = 0;           // that level's achievable bandwidth
+  double ridge_point = 0;                   // of the level in question, FLOP/B
+};
+
+// The hardware a run was timed on, as reports describe it.
+struct HardwareContext {
+  HardwareSpec spec;
+  std::string hardware_model;         // registry name ("roofline")
+  double peak_flops = 0;              // nominal peak at the run's dtype
+  std::vector<double> ridge_points;   // per memory level, at the run's dtype (achievable)
+};
+
+struct RunResult {
+  std::string model;
+  RunSettings settings;
+  std::optional<HardwareContext> hardware;
+  std::vector<LayerResult> layers;  // parallel to Model::layers
+  LayerResult totals;
+  // With hardware only.
+  double samples_per_s = 0;        // batch / step time
+  double memory_bound_share = 0;   // share of the step time spent in memory-bound layers, 0..1
+};
+
+// Costs only (analyze without --hw).
+RunResult derive(const Model& model, const CostAnalysis& costs);
+// Costs timed on `hw` with `hw_model`. Throws InputError when `hw` lacks the run's dtype.
+RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model);
+
+// Throws InputError ("v100 has no fp8 peak") when `hw` does not support `dtype`.
+void check_dtype_supported(const HardwareSpec& hw, DType dtype);
+
+// The ridge point of a memory level: the arithmetic intensity (FLOP/B) at which its
+// achievable bandwidth just feeds the achievable compute peak at `dtype`.
+double ridge_point(const HardwareSpec& hw, DType dtype, size_t level);
+
+}  // namespace ridge

@@ -1,0 +1,108 @@
+// The sweep schema (see sweep_fields.hpp).
+#include "sim/views/sweep_fields.hpp"
+
+namespace ridge {
+
+namespace {
+using R = const SweepRow&;
+
+const SweepPointResult& point(R r) { return r.result->points[r.point]; }
+
+// A value that exists only for a point that ran.
+template <class Get>
+auto when_ran(Get get) {
+  return [get](R r) -> FieldValue {
+    if (!point(r).ok()) return NotApplicable{};
+    return get(r);
+  };
+}
+}  // namespace
+
+std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool vary_as_columns) {
+  std::vector<Field<SweepRow>> f = {
+      {"model", "model", Unit::text, [](R r) -> FieldValue { return r.plan->file.models[r.plan->coords(r.point).model].text; }, true},
+      {"hardware", "hardware", Unit::text, [](R r) -> FieldValue {
+         return r.plan->file.hardware[r.plan->hw_points[r.plan->coords(r.point).hw_point].hardware].text;
+       }, true},
+      {"hw_model", "hw model", Unit::text, [](R r) -> FieldValue { return point(r).hw_model; }, true},
+  };
+  if (vary_as_columns)
+    for (size_t k = 0; k < plan.file.vary.size(); ++k)
+      f.push_back({plan.file.vary[k].key, plan.file.vary[k].key, Unit::text, [k](R r) -> FieldValue {
+                     const SweepHardwarePoint& hp = r.plan->hw_points[r.plan->coords(r.point).hw_point];
+                     return r.plan->file.vary[k].values[hp.value[k]].text;
+                   }, true});
+  f.push_back({"phase", "phase", Unit::text, [](R r) -> FieldValue { return std::string(phase_name(r.plan->coords(r.point).phase)); }, true});
+  f.push_back({"dtype", "dtype", Unit::text, [](R r) -> FieldValue { return std::string(dtype_name(r.plan->coords(r.point).dtype)); }, true});
+  f.push_back({"optimizer", "optimizer", Unit::text,
+               [](R r) -> FieldValue { return std::string(optimizer_name(r.plan->coords(r.point).optimizer)); }, true});
+  f.push_back({"batch", "batch", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).batch; }, true});
+  f.push_back({"status", "status", Unit::text, [](R r) -> FieldValue { return point(r).status_text(); }, true});
+  return f;
+}
+
+std::vector<Field<SweepRow>> sweep_point_total_fields() {
+  auto sum = [](double TimingSums::*m) { return when_ran([m](R r) -> FieldValue { return point(r).sums.*m; }); };
+  auto num = [](double SweepPointResult::*m) { return when_ran([m](R r) -> FieldValue { return point(r).*m; }); };
+  return {
+      {"time_s", "step", Unit::seconds, sum(&TimingSums::time_s), true},
+      {"samples_per_s", "samples/s", Unit::number, num(&SweepPointResult::samples_per_s), true},
+      {"compute_time_s", "compute", Unit::seconds, sum(&TimingSums::compute_s)},
+      {"memory_time_s", "memory", Unit::seconds, sum(&TimingSums::memory_s)},
+      {"link_time_s", "link", Unit::seconds, sum(&TimingSums::link_s)},
+      {"overhead_time_s", "launch", Unit::seconds, sum(&TimingSums::overhead_s)},
+      {"bound", "bound", Unit::text, when_ran([](R r) -> FieldValue { return point(r).bound_text(); }), true},
+      {"memory_bound_share", "memory-bound", Unit::fraction, num(&SweepPointResult::memory_bound_share)},
+      {"flops", "FLOPs", Unit::count, num(&SweepPointResult::flops)},
+      {"bytes", "bytes", Unit::bytes, num(&SweepPointResult::bytes)},
+      {"attained_flops", "FLOP/s", Unit::flop_rate, num(&SweepPointResult::attained_flops)},
+      {"peak_fraction", "%peak", Unit::fraction, num(&SweepPointResult::peak_fraction)},
+      {"peak_memory_bytes", "peak memory", Unit::bytes, when_ran([](R r) -> FieldValue {
+         if (!point(r).memory.peak_bytes) return NotApplicable{};
+         return *point(r).memory.peak_bytes;
+       }), true},
+      {"fits", "fits", Unit::flag, when_ran([](R r) -> FieldValue {
+         if (!point(r).memory.fits) return NotApplicable{};
+         return *point(r).memory.fits;
+       })},
+  };
+}
+
+std::vector<Field<SweepRow>> sweep_layer_fields() {
+  auto arr = [](Eigen::ArrayXd LayerTimingArrays::*m) {
+    return when_ran([m](R r) -> FieldValue { return (point(r).layers.*m)[r.layer]; });
+  };
+  auto work = [](R r) -> const LayerWorkArrays& { return r.result->group_work[r.plan->coords(r.point).group]; };
+  return {
+      {"name", "layer", Unit::text, when_ran([](R r) -> FieldValue {
+         return r.plan->models[r.plan->coords(r.point).variant].layers[static_cast<size_t>(r.layer)].name;
+       }), true},
+      {"op", "op", Unit::text, when_ran([](R r) -> FieldValue {
+         return r.plan->models[r.plan->coords(r.point).variant].layers[static_cast<size_t>(r.layer)].op;
+       }), true},
+      {"flops", "FLOPs", Unit::count, when_ran([work](R r) -> FieldValue { return work(r).flops[r.layer]; })},
+      {"bytes", "bytes", Unit::bytes, when_ran([work](R r) -> FieldValue {
+         const LayerWorkArrays& w = work(r);
+         return w.input_bytes[r.layer] + w.output_bytes[r.layer] + w.weight_bytes[r.layer];
+       })},
+      {"compute_time_s", "compute", Unit::seconds, arr(&LayerTimingArrays::compute_s)},
+      {"memory_time_s", "memory", Unit::seconds, arr(&LayerTimingArrays::memory_s)},
+      {"link_time_s", "link", Unit::seconds, arr(&LayerTimingArrays::link_s)},
+      {"overhead_time_s", "launch", Unit::seconds, arr(&LayerTimingArrays::overhead_s)},
+      {"time_s", "time", Unit::seconds, arr(&LayerTimingArrays::time_s), true},
+      {"bound", "bound", Unit::text, when_ran([](R r) -> FieldValue {
+         int level = point(r).layers.bound_level[r.layer];
+         const HardwareSpec& hw = r.plan->hw_points[r.plan->coords(r.point).hw_point].spec;
+         return level < 0 ? compute_bound().label : memory_bound_at(hw, level).label;
+       }), true},
+  };
+}
+
+std::vector<std::string> sweep_reported_keys() {
+  std::vector<std::string> keys;
+  for (const auto& f : sweep_point_total_fields()) keys.push_back(f.key);
+  for (const auto& f : sweep_layer_fields()) keys.push_back(f.key);
+  return keys;
+}
+
+}  // namespace ridge
