@@ -102,6 +102,18 @@ TEST(OnnxImport, Resnet50ShapesOnlyMatchesTorchvisionAndTheZoo) {
     EXPECT_GE(onnx.find(name), 0) << name;
 }
 
+TEST(OnnxImport, SevenBillionParameterDecoderShapesOnly) {
+  // scripts/make-test-onnx's Llama-2-7B-sized decoder: D 4096, F 11008, 32 layers,
+  // vocab 32000, S 2048. Params: embedding and lm_head 2*V*D, per layer q,k,v,o 4*D^2,
+  // SwiGLU 3*D*F, two norms 2*D; final norm D = 6,738,415,616 (Llama 2 7B's count).
+  const int64_t D = 4096, F = 11008, L = 32, V = 32000, S = 2048;
+  Model m = load_model(kDir + "llama7b-shapes.onnx");
+  EXPECT_EQ(total_params(m), 2 * V * D + L * (4 * D * D + 3 * D * F + 2 * D) + D);
+  EXPECT_EQ(total_params(m), 6'738'415'616);
+  // MACs: per layer the projections S*(4*D^2 + 3*D*F) and attention 2*S^2*D; lm_head S*D*V.
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.macs, L * (S * (4 * D * D + 3 * D * F) + 2 * S * S * D) + S * D * V);
+}
+
 TEST(OnnxImport, ImportWritesAModelFileWithTheSameNumbers) {
   namespace fs = std::filesystem;
   fs::path out = fs::temp_directory_path() / ("ridge-import-" + std::to_string(::getpid()) + ".toml");
