@@ -120,7 +120,16 @@ OnnxOptions to_onnx_options(const RunOptionValues& v) {
 }
 
 Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw) {
-  return load_model(arg, model_overrides(hw), to_onnx_options(run));
+  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run));
+  // --allow-unknown: say on stderr what the totals leave out, so it is never silent.
+  std::string unmodelled;
+  size_t count = 0;
+  for (const Layer& l : m.layers)
+    if (l.op == "unmodelled" && ++count <= 8) unmodelled += (unmodelled.empty() ? "" : ", ") + l.name;
+  if (count)
+    std::cerr << "note: " << count << " unmodelled layer(s) counted at zero cost: " << unmodelled
+              << (count > 8 ? ", ..." : "") << '\n';
+  return m;
 }
 
 std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
