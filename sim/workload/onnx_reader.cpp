@@ -93,8 +93,9 @@ class Translator {
     for (int i = 0; i < g.node_size(); ++i) translate_node(g.node(i), i);
     toml::table root;
     root.insert("name", std::filesystem::path(file_).stem().string());
-    root.insert("source", "ONNX file " + file_ + (model_.producer_name().empty() ? "" : ", exported by " +
-                                                      model_.producer_name() + " " + model_.producer_version()));
+    std::string producer = model_.producer_name();
+    if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
+    root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer));
     toml::table input;
     input.insert("shape", to_array(input_shape_));
     root.insert("input", std::move(input));
