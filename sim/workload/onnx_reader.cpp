@@ -673,6 +673,17 @@ class Translator {
       return view(n, index, xin, Shape(full.begin() + 1, full.end()));
     }
     if (op == "Transpose") {
+      const Tensor& c = tensor(n, 0);
+      if (!c.activation) {  // a weight transposed for a MatMul (torch's Linear in training export)
+        std::vector<int64_t> perm = attr_ints(n, "perm").value_or(std::vector<int64_t>{});
+        if (perm.empty())
+          for (size_t i = c.shape.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+        Tensor t = c;
+        t.values.reset();
+        for (size_t i = 0; i < perm.size() && i < c.shape.size(); ++i) t.shape[i] = c.shape[perm[i]];
+        tensors_[n.output(0)] = std::move(t);
+        return;
+      }
       const Tensor& x = activation(n, 0);
       std::vector<int64_t> perm = *attr_ints(n, "perm");
       if (perm.empty() || perm[0] != 0) fail(n, "moves the batch axis (perm " + shape_list(perm) + ")");
