@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kMemoryKeys[] = {"name", "capacity", "bandwidth", "channels", "transfer_rate", "bus_bytes"};
 constexpr const char* kDerivedComputeKeys[] = {"cores", "clock", "flops_per_cycle"};
 constexpr const char* kRootKeys[] = {"name", "kind", "model", "source", "sockets", "compute", "memory",
-                                     "link", "overhead", "efficiency"};
+                                     "link", "overhead", "efficiency", "calibration"};
 
 // A misspelt key is reported as such (with a suggestion) before any "missing key"
 // error its absence would otherwise cause.
@@ -193,6 +193,7 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
     s.efficiency_source = e.string("source");
     if (s.efficiency_source.empty()) e.fail("source", "must say where the factors come from");
   }
+  if (const toml::table* cal = r.optional_table("calibration")) s.calibration = read_calibration(*cal, file);
   return s;
 }
 

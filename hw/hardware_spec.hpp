@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/calibration.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/dtype.hpp"
 
@@ -38,6 +39,9 @@ struct HardwareSpec {
   double compute_efficiency = 1.0;     // achievable fraction of peak compute, (0, 1]
   double memory_efficiency = 1.0;      // achievable fraction of peak bandwidth, (0, 1]
   std::string efficiency_source;       // where the efficiency factors come from (empty: none given)
+  // Measured per-class efficiencies ([calibration]); none: the pure roofline (with the
+  // [efficiency] factors above). `--efficiency none` drops it.
+  std::optional<Calibration> calibration;
   // How derived figures were computed, one line each, e.g.
   // "fp32 peak = 2 sockets x 20 cores x 2.5 GHz x 64 FLOP/cycle = 6.4 TFLOP/s".
   std::vector<std::string> derivations;

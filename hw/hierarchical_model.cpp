@@ -7,6 +7,8 @@
 //      a level's capacity after the weights placed in it;
 // anything that fits nowhere nearer is served by DRAM (memory[0]). Memory time is the
 // slowest level's traffic over its bandwidth, and a memory-bound layer names that level.
+// A calibration's per-class efficiencies apply as in the roofline model; placement
+// stays this model's own.
 #include "hw/timing_terms.hpp"
 
 namespace ridge {
@@ -38,13 +40,14 @@ class HierarchicalModel final : public HardwareModel {
       level_bytes[t.weight_level] += work.weight_bytes;
       level_bytes[t.input_level] += work.input_bytes + work.output_bytes;
     }
-    finish_timing(t, level_bytes, hw);
+    finish_timing(t, level_bytes, hw, calibrated(work, hw, dtype));
     return t;
   }
   // time_layer over all layers as array expressions: the nearest fitting level is the
   // highest index that fits, so levels are tried in ascending order, the last fit winning.
   TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
                          LayerTimingArrays& out) const override {
+    if (hw.calibration) return time_layers_one_by_one(*this, work, hw, dtype, out);  // per-class efficiencies
     begin_batch(work, hw, dtype, out);
     if (hw.memory.empty()) return end_batch(out);
     thread_local Eigen::ArrayXi weight_level, io_level;  // scratch, reused across calls

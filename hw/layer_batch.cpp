@@ -13,6 +13,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.weight_bytes = weight_bytes[i];
   w.link_bytes = link_bytes[i];
   w.kernels = static_cast<int>(kernels[i]);
+  w.op_class = static_cast<OpClass>(op_class[i]);
   return w;
 }
 
@@ -21,6 +22,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   LayerWorkArrays a;
   for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.link_bytes, &a.kernels})
     col->resize(n);
+  a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const LayerWork& w = work[static_cast<size_t>(i)];
     a.flops[i] = w.flops;
@@ -29,6 +31,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.weight_bytes[i] = w.weight_bytes;
     a.link_bytes[i] = w.link_bytes;
     a.kernels[i] = w.kernels;
+    a.op_class[i] = static_cast<int>(w.op_class);
   }
   return a;
 }

@@ -25,6 +25,7 @@ struct LayerWorkArrays {
   Eigen::ArrayXd weight_bytes;
   Eigen::ArrayXd link_bytes;
   Eigen::ArrayXd kernels;  // launches, as doubles so they multiply without conversion
+  Eigen::ArrayXi op_class;  // OpClass values
 
   Eigen::Index size() const { return flops.size(); }
   LayerWork layer(Eigen::Index i) const;

@@ -25,10 +25,17 @@ void require_link(const HardwareSpec& hw) {
 }
 }  // namespace
 
+const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
+  return hw.calibration ? hw.calibration->find(work.op_class, dtype) : nullptr;
+}
+
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   LayerTiming t;
-  double peak = hw.peak(dtype).value_or(0) * hw.compute_efficiency;
-  t.compute_s = work.flops > 0 && peak > 0 ? work.flops / peak : 0;
+  const ClassEfficiency* cal = calibrated(work, hw, dtype);
+  double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute : hw.compute_efficiency);
+  // Calibrated: attained = peak x compute x W / (W + n_half), so time = (W + n_half) / (peak x compute).
+  double flops = cal && work.flops > 0 ? work.flops + cal->n_half_flops : work.flops;
+  t.compute_s = work.flops > 0 && peak > 0 ? flops / peak : 0;
   if (work.link_bytes > 0) require_link(hw);
   t.link_s = work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
   t.overhead_s = work.kernels * hw.kernel_launch_s;
@@ -38,13 +45,29 @@ LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dt
   return t;
 }
 
-void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw) {
+std::vector<double> cache_rule_placement(const LayerWork& work, const HardwareSpec& hw, LayerTiming& t) {
+  std::vector<double> level_bytes(hw.memory.size(), 0.0);
+  if (hw.memory.empty()) return level_bytes;
+  int level = 0;
+  for (size_t i = hw.memory.size(); i-- > 1;)
+    if (work.bytes() <= hw.memory[i].capacity_bytes) {
+      level = static_cast<int>(i);
+      break;
+    }
+  t.input_level = t.output_level = t.weight_level = level;
+  level_bytes[static_cast<size_t>(level)] = work.bytes();
+  return level_bytes;
+}
+
+void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw,
+                   const ClassEfficiency* cal) {
+  const double efficiency = cal ? cal->memory : hw.memory_efficiency;
   t.level_s.assign(hw.memory.size(), 0.0);
   t.memory_s = 0;
   int slowest = -1;
   for (size_t i = 0; i < hw.memory.size() && i < level_bytes.size(); ++i) {
     if (level_bytes[i] <= 0) continue;
-    t.level_s[i] = level_bytes[i] / (hw.memory[i].bandwidth_Bps * hw.memory_efficiency);
+    t.level_s[i] = level_bytes[i] / (hw.memory[i].bandwidth_Bps * efficiency);
     if (t.level_s[i] > t.memory_s) {
       t.memory_s = t.level_s[i];
       slowest = static_cast<int>(i);

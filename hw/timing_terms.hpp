@@ -9,16 +9,27 @@
 
 namespace ridge {
 
-// compute_s = flops / (peak[dtype] x compute_efficiency); link_s = link_bytes / link
+// The calibrated efficiency of this layer's op class and dtype, or null (pure roofline
+// with the descriptor's [efficiency] factors).
+const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype);
+
+// compute_s = flops / (peak[dtype] x compute_efficiency), or calibrated
+// (flops + n_half) / (peak x compute); link_s = link_bytes / link
 // bandwidth (0 when the hardware has no link: data on a host is already in its DRAM);
 // overhead_s = kernels x kernel_launch_s; required bandwidth per stream = bytes /
 // compute_s (infinite when bytes move but nothing is computed). `dtype` must be supported.
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
+// The cache rule of a calibration: the layer's whole working set (input + output +
+// weights) is served by the nearest level whose capacity holds it, else by DRAM.
+// Sets the streams' levels in `t`; returns the bytes per level.
+std::vector<double> cache_rule_placement(const LayerWork& work, const HardwareSpec& hw, LayerTiming& t);
+
 // level_bytes[i]: bytes served by hw.memory[i]. Sets level_s (bytes / (bandwidth x
-// memory_efficiency)), memory_s (the slowest level), bound_level (that level when it is
+// memory efficiency: the calibrated class's `cal`, else the descriptor's)), memory_s (the slowest level), bound_level (that level when it is
 // slower than compute, else -1) and time_s = max(compute, memory) + link + overhead.
-void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw);
+void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw,
+                   const ClassEfficiency* cal = nullptr);
 
 // ---------------------------------------------------------------------------------
 // The same terms over a whole model's layers at once (HardwareModel::time_layers

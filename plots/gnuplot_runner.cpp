@@ -136,25 +136,26 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
                        (tail.empty() ? std::string() : ":\n" + tail),
                    "the script and data are not kept; report this as a ridge bug");
   }
-  for (const std::string& image : bundle.images) {
+  for (const ImageFile& image : bundle.images) {
     std::error_code ec;
-    if (!fs::is_regular_file(tmp.path() / image, ec) || fs::file_size(tmp.path() / image, ec) == 0)
-      throw RunError("gnuplot wrote no image '" + image + "'" +
+    const fs::path made = tmp.path() / image.made;
+    if (!fs::is_regular_file(made, ec) || fs::file_size(made, ec) == 0)
+      throw RunError("gnuplot wrote no image '" + image.made + "'" +
                      (r.stderr_text.empty() ? std::string() : ":\n" + last_lines(r.stderr_text, 12)));
   }
   // Everything rendered: move the data and script, then the images, into place.
-  std::vector<std::string> names;
-  for (const PlotFile& f : bundle.files) names.push_back(f.name);
-  names.insert(names.end(), bundle.images.begin(), bundle.images.end());
+  std::vector<ImageFile> moves;
+  for (const PlotFile& f : bundle.files) moves.push_back({f.name, f.name});
+  moves.insert(moves.end(), bundle.images.begin(), bundle.images.end());
   std::vector<fs::path> moved;
-  for (const std::string& name : names) {
+  for (const ImageFile& m : moves) {
     std::error_code ec;
-    fs::rename(tmp.path() / name, dir / name, ec);
+    fs::rename(tmp.path() / m.made, dir / m.kept, ec);
     if (ec) {
       for (const fs::path& p : moved) fs::remove(p, ec);
-      throw RunError("cannot move '" + name + "' into '" + dir.string() + "': " + ec.message());
+      throw RunError("cannot move '" + m.kept + "' into '" + dir.string() + "': " + ec.message());
     }
-    moved.push_back(dir / name);
+    moved.push_back(dir / m.kept);
   }
 }
 

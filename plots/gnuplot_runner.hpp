@@ -15,11 +15,20 @@ struct PlotFile {
   std::string content;
 };
 
+// An image gnuplot writes (`made`) and the name it is kept under beside the output
+// (`kept`): the LaTeX text "fig-graphics.tex" is kept as "fig.tex", the name the user
+// gave, while its graphics keep "fig-graphics.pdf", so no file the user did not name
+// ("fig.pdf") is overwritten.
+struct ImageFile {
+  std::string made, kept;
+};
+
 // What one plot writes: the script (first) and its data files. The script refers to
-// every file by its bare name and writes `images` (bare names too).
+// every file by its bare name and writes the `images` (bare names too).
 struct PlotBundle {
-  std::vector<PlotFile> files;       // files[0] is the .gp script
-  std::vector<std::string> images;   // files gnuplot must produce: "fig.png"; "fig.tex" + "fig.pdf"
+  std::vector<PlotFile> files;      // files[0] is the .gp script
+  std::vector<ImageFile> images;    // "fig.png"; "fig-graphics.tex" (kept as "fig.tex") + "fig-graphics.pdf"
+  std::vector<std::string> notes;   // for the user, one line each ("labelled 5 of the 8 heaviest points ...")
 };
 
 // Runs gnuplot on the bundle and moves every file into `folder` ("" = the current

@@ -41,6 +41,8 @@ std::string data_string(std::string_view text, TextMarkup markup) {
   for (char c : display_text(text, markup)) {
     if (c == '"')
       out += "''";
+    else if (c == '\\')
+      out += "\\\\";  // gnuplot reads escapes (\t, \\) in a data field taken as a string
     else
       out += c;
   }

@@ -21,9 +21,12 @@ enum class TextMarkup { plain, latex };
 // for LaTeX, the ten special characters are escaped (\textbackslash{}, \%, \#, ...).
 std::string display_text(std::string_view text, TextMarkup markup);
 
-// A double-quoted data-file field. gnuplot's data files know no escapes, so a '"' in
-// the text is written as two apostrophes (''), which reads (and, in LaTeX, typesets)
-// as a closing double quote. '#', spaces and backquotes are inert inside the quotes.
+// A double-quoted data-file field. gnuplot reads backslash escapes (\t, \\) in a data
+// field used as text (a `using` column, xticlabels(N), columnheader) once, so every
+// backslash is doubled; it has no escape for '"', so a '"' is written as two
+// apostrophes (''), which reads (and, in LaTeX, typesets) as a closing double quote.
+// '#', spaces and backquotes are inert inside the quotes. Scripts take such fields
+// by column number, never through stringcolumn(), which reads escapes a second time.
 std::string data_string(std::string_view text, TextMarkup markup);
 
 // A single-quoted gnuplot string literal ('' doubles a quote). No backquote, macro or

@@ -2,6 +2,7 @@
 #include "plots/label_layout.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -91,26 +92,40 @@ bool LabelPlacer::fits(const std::vector<Box>& boxes, bool labels_only) const {
   return true;
 }
 
-std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h) {
-  // Directions in order of preference: right, left, above-right, above-left,
-  // below-right, below-left, above, below.
-  static const double dirs[8][2] = {{1, 0}, {-1, 0}, {0.71, 0.71}, {-0.71, 0.71},
-                                    {0.71, -0.71}, {-0.71, -0.71}, {0, 1}, {0, -1}};
+std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h, double prefer_x,
+                                                         double prefer_y) {
+  // Sixteen directions: the eight main ones (right, left, the diagonals, above, below)
+  // and those between them; nearest the preferred direction first.
+  std::vector<std::array<double, 2>> dirs = {{1, 0},       {-1, 0},       {0.71, 0.71},  {-0.71, 0.71},
+                                             {0.71, -0.71}, {-0.71, -0.71}, {0, 1},        {0, -1},
+                                             {0.92, 0.38},  {-0.92, 0.38},  {0.92, -0.38}, {-0.92, -0.38},
+                                             {0.38, 0.92},  {-0.38, 0.92},  {0.38, -0.92}, {-0.38, -0.92}};
+  std::stable_sort(dirs.begin(), dirs.end(), [&](const auto& a, const auto& b) {
+    return a[0] * prefer_x + a[1] * prefer_y > b[0] * prefer_x + b[1] * prefer_y + 1e-9;
+  });
   const double gap = h * 0.25;
-  for (int ring = 0; ring < 5; ++ring) {
-    double d = r + gap + ring * h * 1.1;
-    for (const auto& dir : dirs) {
-      double ax = x + dir[0] * d, ay = y + dir[1] * d;  // the box's nearest point to the marker
-      Box b;
-      b.x0 = dir[0] > 0.1 ? ax : (dir[0] < -0.1 ? ax - w : ax - w / 2);
-      b.y0 = dir[1] > 0.1 ? ay : (dir[1] < -0.1 ? ay - h : ay - h / 2);
-      b.x1 = b.x0 + w;
-      b.y1 = b.y0 + h;
-      if (!fits({b})) continue;
-      take({b});
-      return Spot{b, ring > 0};
+  const double reach = std::hypot(area_.x1 - area_.x0, area_.y1 - area_.y0);
+  // First clear of everything; then, when nothing is free, over lines and markers
+  // (the label is then drawn in an opaque box) but never over another label.
+  for (bool over_lines : {false, true})
+    for (int ring = 0;; ++ring) {
+      double d = r + gap + ring * h * 0.8;
+      if (d > reach) break;
+      for (const auto& dir : dirs) {
+        double ax = x + dir[0] * d, ay = y + dir[1] * d;  // the box's nearest point to the marker
+        Box b;
+        b.x0 = dir[0] > 0.1 ? ax : (dir[0] < -0.1 ? ax - w : ax - w / 2);
+        b.y0 = dir[1] > 0.1 ? ay : (dir[1] < -0.1 ? ay - h : ay - h / 2);
+        // Slid back inside the area when it sticks out (a long name by a marker near an edge).
+        b.x0 = std::max(area_.x0, std::min(b.x0, area_.x1 - w));
+        b.y0 = std::max(area_.y0, std::min(b.y0, area_.y1 - h));
+        b.x1 = b.x0 + w;
+        b.y1 = b.y0 + h;
+        if (!fits({b}, over_lines)) continue;
+        take({b});
+        return Spot{b, ring > 0, over_lines};
+      }
     }
-  }
   return std::nullopt;
 }
 

@@ -56,10 +56,13 @@ class LabelPlacer {
   struct Spot {
     Box box;
     bool leader = false;  // placed away from its anchor: draw a line to it
+    bool boxed = false;   // over lines or markers: draw it in an opaque box
   };
-  // A w x h label for a marker of radius `r` at (x, y): tries the eight directions
-  // around it at growing distances; nothing when no spot is free.
-  std::optional<Spot> place_near(double x, double y, double r, double w, double h);
+  // A w x h label for a marker of radius `r` at (x, y): tries directions around it at
+  // growing distances up to the plot area's diagonal, first clear of everything, then
+  // over lines and markers (boxed); nothing when it would overlap a label wherever it went.
+  // Directions nearest (`prefer_x`, `prefer_y`) are tried first (default: right).
+  std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0);
 
  private:
   Box area_;

@@ -1,8 +1,10 @@
-// The per-layer time plot (see layers_plot.hpp).
+// The per-layer time plot (see layers_plot.hpp): the bars (grouped, sorted, the tail
+// summed), the frame they need, the data file and the script.
 #include "plots/layers_plot.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "plots/data_file.hpp"
@@ -12,71 +14,167 @@
 
 namespace ridge::plots {
 
+LayerGrouping parse_layer_grouping(const std::string& text) {
+  if (text == "none") return LayerGrouping::none;
+  if (text == "block") return LayerGrouping::block;
+  if (text == "op") return LayerGrouping::op;
+  throw InputError({}, "--group: unknown grouping (got '" + text + "')", "use --group none, block or op");
+}
+
+std::string block_of(const std::string& layer_name) {
+  size_t start = 0;
+  while (start <= layer_name.size()) {
+    size_t dot = layer_name.find('.', start);
+    size_t end = dot == std::string::npos ? layer_name.size() : dot;
+    bool digits = end > start && std::all_of(layer_name.begin() + static_cast<std::ptrdiff_t>(start),
+                                             layer_name.begin() + static_cast<std::ptrdiff_t>(end),
+                                             [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) return layer_name.substr(0, end);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  size_t dot = layer_name.find('.');
+  return dot == std::string::npos ? layer_name : layer_name.substr(0, dot);
+}
+
 namespace {
 
-// Which layers get a tick label: all when they fit side by side, else the heaviest
-// first, each keeping `gap` bars clear of the labels already chosen.
-std::vector<bool> labelled_layers(const RunResult& t, size_t gap) {
-  size_t n = t.layers.size();
-  std::vector<bool> on(n, false);
-  if (gap <= 1) return std::vector<bool>(n, true);
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return t.layers[a].timing.time_s > t.layers[b].timing.time_s; });
-  for (size_t i : order) {
-    bool clear = true;
-    for (size_t j = i >= gap - 1 ? i - (gap - 1) : 0; j < std::min(n, i + gap) && clear; ++j) clear = !on[j];
-    if (clear) on[i] = true;
+struct Bar {
+  std::string name;
+  size_t layers = 0;
+  double compute = 0, exposed = 0, link = 0, launch = 0, time = 0;
+  double memory_bound_time = 0;
+  std::string bound;  // the layer's bound label; a group's: "mixed" unless all agree
+  bool other = false;
+};
+
+void add_layer(Bar& b, const LayerResult& l) {
+  const LayerTiming& tm = l.timing;
+  b.compute += tm.compute_s;
+  b.exposed += std::max(0.0, tm.memory_s - tm.compute_s);
+  b.link += tm.link_s;
+  b.launch += tm.overhead_s;
+  b.time += tm.time_s;
+  if (tm.memory_bound()) b.memory_bound_time += tm.time_s;
+  b.bound = b.layers == 0 || b.bound == l.bound.label ? l.bound.label : "mixed";
+  ++b.layers;
+}
+
+// The bars, heaviest first: the `top` heaviest, then "other" with the rest.
+std::vector<Bar> bars_of(const LayersRequest& req) {
+  const RunResult& t = req.run.timing;
+  std::vector<Bar> bars;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < t.layers.size(); ++i) {
+    const std::string& name = req.model->layers[i].name;
+    std::string key = req.group == LayerGrouping::none ? name
+                      : req.group == LayerGrouping::block ? block_of(name)
+                                                          : req.model->layers[i].op;
+    auto [it, fresh] = index.try_emplace(req.group == LayerGrouping::none ? std::to_string(i) : key, bars.size());
+    if (fresh) {
+      Bar b;
+      b.name = key;
+      bars.push_back(b);
+    }
+    add_layer(bars[it->second], t.layers[i]);
   }
-  return on;
+  std::stable_sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.time > b.time; });
+  if (bars.size() > req.top) {
+    Bar other;
+    other.other = true;
+    for (size_t i = req.top; i < bars.size(); ++i) {
+      const Bar& b = bars[i];
+      other.compute += b.compute;
+      other.exposed += b.exposed;
+      other.link += b.link;
+      other.launch += b.launch;
+      other.time += b.time;
+      other.layers += b.layers;
+    }
+    bars.resize(req.top);
+    other.name = "other (" + std::to_string(other.layers) + " layers)";
+    other.bound = "mixed";
+    bars.push_back(other);
+  }
+  return bars;
+}
+
+const char* grouping_noun(LayerGrouping g) {
+  switch (g) {
+    case LayerGrouping::none: return "Layer";
+    case LayerGrouping::block: return "Block";
+    case LayerGrouping::op: return "Op";
+  }
+  return "";
 }
 
 }  // namespace
 
-PlotBundle layers_plot(const Model& model, const RunSettings& settings, const TimedHardware& run,
-                       const PlotStyle& style, const std::string& stem) {
-  const RunResult& t = run.timing;
-  const HardwareSpec& hw = run.hw;
+PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem) {
+  if (!req.model) throw RunError("plot layers: no model");
+  const RunResult& t = req.run.timing;
+  const HardwareSpec& hw = req.run.hw;
   const TextMarkup mk = style.markup();
-  const size_t n = t.layers.size();
-  if (n == 0) throw RunError("plot layers: the model has no layers");
+  if (t.layers.empty()) throw RunError("plot layers: the model has no layers");
+  if (req.top == 0) throw InputError({}, "--top must be 1 or more");
+  std::vector<std::string> title = {t.model + " on " + (hw.name.empty() ? hw.id : hw.name) + ":",
+                                    "batch " + std::to_string(req.settings.batch) + ",",
+                                    std::string(dtype_name(req.settings.dtype)) + ",",
+                                    std::string(phase_name(req.settings.phase)) + ";",
+                                    "step " + si_label(t.totals.timing.time_s, "s")};
+  const std::vector<std::string> key = {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"};
+  std::vector<Bar> bars = bars_of(req);
+  std::vector<std::string> notes;
+  // A figure of a given size draws as many bars as fit a line each (the rest in "other").
+  if (style.size_given) {
+    double room = style.height_in - header_band(style, title, key).top_in - (0.15 + 2.2 * style.line_in());
+    size_t fit = static_cast<size_t>(std::max(2.0, std::floor(room / (style.line_in() * 0.95))));
+    if (bars.size() > fit) {
+      LayersRequest fewer = req;
+      fewer.top = fit - 1;
+      bars = bars_of(fewer);
+      notes.push_back("drew the " + std::to_string(fewer.top) + " heaviest bars that fit the figure, the rest as \"other\" "
+                      "(--top, --group block or a taller --size show more)");
+    }
+  }
+  const size_t n = bars.size();
 
-  // ---- frame: linear axes, bars at 0..n-1 ----
+  // ---- frame: time across, bars down, names in full on the left ----
+  const double line = style.line_in();
+  double longest = 0, max_time = 0, other_time = 0;
+  for (const Bar& b : bars) {
+    longest = std::max(longest, style.text_width_in(b.name));
+    (b.other ? other_time : max_time) = std::max(b.other ? other_time : max_time, b.time);
+  }
+  // The axis is set by the drawn bars; an "other" bar longer than 1.5 times the longest
+  // of them is cut at the frame, its time written at its end.
+  const bool cut_other = other_time > 1.5 * max_time;
+  if (!cut_other) max_time = std::max(max_time, other_time);
+  PlotStyle sized = style;
+  const double row_in = style.size_given ? line * 0.95 : line * 1.1;
   Frame f;
   f.log_x = f.log_y = false;
-  f.width_in = style.width_in;
-  f.height_in = style.height_in;
-  const double line = style.line_in();
-  double max_time = 0;
-  double longest = 0;
-  for (size_t i = 0; i < n; ++i) {
-    max_time = std::max(max_time, t.layers[i].timing.time_s);
-    longest = std::max(longest, style.text_width_in(model.layers[i].name));
+  f.left_in = 0.1 + line + 0.1 + longest + 0.12;
+  f.right_in = 0.35;
+  f.bottom_in = 0.15 + 2.2 * line;
+  if (!style.size_given) {  // grow to fit every name and bar
+    sized.width_in = std::max(style.width_in, f.left_in + f.right_in + 3.0);
+    HeaderBand band = header_band(sized, title, key);
+    sized.height_in = std::max(style.height_in, band.top_in + f.bottom_in + static_cast<double>(n) * row_in + 0.1);
   }
-  longest = std::min(longest, 1.3);  // longer names are cut short on the axis (full in the .dat)
-  const double angle = n <= 16 ? 45 : 90;
-  f.left_in = 0.12 + line + style.text_width_in("100.0 ms") + 0.1;
-  f.right_in = 0.2;
-  // Phrases: a wrapped title breaks between them, never inside "step 2.79 ms".
-  std::vector<std::string> title = {model.name + " on " + hw.name + ":", "batch " + std::to_string(settings.batch) + ",",
-                                    std::string(dtype_name(settings.dtype)) + ",",
-                                    std::string(phase_name(settings.phase)) + ";", "step " + si_label(t.totals.timing.time_s, "s")};
-  HeaderBand band = header_band(style, title, {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"});
+  const HeaderBand band = header_band(sized, title, key);
+  f.width_in = sized.width_in;
+  f.height_in = sized.height_in;
   f.top_in = band.top_in;
-  f.bottom_in = 0.08 + line + longest * std::sin(angle * M_PI / 180) + 0.35 * line + 0.1;
-  f.x_min = -0.7;
-  f.x_max = static_cast<double>(n) - 0.3;
-  f.y_min = 0;
-  f.y_max = max_time > 0 ? max_time * 1.12 : 1;  // in seconds here; the script's axis is in `unit`
+  f.x_min = 0;
+  f.x_max = max_time > 0 ? max_time * 1.12 : 1;
+  f.y_min = 0.4;
+  f.y_max = static_cast<double>(n) + 0.6;
   Box area = f.plot_area();
-  if (area.x1 - area.x0 < 1.0 || area.y1 - area.y0 < 1.0)
-    throw InputError({}, "--size is too small for this model's layer names", "make the figure larger or --font-size smaller");
-  double bar_in = (area.x1 - area.x0) / (f.x_max - f.x_min);
-  size_t gap = static_cast<size_t>(std::ceil(line * 0.95 / bar_in));
-  std::vector<bool> labelled = labelled_layers(t, gap);
-  const size_t max_chars = 18;
-  // The time axis in the unit that suits the longest layer.
+  if (area.x1 - area.x0 < 1.0 || area.y1 - area.y0 < std::min(1.0, static_cast<double>(n) * line * 0.8))
+    throw InputError({}, "--size is too small for " + std::to_string(n) + " bars with these names",
+                     "draw fewer with --top N or --group block, or make the figure larger");
+  // The time axis in the unit that suits the longest bar.
   double unit = 1;
   std::string unit_name = "s";
   for (auto [u, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "us"}, std::pair{1e-9, "ns"}})
@@ -84,73 +182,63 @@ PlotBundle layers_plot(const Model& model, const RunSettings& settings, const Ti
       unit = u;
       unit_name = name;
     }
-  f.y_max /= unit;
 
   // ---- data ----
   DataFile dat;
   dat.comment("ridge per-layer time plot data; times in seconds");
-  dat.comment("each bar adds up to the layer's time: compute + exposed memory + link + launch, where");
+  dat.comment("each bar adds up to its time: compute + exposed memory + link + launch, where");
   dat.comment("exposed memory = max(0, memory time - compute time) (the rest of the memory time overlaps compute)");
   dat.out() << "\n";
-  int bars = dat.begin_block("layers: position compute_s exposed_memory_s link_s launch_s time_s memory_bound tick_label name bound");
-  size_t n_labelled = 0;
+  int block = dat.begin_block("bars from the top: position compute_s exposed_memory_s link_s launch_s time_s memory_bound name layers bound");
   for (size_t i = 0; i < n; ++i) {
-    const LayerResult& l = t.layers[i];
-    const LayerTiming& tm = l.timing;
-    double exposed = std::max(0.0, tm.memory_s - tm.compute_s);
-    std::string name = model.layers[i].name;
-    std::string tick;
-    if (labelled[i]) {
-      ++n_labelled;
-      tick = name;
-      if (tick.size() > max_chars) {
-        size_t cut = max_chars - 2;
-        while (cut > 0 && (static_cast<unsigned char>(tick[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-        tick = tick.substr(0, cut) + "..";
-      }
-    }
-    const std::string& bound = l.bound.label;
-    dat.out() << i << " " << gp_number(tm.compute_s) << " " << gp_number(exposed) << " " << gp_number(tm.link_s) << " "
-              << gp_number(tm.overhead_s) << " " << gp_number(tm.time_s) << " " << (tm.memory_bound() ? 1 : 0) << " "
-              << data_string(tick, mk) << " " << data_string(name, mk) << " " << data_string(bound, mk) << "\n";
+    const Bar& b = bars[i];
+    int bound = b.other ? -1 : (b.memory_bound_time > b.time / 2 ? 1 : 0);
+    dat.out() << n - i << " " << gp_number(b.compute) << " " << gp_number(b.exposed) << " " << gp_number(b.link) << " "
+              << gp_number(b.launch) << " " << gp_number(b.time) << " " << bound << " " << data_string(b.name, mk) << " "
+              << b.layers << " " << data_string(b.bound, mk) << "\n";
   }
 
   // ---- script ----
-  const std::string image = stem + extension_of(style.format);
   std::ostringstream g;
   g << "# ridge per-layer time plot. Regenerate the image: run gnuplot THIS.gp in this folder.\n"
        "# Bars stack compute, exposed memory (memory time beyond compute), host link and\n"
-       "# kernel launch; each bar's top is the layer's time. Names come from the .dat file.\n\n";
-  g << script_preamble(style, image) << "\n";
+       "# kernel launch; each bar's end is its time. Names come from the .dat file.\n\n";
+  g << script_preamble(sized, gnuplot_output_name(style, stem)) << "\n";
   g << "# ---- axes ----\n"
        "unit = " << gp_number(unit) << "  # seconds per axis unit\n"
-       "set ylabel 'Time per layer [" << unit_name << "]'\n"
-       "set format y '%g'\n"
-       "set ytics nomirror\n"
-       "set mytics 2\n"
-       "set grid noxtics nomxtics\n"
-       "set xtics scale 0 rotate by "
-    << angle << " right offset 0,0.2 font ',"
-    << gp_number(n > 40 ? std::max(5.0, style.font_size * 0.8) : style.font_size) << "'\n"
-    << "# The axis title as a label: gnuplot would place an xlabel by the full width of the names\n"
-    << "set label 1100 'Layer (" << (n_labelled == n ? std::string("all") : std::to_string(n_labelled) + " of " + std::to_string(n) + ", heaviest")
-    << " named)' at screen 0.5, screen " << gp_number((0.08 + line * 0.5) / f.height_in) << " center\n";
-  g << f.gnuplot_margins();
+       "set format x '%g'\n"
+       "set xtics nomirror\n"
+       "set mxtics 2\n"
+       "set ytics scale 0 nomirror\n"
+       "set grid xtics noytics nomxtics nomytics\n";
+  Frame shown = f;
+  shown.x_max = f.x_max / unit;
+  g << shown.gnuplot_margins();
+  const std::string noun = grouping_noun(req.group);
+  g << axis_titles(sized, f, "Time per " + std::string(req.group == LayerGrouping::none ? "layer" : req.group == LayerGrouping::block ? "block" : "op") +
+                                 " [" + unit_name + "]",
+                   "");
   g << band.script;
-  g << "set style fill solid 1.0 " << (bar_in > 0.06 ? "border rgb '#444444'" : "noborder") << "\n"
-       "set boxwidth " << (bar_in > 0.04 ? "0.75" : "1.0") << "\n"
-       "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
-  const std::string d = "    data index " + std::to_string(bars);
-  const std::string mark = gp_number(max_time * 0.03);
-  g << "# Stacked by drawing each cumulative sum, tallest first: launch on top, compute at the bottom.\n"
+  if (cut_other)
+    g << "set label 1103 " << gp_string(si_label(other_time, "s") + " in all", style.markup())
+      << " at graph 0.99, first 1 right front textcolor rgb '#FFFFFF'\n";
+  g << "set style fill solid 1.0 " << (row_in > 0.1 ? "border rgb '#444444'" : "noborder") << "\n"
+    << "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
+  const std::string d = "    data index " + std::to_string(block);
+  const std::string h = "(0.36)";
+  const std::string mark = gp_number(max_time * 0.025);
+  g << "# " << noun << "s, heaviest at the top. Stacked by drawing each cumulative sum, longest\n"
+       "# first: launch at the end, compute from zero.\n"
        "plot \\\n"
-    << d << " using 1:(($2+$3+$4+$5)/unit):xticlabels(stringcolumn(8)) with boxes lt 4 title 'launch', \\\n"
-    << d << " using 1:(($2+$3+$4)/unit) with boxes lt 3 title 'host link', \\\n"
-    << d << " using 1:(($2+$3)/unit) with boxes lt 2 title 'exposed memory', \\\n"
-    << d << " using 1:($2/unit) with boxes lt 1 title 'compute', \\\n"
-    << d << " using 1:($7 == 0 ? ($6 + " << mark << ")/unit : NaN) with points pt 5 ps 0.35 lc rgb '#222222' title 'compute-bound', \\\n"
-    << d << " using 1:($7 == 1 ? ($6 + " << mark << ")/unit : NaN) with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'\n";
-  return make_bundle(style, stem, g.str(), dat.str());
+    << d << " using (($2+$3+$4+$5)/2/unit):1:(($2+$3+$4+$5)/2/unit):" << h << ":yticlabels(8) with boxxyerror lt 4 title 'launch', \\\n"
+    << d << " using (($2+$3+$4)/2/unit):1:(($2+$3+$4)/2/unit):" << h << " with boxxyerror lt 3 title 'host link', \\\n"
+    << d << " using (($2+$3)/2/unit):1:(($2+$3)/2/unit):" << h << " with boxxyerror lt 2 title 'exposed memory', \\\n"
+    << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 title 'compute', \\\n"
+    << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35 lc rgb '#222222' title 'compute-bound', \\\n"
+    << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'\n";
+  PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
+  bundle.notes = notes;
+  return bundle;
 }
 
 }  // namespace ridge::plots

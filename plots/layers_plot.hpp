@@ -1,12 +1,15 @@
-// `ridge plot layers`: each layer's time as a stacked bar whose parts add up to the
-// layer's time, as the hardware models compute it (time = max(compute, memory) +
-// link + launch):
+// `ridge plot layers`: where the step's time goes, as horizontal stacked bars, heaviest
+// at the top, each named in full. A bar is a layer, or with grouping a block (the name
+// up to its first all-digit part: "encoder.layer.3") or an op type ("linear"); the
+// `top` heaviest bars are drawn and the rest summed into one "other" bar, so a 321-layer
+// transformer reads as well as AlexNet. Each bar's parts add up to its time, as the
+// hardware models compute it (time = max(compute, memory) + link + launch):
 //   compute          the compute time, flops / achievable peak;
 //   exposed memory   the memory time not hidden under compute, max(0, memory - compute);
 //   link             host-link transfer (with --data-on host);
 //   launch           kernel-launch overhead.
-// A symbol above each bar marks its bound: a square for compute-bound, a triangle for
-// memory-bound (the level is named in the .dat file).
+// A symbol after each bar marks its bound: a square for compute-bound, a triangle for
+// memory-bound (a group: the bound of most of its time; the level is in the .dat file).
 #pragma once
 
 #include <string>
@@ -17,12 +20,28 @@
 
 namespace ridge::plots {
 
-PlotBundle layers_plot(const Model& model, const RunSettings& settings, const TimedHardware& run,
-                       const PlotStyle& style, const std::string& stem);
+enum class LayerGrouping { none, block, op };
+// "none", "block", "op"; anything else is an InputError naming the three.
+LayerGrouping parse_layer_grouping(const std::string& text);
 
-// Columns of the .dat file's bars block: 1 position, 2 compute_s, 3 exposed_memory_s,
-// 4 link_s, 5 launch_s, 6 time_s, 7 bound (0 compute, 1 memory), 8 tick label, 9 name,
-// 10 bound name.
+// The block a layer belongs to: its name up to and including the first all-digit
+// part ("encoder.layer.3.attention.self.query" -> "encoder.layer.3"), else its first
+// part ("embeddings.word" -> "embeddings"), else the whole name.
+std::string block_of(const std::string& layer_name);
+
+struct LayersRequest {
+  const Model* model = nullptr;
+  RunSettings settings;
+  TimedHardware run;
+  LayerGrouping group = LayerGrouping::none;
+  size_t top = 25;  // bars drawn; the rest go into "other"
+};
+
+PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem);
+
+// Columns of the .dat file's bars block, one row per bar from the top: 1 position,
+// 2 compute_s, 3 exposed_memory_s, 4 link_s, 5 launch_s, 6 time_s, 7 bound (0 compute,
+// 1 memory, -1 "other"), 8 name, 9 layers in the bar, 10 bound name.
 inline constexpr int kLayersColumns = 10;
 
 }  // namespace ridge::plots

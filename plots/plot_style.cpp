@@ -49,10 +49,10 @@ std::string extension_of(ImageFormat f) {
 namespace {
 
 // One side of --size: a positive number and an optional unit; returns inches.
-double parse_length(const std::string& side, ImageFormat format, const std::string& whole) {
+double parse_length(const std::string& side, const PlotStyle& style, const std::string& whole) {
   auto bad = [&]() {
     return InputError({}, "--size: cannot read '" + whole + "'",
-                      "write WxH: 6x4 (inches; pixels for PNG), 6inx4in, 15cmx10cm or 1200x800px");
+                      "write WxH in inches (6x4.2), 15cmx10cm, or for PNG 1200x800px");
   };
   const char* begin = side.c_str();
   char* end = nullptr;
@@ -60,15 +60,15 @@ double parse_length(const std::string& side, ImageFormat format, const std::stri
   if (end == begin || !std::isfinite(v) || v <= 0) throw bad();
   std::string unit(end);
   double inches;
-  if (unit.empty()) inches = format == ImageFormat::png ? v / kPngDpi : v;
-  else if (unit == "in") inches = v;
+  if (unit.empty() || unit == "in") inches = v;
   else if (unit == "cm") inches = v / 2.54;
-  else if (unit == "px") inches = v / kPngDpi;
+  else if (unit == "px" && style.format == ImageFormat::png) inches = v / style.dpi;
+  else if (unit == "px")
+    throw InputError({}, "--size: pixels are for PNG output (got '" + whole + "')", "give vector formats inches: 6x4.2");
   else throw bad();
   if (inches < 1.5 || inches > 40)
-    throw InputError({}, "--size: " + side + " is outside 1.5 to 40 inches (" + std::to_string(int(kPngDpi * 1.5)) +
-                             " to " + std::to_string(int(kPngDpi * 40)) + " px)",
-                     "a journal column is about 3.5 in wide, a page about 7 in");
+    throw InputError({}, "--size: " + side + " is outside 1.5 to 40 inches",
+                     "a journal column is about 3.3 in wide, a page about 7 in (or --style paper)");
   return inches;
 }
 
@@ -77,31 +77,56 @@ double parse_length(const std::string& side, ImageFormat format, const std::stri
 void apply_size(PlotStyle& style, const std::string& text) {
   auto x = text.find_first_of("xX");
   if (x == std::string::npos)
-    throw InputError({}, "--size: cannot read '" + text + "'", "write WxH, e.g. 6x4 or 1200x800px");
-  style.width_in = parse_length(text.substr(0, x), style.format, text);
-  style.height_in = parse_length(text.substr(x + 1), style.format, text);
+    throw InputError({}, "--size: cannot read '" + text + "'", "write WxH, e.g. 6x4.2 or 1200x800px");
+  std::string w = text.substr(0, x), h = text.substr(x + 1);
+  // One unit after both sides ("1200x800px") counts for both.
+  auto unit_of = [](const std::string& side) { return side.substr(side.find_last_of("0123456789.") + 1); };
+  if (unit_of(w).empty() && !h.empty()) w += unit_of(h);
+  style.width_in = parse_length(w, style, text);
+  style.height_in = parse_length(h, style, text);
 }
 
-PlotStyle make_style(const std::string& output, const std::string& size, const std::string& font, double font_size) {
+PlotStyle make_style(const std::string& output, const StyleOptions& o) {
   PlotStyle s;
   s.format = format_of_output(output);
-  if (!size.empty()) {
-    apply_size(s, size);
+  if (o.dpi != 0) {
+    if (!(o.dpi >= 50 && o.dpi <= 1200)) throw InputError({}, "--dpi must be between 50 and 1200 (got " + gp_number(o.dpi) + ")");
+    if (s.format != ImageFormat::png)
+      throw InputError({}, "--dpi is for PNG output", "vector formats (svg, pdf, tex) take --size in inches");
+    s.dpi = o.dpi;
+  }
+  // Presets: a journal's column and page widths at 8 pt, and a 16:9 slide.
+  if (o.preset == "paper") {
+    s.width_in = 3.3, s.height_in = 2.6, s.font_size = 8;
+  } else if (o.preset == "paper-wide") {
+    s.width_in = 7, s.height_in = 3.2, s.font_size = 8;
+  } else if (o.preset == "slides") {
+    s.width_in = 10, s.height_in = 5.6, s.font_size = 16;
+  } else if (!o.preset.empty()) {
+    throw InputError({}, "--style: unknown style (got '" + o.preset + "')", "use paper, paper-wide or slides");
+  }
+  s.size_given = !o.preset.empty();
+  if (!o.size.empty()) {
+    apply_size(s, o.size);
     s.size_given = true;
   }
-  if (!font.empty()) {
-    for (char c : font)
+  if (!o.font.empty()) {
+    for (char c : o.font)
       if (std::iscntrl(static_cast<unsigned char>(c)) || c == ',')
-        throw InputError({}, "--font: a font name has no ',' or control characters (got '" + font + "')",
+        throw InputError({}, "--font: a font name has no ',' or control characters (got '" + o.font + "')",
                          "give the size with --font-size");
-    s.font = font;
+    s.font = o.font;
   }
-  if (font_size != 0) {
-    if (!(font_size >= 4 && font_size <= 72))
-      throw InputError({}, "--font-size must be between 4 and 72 points (got " + gp_number(font_size) + ")");
-    s.font_size = font_size;
+  if (o.font_size != 0) {
+    if (!(o.font_size >= 4 && o.font_size <= 72))
+      throw InputError({}, "--font-size must be between 4 and 72 points (got " + gp_number(o.font_size) + ")");
+    s.font_size = o.font_size;
   }
   return s;
+}
+
+std::string gnuplot_output_name(const PlotStyle& style, const std::string& stem) {
+  return style.format == ImageFormat::tex ? stem + "-graphics.tex" : stem + extension_of(style.format);
 }
 
 std::string script_preamble(const PlotStyle& style, const std::string& image_name) {
@@ -111,10 +136,12 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
   g << "# ---- output: terminal, size, font (edit here to restyle) ----\n";
   switch (style.format) {
     case ImageFormat::png:
-      g << "# PNG at " << kPngDpi << " dpi: pixels = inches x " << kPngDpi << "; fonts scaled to match\n";
-      g << "set terminal pngcairo size " << std::lround(style.width_in * kPngDpi) << ","
-        << std::lround(style.height_in * kPngDpi) << " font " << font << " fontscale " << gp_number(kPngDpi / 72.0 * 0.75)
-        << " linewidth " << gp_number(kPngDpi / 72.0 * 0.75) << " noenhanced\n";
+      // pngcairo sets a point as a pixel at 96 dpi: scaled by dpi / 96, text and lines keep
+      // their size in inches at any resolution.
+      g << "# PNG at " << gp_number(style.dpi) << " dpi: pixels = inches x " << gp_number(style.dpi) << "; fonts scaled to match\n";
+      g << "set terminal pngcairo size " << std::lround(style.width_in * style.dpi) << ","
+        << std::lround(style.height_in * style.dpi) << " font " << font << " fontscale " << gp_number(style.dpi / 96.0)
+        << " linewidth " << gp_number(style.dpi / 96.0) << " noenhanced\n";
       break;
     case ImageFormat::svg:
       g << "set terminal svg size " << std::lround(style.width_in * 72) << "," << std::lround(style.height_in * 72)
@@ -125,10 +152,17 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
         << font << " noenhanced\n";
       break;
     case ImageFormat::tex:
+      // No font family: the text is set in the document's own font, at the style's size.
       g << "# LaTeX: the text goes to the .tex file (typeset in the document's font), the\n"
-           "# graphics to the .pdf beside it; \\input the .tex file from the paper\n";
+           "# graphics to the -graphics.pdf beside it. ridge keeps the .tex under the name given\n"
+           "# to --output; run by hand, this script writes it as " << image_name << ".\n"
+           "# \\input the .tex file from the paper (with \\usepackage{graphicx,color}).\n";
       g << "set terminal cairolatex pdf size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
-        << "in font " << font << "\n";
+        << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain)
+        // LaTeX sets the text at the document's size unless told: at the size the labels were placed for.
+        << " header " << gp_string("\\fontsize{" + gp_number(style.font_size) + "}{" + gp_number(style.font_size * 1.2) + "}\\selectfont",
+                                   TextMarkup::plain)
+        << "\n";
       break;
   }
   g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n\n";
@@ -142,6 +176,19 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
        "set tics nomirror out scale 0.6 textcolor rgb '#222222'\n"
        "set grid xtics ytics mxtics mytics linecolor rgb '#E4E4E4' linewidth 0.6, linecolor rgb '#F2F2F2' linewidth 0.4\n"
        "set key noenhanced\n";
+  return g.str();
+}
+
+std::string axis_titles(const PlotStyle& style, const Frame& frame, const std::string& x_title, const std::string& y_title) {
+  const Box a = frame.plot_area();
+  const double line = style.line_in();
+  std::ostringstream g;
+  g << "# Axis titles\n";
+  g << "set label 1101 " << gp_string(x_title, style.markup()) << " at screen " << gp_number((a.x0 + a.x1) / 2 / frame.width_in)
+    << ", screen " << gp_number((0.1 + line * 0.5) / frame.height_in) << " center\n";
+  if (!y_title.empty())
+    g << "set label 1102 " << gp_string(y_title, style.markup()) << " at screen " << gp_number((0.08 + line * 0.5) / frame.width_in)
+    << ", screen " << gp_number((a.y0 + a.y1) / 2 / frame.height_in) << " center rotate by 90\n";
   return g.str();
 }
 
@@ -169,7 +216,9 @@ HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& t
                        const std::vector<std::string>& key_texts) {
   const double line = style.line_in();
   double entry_w = 0;
-  for (const std::string& s : key_texts) entry_w = std::max(entry_w, style.text_width_in(s) + 0.6);
+  // gnuplot sizes key columns by its own, wider, estimate of the text: count generously
+  // so that it lays the key out in the rows reserved for it here.
+  for (const std::string& s : key_texts) entry_w = std::max(entry_w, style.text_width_in(s) * 1.25 + 0.8);
   size_t cols = std::max<size_t>(1, std::min(key_texts.size(), static_cast<size_t>((style.width_in - 0.3) / entry_w)));
   size_t rows = key_texts.empty() ? 0 : (key_texts.size() + cols - 1) / cols;
   // The title (set 1.1 times larger), wrapped between phrases into lines that fit the figure's width.
@@ -184,7 +233,7 @@ HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& t
     g << "set label " << 1000 + i << " " << gp_string(lines[i], style.markup()) << " at screen 0.5, screen "
       << gp_number(1 - (0.1 + title_line * (static_cast<double>(i) + 0.6)) / style.height_in) << " center font ',"
       << gp_number(style.font_size * 1.1) << "'\n";
-  g << "set key horizontal maxcols " << cols << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
+  g << "set key horizontal maxcols " << cols << " maxrows " << std::max<size_t>(rows, 1) << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
     << gp_number(1 - key_top / style.height_in) << " center top\n";
   band.script = g.str();
   return band;
@@ -194,8 +243,9 @@ PlotBundle make_bundle(const PlotStyle& style, const std::string& stem, std::str
   PlotBundle b;
   b.files.push_back({stem + ".gp", std::move(script)});
   b.files.push_back({stem + ".dat", std::move(data)});
-  b.images.push_back(stem + extension_of(style.format));
-  if (style.format == ImageFormat::tex) b.images.push_back(stem + ".pdf");
+  const std::string made = gnuplot_output_name(style, stem);
+  b.images.push_back({made, stem + extension_of(style.format)});
+  if (style.format == ImageFormat::tex) b.images.push_back({stem + "-graphics.pdf", stem + "-graphics.pdf"});
   return b;
 }
 

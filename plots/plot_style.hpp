@@ -9,6 +9,7 @@
 
 #include "plots/gnuplot_runner.hpp"
 #include "plots/gnuplot_text.hpp"
+#include "plots/label_layout.hpp"
 
 namespace ridge::plots {
 
@@ -30,11 +31,12 @@ inline constexpr const char* kPaletteName = "Okabe-Ito";
 
 struct PlotStyle {
   ImageFormat format = ImageFormat::png;
-  double width_in = 6.0;   // the figure's size in inches (a PNG is rendered at kPngDpi)
+  double width_in = 6.0;   // the figure's size in inches (a PNG has width_in x dpi pixels)
   double height_in = 4.2;
+  double dpi = 150;        // PNG only: pixels per inch
   std::string font = "Sans";
   double font_size = 10;   // points
-  bool size_given = false;  // --size was given: a plot keeps to it instead of growing with its panels
+  bool size_given = false;  // --size or --style was given: a plot keeps to it instead of growing with its content
 
   TextMarkup markup() const { return format == ImageFormat::tex ? TextMarkup::latex : TextMarkup::plain; }
   // The line height and a conservative average character width of the font, in inches.
@@ -44,20 +46,29 @@ struct PlotStyle {
   double text_width_in(const std::string& text) const;
 };
 
-inline constexpr double kPngDpi = 150;
-
 // The format named by the output file's extension (.png .svg .pdf .tex); anything
 // else is an InputError.
 ImageFormat format_of_output(const std::string& path);
 std::string extension_of(ImageFormat f);
 
-// "--size WxH": "6x4" (inches; pixels for PNG), "6inx4in", "15cmx10cm", "1200x800px".
-// Bad values are InputErrors naming the option.
+// "--size WxH": inches ("6x4.2", "6inx4.2in"), "15cmx10cm", or for PNG pixels at the
+// style's dpi ("1200x800px"). Bad values are InputErrors naming the option.
 void apply_size(PlotStyle& style, const std::string& text);
 
-// Builds the style from the command-line values (size and font may be empty/zero).
-PlotStyle make_style(const std::string& output, const std::string& size, const std::string& font,
-                     double font_size);
+// The command line's figure options; empty / zero: not given.
+struct StyleOptions {
+  std::string preset;  // --style: "paper" (3.3 in, 8 pt), "paper-wide" (7 in, 8 pt), "slides" (10 x 5.6 in, 16 pt)
+  std::string size;    // --size, over the preset's
+  double dpi = 0;      // --dpi
+  std::string font;
+  double font_size = 0;  // --font-size, over the preset's
+};
+PlotStyle make_style(const std::string& output, const StyleOptions& options);
+
+// The file name the script tells gnuplot to write for `stem`: "fig.png"; for LaTeX
+// "fig-graphics.tex", whose graphics gnuplot names "fig-graphics.pdf" (the bundle
+// keeps the .tex as "fig.tex").
+std::string gnuplot_output_name(const PlotStyle& style, const std::string& stem);
 
 // The script's preamble: terminal, output file (`image_name`, in the script's own
 // folder), font, the palette as `set linetype 1..7` and shared styling (noenhanced
@@ -76,12 +87,16 @@ struct HeaderBand {
 HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& title_phrases,
                        const std::vector<std::string>& key_texts);
 
+// The axis titles as labels at fixed places: centred under the plot area and, turned,
+// left of it (gnuplot's own xlabel goes missing from SVG when the margins are fixed).
+std::string axis_titles(const PlotStyle& style, const Frame& frame, const std::string& x_title, const std::string& y_title);
+
 // Phrases joined by spaces into lines no wider than `width_in` (estimated), breaking
 // only between phrases unless one alone is too wide.
 std::vector<std::string> wrap_phrases(const PlotStyle& style, const std::vector<std::string>& phrases, double width_in);
 
 // The bundle of a one-script, one-data-file plot: STEM.gp, STEM.dat, and the images
-// the style's format makes (STEM.tex also makes STEM.pdf).
+// the style's format makes (STEM.tex with its graphics STEM-graphics.pdf).
 PlotBundle make_bundle(const PlotStyle& style, const std::string& stem, std::string script, std::string data);
 
 }  // namespace ridge::plots

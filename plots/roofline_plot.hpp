@@ -6,11 +6,14 @@
 //     roof: "fp16/bf16 312 TFLOP/s"); the run's dtype solid, the others dashed;
 //   - one diagonal per memory level at its achievable bandwidth (DRAM solid, nearer
 //     levels dashed), its label written along the slope;
-//   - every line ends where it meets another: a roof starts on the steepest diagonal
-//     (the fastest level), a diagonal ends on the highest roof (Williams et al. 2009);
-//   - the ridge point of each level at the run's dtype marked, DRAM's labelled;
+//   - each diagonal rises to the roof of the run's dtype and stops there (Williams et
+//     al. 2009; hierarchical rooflines as NERSC and Nsight Compute draw them); the other
+//     dtypes' roofs are drawn lighter, from where the fastest level would meet them;
+//   - each level's ridge point at the run's dtype marked and labelled at its own corner;
 //   - each layer a point at (its arithmetic intensity, its attained FLOP/s), marker
-//     area proportional to its share of the step time; the heaviest labelled.
+//     area proportional to its share of the step time; repeated blocks at one spot are
+//     one point ("encoder.*.ffn x12, 19%") unless `group` is off; the `labels`
+//     heaviest labelled clear of each other, and a note says when fewer fit.
 // Achievable = peak x the descriptor's efficiency factors, as the hardware models use.
 #pragma once
 
@@ -35,7 +38,8 @@ struct RooflineRequest {
   const Model* model = nullptr;
   RunSettings settings;
   std::vector<TimedHardware> runs;  // one or more, overlaid
-  int labels = 8;                    // how many of the heaviest layers to name
+  int labels = 8;                    // how many of the heaviest points to name
+  bool group = true;                 // repeated blocks on one spot as one point
 };
 
 // The script (`stem`.gp) and data (`stem`.dat) drawing `stem` + the style's extension.
@@ -43,7 +47,8 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
 
 // Columns of the points block of the .dat file (one row per layer that does work),
 // so tests and authors can read it back: 1 intensity [FLOP/B], 2 attained [FLOP/s],
-// 3 share of step time, 4 marker size, 5 time [s], 6 layer index, 7 bound, 8 name.
+// 3 share of step time, 4 marker size, 5 time [s], 6 layer index, 7 bound, 8 name
+// (a group: its first layer's index and bound, its pattern and count as the name).
 inline constexpr int kRooflinePointColumns = 8;
 
 }  // namespace ridge::plots

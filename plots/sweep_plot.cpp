@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <iterator>
@@ -132,6 +131,16 @@ std::optional<Varied> varied_value(const std::string& text) {
 
 const std::string& cell(const SweepTable& t, size_t row, int col) { return t.rows[row][static_cast<size_t>(col)]; }
 const std::string& name_of(const SweepTable& t, int col) { return t.header[static_cast<size_t>(col)]; }
+
+// A column as a reader names it: a [[vary]] key path without its first part, in words
+// ("memory.HBM2e.bandwidth" -> "HBM2e bandwidth"); other columns as they are.
+std::string title_of(const SweepTable& t, int col) {
+  std::string key = name_of(t, col);
+  if (std::count(key.begin(), key.end(), '.') >= 2) key = key.substr(key.find('.') + 1);
+  if (key.find('.') == std::string::npos) return key;
+  std::replace(key.begin(), key.end(), '.', ' ');
+  return key;
+}
 
 constexpr double kMaxPlotted = 1e300;
 
@@ -403,7 +412,7 @@ SweepFigure plan_sweep_figure(const SweepTable& t) {
                      narrowing_hint(t, c));
 
   SweepFigure fig;
-  // The title: the file and what every row shares ("gens.csv: roofline model, fp16, inference").
+  // The title: what every row shares, models and devices first ("resnet50, a100, roofline model, fp16, inference").
   std::vector<std::string> fixed;
   std::vector<int> title_cols{c.model};
   title_cols.insert(title_cols.end(), c.ids.begin(), c.ids.end());
@@ -417,10 +426,10 @@ SweepFigure plan_sweep_figure(const SweepTable& t) {
     const std::string& name = name_of(t, col);
     if (name == "optimizer" && !training) continue;  // an optimizer means nothing to inference
     fixed.push_back(name == "hw_model" ? v[0] + " model"
-                    : name.find('.') != std::string::npos ? name + " " + v[0]
+                    : name.find('.') != std::string::npos ? title_of(t, col) + " " + v[0]
                                                           : value_text(t, col, v[0]));
   }
-  fig.title.push_back(std::filesystem::path(t.file).filename().string() + (fixed.empty() ? "" : ":"));
+  if (fixed.empty()) fixed.push_back("ridge sweep");
   for (size_t i = 0; i < fixed.size(); ++i) fig.title.push_back(fixed[i] + (i + 1 < fixed.size() ? "," : ""));
 
   const bool times = c.has_times();
@@ -435,21 +444,21 @@ SweepFigure plan_sweep_figure(const SweepTable& t) {
     fig.facets.push_back(std::move(f));
   }
   if (times) {
-    fig.varied_field = name_of(t, c.varied[0]);
+    fig.varied_field = title_of(t, c.varied[0]);
     fig.varied_unit = varied_value(cell(t, 0, c.varied[0]))->unit;
   }
 
   // The legend: colours once when both kinds share them, then each kind's dashes.
   auto colour_group = [&](const Keying& k, const std::vector<std::string>& colours, size_t n_styles,
                           const std::string& prefix) {
-    LegendGroup g{prefix + name_of(t, k.colour), {}};
+    LegendGroup g{prefix + title_of(t, k.colour), {}};
     for (size_t i = 0; i < colours.size(); ++i)
       g.entries.push_back({value_text(t, k.colour, colours[i]), static_cast<int>(i), n_styles > 1 ? -1 : 0});
     return g;
   };
   auto style_group = [&](const Keying& k, const std::vector<std::vector<std::string>>& styles, const std::string& prefix) {
     std::vector<std::string> names;
-    for (int col : k.style) names.push_back(name_of(t, col));
+    for (int col : k.style) names.push_back(title_of(t, col));
     LegendGroup g{prefix + joined(names, ", "), {}};
     for (size_t i = 0; i < styles.size(); ++i) {
       std::vector<std::string> texts;
@@ -710,12 +719,12 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     bool times;
   };
   std::vector<Panel> panels;
-  // The varied field's axis label, its leading path parts dropped while it is wider than a
-  // cell ("memory.HBM2e.bandwidth [TB/s]" -> "HBM2e.bandwidth [TB/s]").
+  // The varied field's axis label in words and unit ("HBM2e bandwidth [TB/s]"), its leading
+  // words dropped while it is wider than a cell.
   std::string varied_label = fig.varied_field;
   const std::string unit_text = fig.varied_unit.empty() ? "" : " [" + x_prefix + fig.varied_unit + "]";
-  while (style.text_width_in(varied_label + unit_text) * 1.1 > cw - 0.2 && varied_label.find('.') != std::string::npos)
-    varied_label = varied_label.substr(varied_label.find('.') + 1);
+  while (style.text_width_in(varied_label + unit_text) * 1.1 > cw - 0.2 && varied_label.find(' ') != std::string::npos)
+    varied_label = varied_label.substr(varied_label.find(' ') + 1);
   varied_label += unit_text;
   struct Rule {
     double x0, x1, y;
@@ -761,7 +770,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   }
 
   // ---- script ----
-  const std::string image = stem + extension_of(style.format);
+  const std::string image = gnuplot_output_name(style, stem);
   PlotStyle sized = style;
   sized.width_in = W;
   sized.height_in = H;
@@ -837,11 +846,11 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   std::vector<std::string> clauses;
   auto idx = [](int b) { return "    data index " + std::to_string(b); };
   if (!title_texts.empty())
-    clauses.push_back(idx(title_block) + " using 1:2:(stringcolumn(3)) with labels center font '," +
+    clauses.push_back(idx(title_block) + " using 1:2:3 with labels center font '," +
                       gp_number(style.font_size * 1.1) + "' notitle");
-  clauses.push_back(idx(title_block + 1) + " using 1:2:(stringcolumn(3)) with labels center notitle");
-  clauses.push_back(idx(title_block + 2) + " using 1:2:(stringcolumn(3)) with labels center rotate by 90 notitle");
-  if (!legend_texts.empty()) clauses.push_back(idx(title_block + 3) + " using 1:2:(stringcolumn(3)) with labels left notitle");
+  clauses.push_back(idx(title_block + 1) + " using 1:2:3 with labels center notitle");
+  clauses.push_back(idx(title_block + 2) + " using 1:2:3 with labels center rotate by 90 notitle");
+  if (!legend_texts.empty()) clauses.push_back(idx(title_block + 3) + " using 1:2:3 with labels left notitle");
   if (rule_block >= 0) clauses.push_back(idx(rule_block) + " using 1:2 with lines lc rgb '#999999' lw 0.8 notitle");
   for (size_t i = 0; i < legend.samples.size(); ++i) {
     const Sample& s = legend.samples[i];

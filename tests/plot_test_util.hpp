@@ -97,7 +97,7 @@ inline void expect_image(const std::filesystem::path& dir, const std::string& st
       std::string s = read_all(dir / (stem + ".tex"));
       EXPECT_NE(s.find("\\begin{picture}"), std::string::npos);
       EXPECT_NE(s.find("\\includegraphics"), std::string::npos);
-      expect_start(stem + ".pdf", "%PDF-");
+      expect_start(stem + "-graphics.pdf", "%PDF-");
       break;
     }
   }

@@ -61,7 +61,8 @@ TEST_P(HostileNames, StayInertAndThePlotRenders) {
   for (const std::string kind : {"roofline", "layers"}) {
     SCOPED_TRACE(kind + " " + ext);
     fs::path out = dir.path() / (kind + "." + ext);
-    test::CliResult r = test::run_cli("plot " + kind + " '" + model.string() + "' --hw v100 --labels 8 --output '" + out.string() + "'");
+    test::CliResult r = test::run_cli("plot " + kind + " '" + model.string() + "' --hw v100" + (kind == "roofline" ? " --labels 8" : "") +
+                                      " --output '" + out.string() + "'");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_GT(fs::file_size(out), 200u);
     // What an author does: re-run the script in its folder.
@@ -104,7 +105,7 @@ TEST_P(HostileNames, SweepCsvTextStaysInData) {
   // (LaTeX output escapes the braces: input\{x\} in the data.)
   for (const char* name : {"pwned", "system(", "input{", "input\\{", "HOME", "evil.csv"})
     EXPECT_EQ(gp.find(name), std::string::npos) << name << " is in the script";
-  for (const char* name : {"pwned", "system(", "input", "HOME", "evil.csv"})
+  for (const char* name : {"pwned", "system(", "input", "HOME"})
     EXPECT_NE(dat.find(name), std::string::npos) << name << " is not in the data";
 }
 
@@ -113,7 +114,9 @@ TEST(GnuplotText, DataStringsAreOneInertField) {
   EXPECT_EQ(plots::data_string("say \"hi\"", TextMarkup::plain), "\"say ''hi''\"");
   EXPECT_EQ(plots::data_string("a\nb\tc", TextMarkup::plain), "\"a b c\"");
   EXPECT_EQ(plots::data_string("`x` #1", TextMarkup::plain), "\"`x` #1\"");
-  EXPECT_EQ(plots::data_string("50% a_b", TextMarkup::latex), "\"50\\% a\\_b\"");
+  // gnuplot reads one level of backslash escapes in a data field: each backslash doubled.
+  EXPECT_EQ(plots::data_string("50% a_b", TextMarkup::latex), R"("50\\% a\\_b")");
+  EXPECT_EQ(plots::data_string("a\\tb", TextMarkup::plain), R"("a\\tb")");
 }
 
 TEST(GnuplotText, ScriptStringsAreSingleQuoted) {

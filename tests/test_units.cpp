@@ -82,5 +82,15 @@ TEST(Units, BadValuesSayWhatIsWrong) {
   EXPECT_NE(error_of("5 Us", Quantity::time).find("unknown unit"), std::string::npos);  // case matters
 }
 
+// Issue #9: a datasheet value is the double its decimal text names, rounded once, so the
+// exact views print "5e-06", not "4.9999999999999996e-06" (5 x 1e-6 rounds twice).
+TEST(Units, DecimalPrefixesRoundOnce) {
+  EXPECT_EQ(parse_quantity("5 us", Quantity::time).value, 5e-6);
+  EXPECT_EQ(parse_quantity("2.039 TB/s", Quantity::bandwidth).value, 2.039e12);
+  EXPECT_EQ(parse_quantity("15.75 GB/s", Quantity::bandwidth).value, 15.75e9);
+  EXPECT_EQ(parse_quantity("1.5e3 GB/s", Quantity::bandwidth).value, 1.5e12);
+  EXPECT_EQ(parse_quantity("16 GiB", Quantity::size).value, 16.0 * 1024 * 1024 * 1024);  // binary: exact anyway
+}
+
 }  // namespace
 }  // namespace ridge

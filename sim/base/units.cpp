@@ -118,6 +118,33 @@ std::string quantity_units(Quantity kind) {
   return "s, ms, us (or \u00b5s), ns";
 }
 
+namespace {
+
+// `number` (as written, its value `value`) times `scale`. A decimal prefix scales by
+// 10^k: reading "<mantissa>e<exponent + k>" rounds once, so "5 us" is exactly the double
+// 5e-06, where 5 x 1e-6 would round twice (to 4.9999999999999996e-06) and print so in
+// every exact view. Binary prefixes multiply by a power of two, which is exact.
+double to_si(std::string_view number, double value, double scale) {
+  const int k = static_cast<int>(std::lround(std::log10(scale)));
+  double power = 0;
+  std::string power_text = "1e" + std::to_string(k);
+  std::from_chars(power_text.data(), power_text.data() + power_text.size(), power);
+  if (power != scale) return value * scale;
+  size_t e = number.find_first_of("eE");
+  int exponent = 0;
+  if (e != std::string_view::npos) {
+    std::string_view tail = number.substr(e + 1);
+    if (!tail.empty() && tail[0] == '+') tail.remove_prefix(1);
+    std::from_chars(tail.data(), tail.data() + tail.size(), exponent);
+  }
+  std::string scaled = std::string(number.substr(0, e)) + "e" + std::to_string(exponent + k);
+  double si = value * scale;
+  auto [end, ec] = std::from_chars(scaled.data(), scaled.data() + scaled.size(), si);
+  return ec == std::errc() ? si : value * scale;
+}
+
+}  // namespace
+
 QuantityResult parse_quantity(std::string_view text, Quantity kind, bool allow_zero) {
   auto fail = [](std::string why) { return QuantityResult{std::nullopt, std::move(why)}; };
   size_t i = 0, n = text.size();
@@ -161,7 +188,7 @@ QuantityResult parse_quantity(std::string_view text, Quantity kind, bool allow_z
   }
   if (negative && value != 0) return fail("must be positive");
   if (value == 0 && !allow_zero) return fail("must be greater than zero");
-  double si = value * *scale;
+  double si = to_si(text.substr(start, i - start), value, *scale);
   if (!std::isfinite(si)) return fail("is too large");
   if (si != 0 && si < std::numeric_limits<double>::min()) return fail("is too close to zero to compute with");
   return {si, {}};

@@ -11,11 +11,13 @@ using Args = std::vector<std::string>;
 
 int run_analyze(const Args& args);
 int run_import(const Args& args);
+int run_calibrate(const Args& args);
 int run_list(const Args& args);
 int run_memory(const Args& args);
 int run_query(const Args& args);
 int run_sweep(const Args& args);
 int run_plot(const Args& args);
+int run_probe(const Args& args);
 
 struct Command {
   const char* name;

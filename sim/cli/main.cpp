@@ -17,6 +17,8 @@ const std::vector<Command>& commands() {
       {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
       {"sweep", run_sweep, "models x hardware x batch x dtype x phase x [[vary]] from a sweep file, in parallel"},
       {"plot", run_plot, "roofline, per-layer and sweep plots with gnuplot (png, svg, pdf, tex)"},
+      {"calibrate", run_calibrate, "fit per-op-class efficiencies to measured layer times; write a calibrated descriptor"},
+      {"probe", run_probe, "measure this host's peak FLOP/s and bandwidth per level; write its descriptor"},
       {"list", run_list, "list models | hardware | hw-models"},
   };
   return table;

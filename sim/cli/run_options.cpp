@@ -33,7 +33,9 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
       ("hw", po::value(&v.hw)->composing(), "shipped descriptor name (ridge list hardware) or descriptor file; plot roofline: repeat to overlay")
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
       ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
-       "e.g. model.seq=2048 (repeatable)");
+       "e.g. model.seq=2048 (repeatable)")
+      ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
+       "calibrated: a descriptor's [calibration] applies; none: the pure roofline bound");
   return g;
 }
 
@@ -140,10 +142,13 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
     if (!v.hw_model.empty()) throw InputError({}, "--hw-model needs --hw", "ridge list hardware");
     if (!hw_sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
   }
+  if (v.efficiency != "calibrated" && v.efficiency != "none")
+    throw InputError({}, "--efficiency: unknown value '" + v.efficiency + "'", "use calibrated or none");
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
-    s.spec = load_hardware(name, hw_sets);
+    s.spec = load_hardware(name, v.sets);
+    if (v.efficiency == "none") s.spec.calibration.reset();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }

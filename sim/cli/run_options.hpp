@@ -36,6 +36,7 @@ struct HardwareOptionValues {
   std::vector<std::string> hw;  // several only where a command overlays them (plot roofline)
   std::string hw_model;
   std::vector<std::string> sets;
+  std::string efficiency = "calibrated";  // "none": drop a descriptor's [calibration]
 };
 
 struct OutputOptionValues {

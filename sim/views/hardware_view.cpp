@@ -24,6 +24,9 @@ std::string hardware_line(const HardwareContext& ctx, DType dtype) {
   if (hw.compute_efficiency != 1.0 || hw.memory_efficiency != 1.0)
     line += "; efficiency compute " + format_fixed(hw.compute_efficiency, 2) + ", memory " +
             format_fixed(hw.memory_efficiency, 2);
+  if (hw.calibration)
+    line += "; calibrated (" + std::to_string(hw.calibration->classes.size()) + " op classes, " + hw.calibration->data +
+            ", " + hw.calibration->date + "; --efficiency none for the pure bound)";
   return line;
 }
 
@@ -44,6 +47,7 @@ Json hardware_json(const HardwareContext& ctx) {
   j.set("peak_flops", ctx.peak_flops);
   j.set("compute_efficiency", hw.compute_efficiency);
   j.set("memory_efficiency", hw.memory_efficiency);
+  j.set("calibrated", hw.calibration.has_value());
   Json levels = Json::array();
   for (size_t k = 0; k < hw.memory.size(); ++k) {
     const MemoryLevel& m = hw.memory[k];

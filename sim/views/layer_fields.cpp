@@ -21,6 +21,8 @@ void add_cost_fields(std::vector<F>& f, bool training, bool timed) {
   auto count = [](int64_t LayerCost::*m) { return [m](R r) -> FieldValue { return r.cost.*m; }; };
   f.push_back({"name", "layer", Unit::text, [](R r) -> FieldValue { return r.name; }, true});
   f.push_back({"op", "op", Unit::text, per_layer([](R r) -> FieldValue { return r.op; }), true});
+  f.push_back({"op_class", "class", Unit::text,
+               per_layer([](R r) -> FieldValue { return std::string(op_class_name(r.work.op_class)); })});
   f.push_back({"output_shape", "output", Unit::shape, per_layer([](R r) -> FieldValue { return r.output_shape; }), true});
   f.push_back({"params", "params", Unit::count, count(&LayerCost::params), !timed});
   f.push_back({"macs", "MACs", Unit::count, count(&LayerCost::macs), true});

@@ -15,6 +15,7 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     const Layer& layer = model.layers[i];
     const LayerCost& c = costs.layers[i];
     LayerWork w;
+    w.op_class = layer.op_class;
     // Training adds backward and the optimizer update to the same streams: activation
     // reads (output gradient, saved tensors), activation writes (input gradient), and
     // weight-side traffic (weights, weight gradients, master weights, optimizer state).

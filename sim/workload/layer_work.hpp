@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/workload/op_class.hpp"
+
 namespace ridge {
 
 struct LayerWork {
@@ -16,6 +18,7 @@ struct LayerWork {
   double weight_bytes = 0;  // weights (and, in training, gradients and optimizer state) moved
   double link_bytes = 0;    // bytes that cross the host link (with --data-on host)
   int kernels = 1;          // kernel launches (0 for a view that moves nothing)
+  OpClass op_class = OpClass::data_movement;  // selects the calibrated efficiency, if any
 
   double bytes() const { return input_bytes + output_bytes + weight_bytes; }
 };

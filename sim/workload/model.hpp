@@ -8,6 +8,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/int_expression.hpp"
 #include "sim/workload/layer_counts.hpp"
+#include "sim/workload/op_class.hpp"
 #include "sim/workload/shape.hpp"
 
 namespace ridge {
@@ -17,6 +18,7 @@ inline constexpr int kModelInput = -1;  // an input index meaning "the model's i
 struct Layer {
   std::string name;
   std::string op;
+  OpClass op_class = OpClass::data_movement;  // what calibration groups it with
   std::vector<int> inputs;  // indices into Model::layers, or kModelInput
   Shape output;             // per sample
   LayerCounts counts;

@@ -2,11 +2,13 @@
 // check its input shapes, infer the output shape and count its costs per sample.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/workload/layer_counts.hpp"
+#include "sim/workload/op_class.hpp"
 #include "sim/workload/shape.hpp"
 #include "sim/base/toml_fields.hpp"
 
@@ -22,6 +24,7 @@ class ShapeMismatch : public std::runtime_error {
 struct OpResult {
   Shape output;
   LayerCounts counts;
+  std::optional<OpClass> op_class;  // set where it depends on attributes (conv2d), else the op's default
 };
 
 // `attrs` holds the layer's table (name, op, inputs are already read); the op reads its

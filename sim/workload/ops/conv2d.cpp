@@ -40,6 +40,9 @@ OpResult conv2d(TomlFields& a, const std::vector<Shape>& in) {
   int64_t wo = conv_out(x[2], kw, sw, pw, dw, "width");
   OpResult r;
   r.output = {out, ho, wo};
+  r.op_class = groups > 1 && groups == c ? OpClass::depthwise
+               : kh == 1 && kw == 1    ? OpClass::conv_1x1
+                                       : OpClass::conv_kxk;
   LayerCounts& n = r.counts;
   int64_t per_output = checked_product({c / groups, kh, kw});  // MACs per output element
   n.params = checked_add(checked_mul(out, per_output), bias ? out : 0);

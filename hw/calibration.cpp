@@ -1,0 +1,110 @@
+// Reading and writing a descriptor's [calibration] section (see calibration.hpp).
+#include "hw/calibration.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "sim/base/close_names.hpp"
+#include "sim/base/format_units.hpp"
+#include "sim/base/toml_fields.hpp"
+
+namespace ridge {
+
+namespace {
+
+double fraction(TomlFields& f, std::string_view key) {
+  std::optional<double> v = f.optional_number(key);
+  if (!v) return 1.0;
+  if (!(*v > 0 && *v <= 1)) f.fail(key, "must be a fraction in (0, 1] (got " + format_raw(*v) + ")");
+  return *v;
+}
+
+double non_negative(TomlFields& f, std::string_view key) {
+  std::optional<double> v = f.optional_number(key);
+  if (!v) return 0.0;
+  if (!(*v >= 0)) f.fail(key, "must not be negative (got " + format_raw(*v) + ")");
+  return *v;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << std::setprecision(6) << v;
+  std::string s = out.str();
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";  // a TOML float
+  return s;
+}
+
+}  // namespace
+
+Calibration read_calibration(const toml::table& table, const std::string& file) {
+  Calibration c;
+  TomlFields f(table, file, "calibration");
+  for (const char* k : {"data", "date", "method", "cache_rule", "class"}) f.accept(k);
+  f.reject_unknown_keys();
+  c.data = f.string("data");
+  if (c.data.empty()) f.fail("data", "must name the measured data set the fit used");
+  c.date = f.string("date");
+  c.method = f.optional_string("method").value_or("");
+  c.cache_rule = f.boolean("cache_rule", true);
+  const toml::array* classes = f.optional_array("class");
+  if (!classes || !classes->is_array_of_tables())
+    f.fail("class", "must be an array of tables", "write each class as [[calibration.class]]");
+  for (const toml::node& n : *classes) {
+    const toml::table& t = *n.as_table();
+    TomlFields e(t, file, "calibration class");
+    for (const char* k : {"op_class", "dtype", "compute", "n_half_flops", "memory", "rows", "median_error_before",
+                          "median_error_after", "median_error_held_out"})
+      e.accept(k);
+    e.reject_unknown_keys();
+    std::string name = e.string("op_class");
+    auto oc = parse_op_class(name);
+    if (!oc) e.fail("op_class", "unknown op class '" + name + "'", suggestion_hint(name, op_class_name_list()));
+    std::string dt = e.string("dtype");
+    auto dtype = parse_dtype(dt);
+    if (!dtype) e.fail("dtype", "unknown dtype '" + dt + "'", "ridge dtypes: " + dtype_names());
+    ClassEfficiency ce;
+    ce.compute = fraction(e, "compute");
+    ce.n_half_flops = non_negative(e, "n_half_flops");
+    ce.memory = fraction(e, "memory");
+    ce.rows = e.positive("rows", 0, true);
+    ce.median_error_before = non_negative(e, "median_error_before");
+    ce.median_error_after = non_negative(e, "median_error_after");
+    ce.median_error_held_out = non_negative(e, "median_error_held_out");
+    if (!c.classes.emplace(std::make_pair(*oc, *dtype), ce).second)
+      e.fail("op_class", "'" + name + "' with dtype " + dt + " is calibrated twice", "keep one entry per class and dtype");
+  }
+  return c;
+}
+
+std::string calibration_toml(const Calibration& c) {
+  std::ostringstream out;
+  out << "[calibration]\n"
+      << "data = " << quoted(c.data) << "\n"
+      << "date = " << quoted(c.date) << "\n"
+      << "method = " << quoted(c.method) << "\n"
+      << "cache_rule = " << (c.cache_rule ? "true" : "false") << "\n";
+  for (const auto& [key, e] : c.classes) {
+    out << "\n[[calibration.class]]\n"
+        << "op_class = \"" << op_class_name(key.first) << "\"\n"
+        << "dtype = \"" << dtype_name(key.second) << "\"\n"
+        << "compute = " << number(e.compute) << "        # x peak at large sizes\n"
+        << "n_half_flops = " << number(e.n_half_flops) << "   # half of that at this size\n"
+        << "memory = " << number(e.memory) << "         # x the serving level's bandwidth\n"
+        << "rows = " << e.rows << "\n"
+        << "median_error_before = " << number(e.median_error_before) << "\n"
+        << "median_error_after = " << number(e.median_error_after) << "\n"
+        << "median_error_held_out = " << number(e.median_error_held_out) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace ridge

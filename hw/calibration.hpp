@@ -1,0 +1,54 @@
+// Measured behaviour of a machine, kept apart from its pure peaks: a descriptor's
+// optional [calibration] section. Per op class and dtype it gives a size-dependent
+// compute efficiency (Hockney's half-performance size: a layer of W FLOPs attains
+// peak x compute x W / (W + n_half)) and a memory efficiency (the fraction of the
+// serving level's bandwidth it streams at); with the cache rule a layer of a calibrated
+// class whose whole working set fits a cache level streams at that level's bandwidth. Written by
+// `ridge calibrate`; classes and dtypes it does not name keep the pure roofline.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "sim/workload/dtype.hpp"
+#include "sim/workload/op_class.hpp"
+
+namespace ridge {
+
+struct ClassEfficiency {
+  double compute = 1.0;       // fraction of the dtype's peak at large sizes, (0, 1]
+  double n_half_flops = 0.0;  // FLOPs at which half of that is reached, >= 0
+  double memory = 1.0;        // fraction of the serving level's bandwidth, (0, 1]
+  int64_t rows = 0;           // measured layers the parameters were fitted on
+  // Median |predicted / measured - 1| on those rows: pure roofline, fitted on all of
+  // them, and held out (each predicted by a fit without its cross-validation group).
+  double median_error_before = 0;
+  double median_error_after = 0;
+  double median_error_held_out = 0;
+};
+
+struct Calibration {
+  std::map<std::pair<OpClass, DType>, ClassEfficiency> classes;
+  bool cache_rule = true;  // a calibrated class's working set streams from the nearest level that holds it
+  std::string data;        // the measured data set the fit used
+  std::string date;        // when it was fitted (YYYY-MM-DD)
+  std::string method;      // how (loss, cross-validation)
+
+  const ClassEfficiency* find(OpClass c, DType t) const {
+    auto it = classes.find({c, t});
+    return it == classes.end() ? nullptr : &it->second;
+  }
+};
+
+// Reads a [calibration] table (see the README for its keys); errors are located InputErrors.
+Calibration read_calibration(const toml::table& table, const std::string& file);
+
+// The [calibration] section as TOML text, ready to append to a descriptor.
+std::string calibration_toml(const Calibration& c);
+
+}  // namespace ridge

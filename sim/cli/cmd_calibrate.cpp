@@ -1,0 +1,98 @@
+// `ridge calibrate MEASURED.csv --hw HW [--output HW-calibrated.toml]`: fits per-class
+// efficiencies to measured layer times, prints the error before / after (held out by
+// cross-validation) and writes the descriptor with its [calibration] section.
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/output_file.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_options.hpp"
+#include "sim/engine/calibration_fit.hpp"
+#include "sim/engine/measured_layers.hpp"
+#include "sim/views/calibration_report.hpp"
+
+namespace ridge::cli {
+
+namespace {
+
+std::string today_utc() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+// The descriptor's text without a [calibration] section (ridge writes it last).
+std::string without_calibration(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.rfind("[calibration]", 0) == 0) break;
+    out += line + "\n";
+  }
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  return out;
+}
+
+const CommandHelp kHelp = {
+    "ridge calibrate MEASURED.csv --hw HW [--output HW-calibrated.toml] [options]",
+    "Fits, per op class and dtype in the CSV of measured layer times, a compute efficiency, a half-performance\n"
+    "size and a memory efficiency (least squares on log time, Huber-weighted), prints the median |error| of the\n"
+    "pure roofline, of the fit and held out (each --cv-by value left out in turn), and with --output writes the\n"
+    "descriptor with a [calibration] section. CSV columns: README, \"Calibration\".",
+    {"ridge calibrate configs/calibration/data/deepbench-v100.csv --hw v100 --cv-by fold --output v100-cal.toml",
+     "ridge calibrate layers.csv --hw host.toml --output host-calibrated.toml --predictions pred.csv"}};
+
+}  // namespace
+
+int run_calibrate(const Args& args) {
+  std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model";
+  po::options_description visible("Options");
+  visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (README, \"Calibration\")")(
+      "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
+      "hw-model", po::value(&hw_model), "hardware model to fit through (default: the descriptor's)")(
+      "output,o", po::value(&output), "write the calibrated descriptor here (the report goes to stdout)")(
+      "predictions", po::value(&predictions), "write each row's measured, pure, fitted and held-out time as CSV")(
+      "data", po::value(&data), "the data set's name recorded in [calibration] (default: the CSV's file name)")(
+      "cv-by", po::value(&cv_by)->default_value(cv_by), "CSV column whose values are held out in turn");
+  po::positional_options_description pos;
+  pos.add("measured", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
+  if (csv.empty()) throw InputError({}, "calibrate: which measurements? (MEASURED.csv)", "scripts/measure-layers writes one");
+  if (hw_name.empty()) throw InputError({}, "calibrate: which hardware? (--hw)", "ridge list hardware");
+
+  HardwareDescriptor desc = open_hardware(hw_name);
+  HardwareSpec hw = desc.spec();
+  const HardwareModel& model = select_hardware_model(hw, hw_model);
+  std::vector<MeasuredLayer> rows = read_measured_layers(csv);
+  CalibrationOptions options;
+  options.cv_column = cv_by;
+  options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;
+  options.date = today_utc();
+  CalibrationResult result = fit_calibration(rows, hw, model, options);
+
+  if (!predictions.empty()) write_file_atomically(predictions, calibration_predictions_csv(rows, result));
+  if (!output.empty()) {
+    std::ifstream in(desc.file(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string calibrated = without_calibration(text.str()) + "\n# Written by ridge calibrate from " + options.data +
+                             "; the pure peaks above are unchanged.\n" + calibration_toml(result.calibration);
+    HardwareDescriptor::from_text(calibrated, output, "check").spec();  // what we write must read back
+    write_file_atomically(output, calibrated);
+  }
+  std::cout << calibration_report(hw, rows, result, cv_by);
+  return 0;
+}
+
+}  // namespace ridge::cli

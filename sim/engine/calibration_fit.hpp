@@ -1,0 +1,51 @@
+// Fitting a descriptor's calibration to measured layer times (`ridge calibrate`).
+// Per op class and dtype three parameters, compute efficiency e, half-performance size
+// n_half and memory efficiency m, so that a layer is predicted to take
+//   max((flops + n_half) / (peak x e), bytes at its level / (level bandwidth x m)) + link + launch
+// (the serving level by the cache rule). They are fitted by Levenberg-Marquardt on
+// log(predicted / measured) with Huber weights (robust to outliers), e and m kept in
+// (0, 1]. Error is reported before (pure roofline), in-sample and held out: each value
+// of the cross-validation column (default the model) is left out in turn, its rows
+// predicted from a fit on the others. A class whose held-out median error is not below
+// the pure roofline's is left out of the calibration (it stays pure) and listed apart.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hw/hardware_model.hpp"
+#include "hw/hardware_spec.hpp"
+#include "sim/engine/measured_layers.hpp"
+
+namespace ridge {
+
+inline constexpr int kParametersPerClass = 3;
+
+struct CalibrationOptions {
+  std::string cv_column = "model";  // rows sharing a value are held out together
+  std::string data;                 // the data set's name, recorded in the descriptor
+  std::string date;                 // YYYY-MM-DD
+};
+
+// One measured row's predictions.
+struct RowPrediction {
+  double pure_s = 0;      // today's roofline (no calibration)
+  double fitted_s = 0;    // the fit on all rows
+  double held_out_s = 0;  // the fit without this row's cross-validation group (pure where that fit lacks its class)
+  bool held_out_calibrated = false;
+};
+
+struct CalibrationResult {
+  Calibration calibration;
+  // Classes fitted but not kept: held out, they were no better than the pure roofline.
+  std::map<std::pair<OpClass, DType>, ClassEfficiency> dropped;
+  std::vector<RowPrediction> rows;  // parallel to the measured rows
+};
+
+// Fits every (op class, dtype) in `rows`. A class with fewer than kParametersPerClass
+// rows, or a row whose dtype `hw` cannot run, is an InputError at that row.
+CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
+                                  const HardwareModel& model, const CalibrationOptions& options);
+
+}  // namespace ridge

@@ -1,0 +1,140 @@
+// Reading a measured-layers CSV (see measured_layers.hpp).
+#include "sim/engine/measured_layers.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "sim/base/close_names.hpp"
+
+namespace ridge {
+
+namespace {
+
+struct Field {
+  std::string text;
+  int64_t column = 1;
+};
+
+std::vector<Field> split_csv_line(const std::string& line) {
+  std::vector<Field> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = line.find(',', start);
+    std::string cell = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t b = cell.find_first_not_of(" \t"), e = cell.find_last_not_of(" \t\r");
+    out.push_back({b == std::string::npos ? std::string() : cell.substr(b, e - b + 1),
+                   static_cast<int64_t>(start + (b == std::string::npos ? 0 : b) + 1)});
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+constexpr const char* kRequired[] = {"model", "layer", "op_class", "dtype", "flops", "seconds"};
+constexpr const char* kStreams[] = {"input_bytes", "output_bytes", "weight_bytes"};
+
+double parse_number(const Field& f, const SourceLoc& at, const std::string& column) {
+  double v = 0;
+  const char* end = f.text.data() + f.text.size();
+  auto [ptr, ec] = std::from_chars(f.text.data(), end, v);
+  if (f.text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+    throw InputError(at, "column '" + column + "' must be a number (got '" + f.text + "')");
+  return v;
+}
+
+}  // namespace
+
+std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  std::vector<std::string> header;
+  std::map<std::string, size_t> index;
+  SourceLoc header_loc{file, 0, 1};
+  std::vector<MeasuredLayer> rows;
+  std::string line;
+  for (int64_t n = 1; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+    std::vector<Field> fields = split_csv_line(line);
+    if (header.empty()) {
+      header_loc.line = n;
+      for (const Field& f : fields) {
+        if (!index.emplace(f.text, header.size()).second)
+          throw InputError({file, n, f.column}, "column '" + f.text + "' appears twice in the header");
+        header.push_back(f.text);
+      }
+      auto require = [&](const std::string& c) {
+        if (!index.count(c))
+          throw InputError(header_loc, "missing column '" + c + "' in the header",
+                           suggestion_hint(c, header) + " (columns: README, \"Calibration\")");
+      };
+      for (const char* c : kRequired) require(c);
+      if (!index.count("bytes"))
+        for (const char* c : kStreams) require(c);
+      continue;
+    }
+    SourceLoc row_loc{file, n, 1};
+    if (fields.size() != header.size())
+      throw InputError(row_loc, "row has " + std::to_string(fields.size()) + " fields, the header " +
+                                    std::to_string(header.size()) + " (got '" + line + "')");
+    auto field = [&](const std::string& c) -> const Field& { return fields[index.at(c)]; };
+    auto at = [&](const std::string& c) { return SourceLoc{file, n, field(c).column}; };
+    auto number = [&](const std::string& c, bool positive) {
+      double v = parse_number(field(c), at(c), c);
+      if (positive ? !(v > 0) : v < 0)
+        throw InputError(at(c), "column '" + c + "' must be " + (positive ? "greater than zero" : "non-negative") +
+                                    " (got " + field(c).text + ")");
+      return v;
+    };
+    MeasuredLayer m;
+    m.loc = row_loc;
+    m.model = field("model").text;
+    m.layer = field("layer").text;
+    if (m.model.empty()) throw InputError(at("model"), "column 'model' is empty");
+    const std::string& cls = field("op_class").text;
+    auto oc = parse_op_class(cls);
+    if (!oc)
+      throw InputError(at("op_class"), "unknown op class '" + cls + "'",
+                       suggestion_hint(cls, op_class_name_list()) + "; op classes: " + op_class_names());
+    m.work.op_class = *oc;
+    const std::string& dt = field("dtype").text;
+    auto dtype = parse_dtype(dt);
+    if (!dtype) throw InputError(at("dtype"), "unknown dtype '" + dt + "'", "ridge dtypes: " + dtype_names());
+    m.dtype = *dtype;
+    m.work.flops = number("flops", false);
+    if (index.count("input_bytes")) {
+      m.work.input_bytes = number("input_bytes", false);
+      m.work.output_bytes = number("output_bytes", false);
+      m.work.weight_bytes = number("weight_bytes", false);
+    } else {
+      m.work.input_bytes = number("bytes", false);
+    }
+    m.seconds = number("seconds", true);
+    if (index.count("batch")) {
+      double b = number("batch", true);
+      if (b != std::floor(b) || b > 1e15) throw InputError(at("batch"), "column 'batch' must be a whole number (got " + field("batch").text + ")");
+      m.batch = static_cast<int64_t>(b);
+    }
+    if (index.count("kernels")) {
+      double k = number("kernels", false);
+      if (k != std::floor(k) || k > 1e6) throw InputError(at("kernels"), "column 'kernels' must be a whole number (got " + field("kernels").text + ")");
+      m.work.kernels = static_cast<int>(k);
+    }
+    for (size_t i = 0; i < header.size(); ++i) m.extra[header[i]] = fields[i].text;
+    rows.push_back(std::move(m));
+  }
+  if (header.empty()) throw InputError({file}, "no header line", "the first line that is not a # comment names the columns");
+  if (rows.empty()) throw InputError(header_loc, "no measured rows after the header");
+  return rows;
+}
+
+std::vector<MeasuredLayer> read_measured_layers(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read measured layers '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_measured_layers(text.str(), path);
+}
+
+}  // namespace ridge

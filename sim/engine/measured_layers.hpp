@@ -1,0 +1,36 @@
+// A CSV of measured layer times, the input of `ridge calibrate` (columns in the README,
+// "Calibration"): one row per layer run, with its op class, dtype, counted work and the
+// measured seconds. Every bad value is a located InputError.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/base/error.hpp"
+#include "sim/workload/dtype.hpp"
+#include "sim/workload/layer_work.hpp"
+
+namespace ridge {
+
+struct MeasuredLayer {
+  std::string model;
+  std::string layer;
+  DType dtype = DType::fp32;
+  int64_t batch = 1;
+  LayerWork work;   // flops, bytes per stream, kernels, op class
+  double seconds = 0;
+  std::map<std::string, std::string> extra;  // every other column, by header name (e.g. fold, load1)
+  SourceLoc loc;    // the row
+};
+
+// Reads `path`. Lines starting with '#' and blank lines are skipped; the first other
+// line is the header. Required: model, layer, op_class, dtype, flops, seconds, and
+// input_bytes, output_bytes, weight_bytes (or one `bytes` column for all traffic);
+// optional: batch (default 1), kernels (default 1).
+std::vector<MeasuredLayer> read_measured_layers(const std::string& path);
+
+// The same from text, as if read from `file` (tests).
+std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const std::string& file);
+
+}  // namespace ridge

@@ -1,0 +1,112 @@
+// The calibration report (see calibration_report.hpp).
+#include "sim/views/calibration_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "sim/base/format_units.hpp"
+
+namespace ridge {
+
+namespace {
+
+// The q-quantile (nearest rank) of |errors|.
+double quantile(std::vector<double> errors, double q) {
+  if (errors.empty()) return 0;
+  for (double& e : errors) e = std::abs(e);
+  std::sort(errors.begin(), errors.end());
+  size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(errors.size())));
+  return errors[std::clamp<size_t>(rank, 1, errors.size()) - 1];
+}
+
+std::string pct(double v) { return format_fixed(100 * v, 1) + "%"; }
+
+std::string pad(std::string s, size_t w) {
+  if (s.size() < w) s += std::string(w - s.size(), ' ');
+  return s + " ";
+}
+std::string rpad(const std::string& s, size_t w) { return (s.size() < w ? std::string(w - s.size(), ' ') : "") + s + " "; }
+
+std::string csv_number(double v) {
+  std::ostringstream out;
+  out << std::setprecision(9) << v;
+  return out.str();
+}
+
+}  // namespace
+
+std::string calibration_report(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
+                               const CalibrationResult& result, const std::string& cv_column) {
+  std::ostringstream out;
+  const Calibration& cal = result.calibration;
+  out << "calibrated " << hw.id << " (" << hw.name << ") on " << rows.size() << " measured layers of " << cal.data
+      << "\n|error| = |predicted / measured - 1|; held out: each '" << cv_column
+      << "' predicted by a fit on the others (a class missing there stays at the pure roofline)\n\n";
+  out << pad("op class", 14) << pad("dtype", 5) << rpad("rows", 5) << rpad("compute", 8) << rpad("n_half", 12)
+      << rpad("memory", 7) << rpad("pure med", 9) << rpad("fitted med", 11) << rpad("held-out med", 13)
+      << rpad("held-out p90", 13) << "\n";
+  std::map<std::pair<OpClass, DType>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < rows.size(); ++i) groups[{rows[i].work.op_class, rows[i].dtype}].push_back(i);
+  std::vector<double> all_pure, all_held;
+  for (const auto& [key, idx] : groups) {
+    const bool dropped = result.dropped.count(key) > 0;
+    const ClassEfficiency& c = dropped ? result.dropped.at(key) : cal.classes.at(key);
+    std::vector<double> pure, fitted, held;
+    for (size_t i : idx) {
+      pure.push_back(result.rows[i].pure_s / rows[i].seconds - 1);
+      fitted.push_back(result.rows[i].fitted_s / rows[i].seconds - 1);
+      held.push_back(result.rows[i].held_out_s / rows[i].seconds - 1);
+    }
+    all_pure.insert(all_pure.end(), pure.begin(), pure.end());
+    all_held.insert(all_held.end(), held.begin(), held.end());
+    out << pad(std::string(op_class_name(key.first)), 14) << pad(std::string(dtype_name(key.second)), 5)
+        << rpad(std::to_string(idx.size()), 5) << rpad(format_fixed(c.compute, 3), 8)
+        << rpad(format_count(c.n_half_flops) + " FLOP", 12) << rpad(format_fixed(c.memory, 3), 7)
+        << rpad(pct(quantile(pure, 0.5)), 9) << rpad(pct(quantile(fitted, 0.5)), 11)
+        << rpad(pct(quantile(held, 0.5)), 13) << rpad(pct(quantile(held, 0.9)), 13) << (dropped ? "not kept: held out no better than pure" : "") << "\n";
+  }
+  out << pad("all", 20) << rpad(std::to_string(rows.size()), 5) << std::string(30, ' ')
+      << rpad(pct(quantile(all_pure, 0.5)), 9) << std::string(12, ' ') << rpad(pct(quantile(all_held, 0.5)), 13)
+      << rpad(pct(quantile(all_held, 0.9)), 13) << "\n";
+
+  // Whole networks: every layer of a model at one batch and dtype, summed.
+  struct Sum {
+    double measured = 0, pure = 0, held = 0;
+    size_t layers = 0;
+  };
+  std::map<std::tuple<std::string, int64_t, std::string>, Sum> nets;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    Sum& s = nets[{rows[i].model, rows[i].batch, std::string(dtype_name(rows[i].dtype))}];
+    s.measured += rows[i].seconds;
+    s.pure += result.rows[i].pure_s;
+    s.held += result.rows[i].held_out_s;
+    ++s.layers;
+  }
+  out << "\nper model, batch and dtype (sum over its measured layers):\n"
+      << pad("model", 20) << rpad("batch", 6) << pad("dtype", 5) << rpad("layers", 7) << rpad("measured", 11)
+      << rpad("pure err", 9) << rpad("held-out err", 13) << "\n";
+  for (const auto& [key, s] : nets)
+    out << pad(std::get<0>(key), 20) << rpad(std::to_string(std::get<1>(key)), 6) << pad(std::get<2>(key), 5)
+        << rpad(std::to_string(s.layers), 7) << rpad(format_seconds(s.measured), 11)
+        << rpad(pct(s.pure / s.measured - 1), 9) << rpad(pct(s.held / s.measured - 1), 13) << "\n";
+  return out.str();
+}
+
+std::string calibration_predictions_csv(const std::vector<MeasuredLayer>& rows, const CalibrationResult& result) {
+  std::ostringstream out;
+  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const RowPrediction& p = result.rows[i];
+    out << rows[i].model << ',' << rows[i].layer << ',' << op_class_name(rows[i].work.op_class) << ','
+        << dtype_name(rows[i].dtype) << ',' << rows[i].batch << ',' << csv_number(rows[i].work.flops) << ','
+        << csv_number(rows[i].seconds) << ',' << csv_number(p.pure_s) << ',' << csv_number(p.fitted_s) << ','
+        << csv_number(p.held_out_s) << ',' << (p.held_out_calibrated ? "true" : "false") << ','
+        << (result.calibration.find(rows[i].work.op_class, rows[i].dtype) ? "true" : "false") << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace ridge

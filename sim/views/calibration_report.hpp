@@ -1,0 +1,22 @@
+// What `ridge calibrate` prints: per op class and dtype the fitted parameters and the
+// |error| of predicted against measured time (pure roofline, fitted, held out), the
+// same per network (sum over its layers, per model and batch), and a per-row CSV.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hw/hardware_spec.hpp"
+#include "sim/engine/calibration_fit.hpp"
+
+namespace ridge {
+
+std::string calibration_report(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
+                               const CalibrationResult& result, const std::string& cv_column);
+
+// One line per measured row: model, layer, op_class, dtype, batch, measured_s, pure_s,
+// fitted_s, held_out_s, held_out_calibrated, class_kept (whether the written calibration
+// keeps the row's class; the input of scripts/accuracy-report).
+std::string calibration_predictions_csv(const std::vector<MeasuredLayer>& rows, const CalibrationResult& result);
+
+}  // namespace ridge

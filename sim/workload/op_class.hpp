@@ -1,0 +1,39 @@
+// The class of work a layer's kernel does, as calibration sees it: layers of one class
+// run at one size-dependent efficiency on a given machine (a 1x1 conv is a GEMM, a
+// depthwise conv streams memory, ReLU stays in cache). Set per layer from its op.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ridge {
+
+enum class OpClass {
+  conv_kxk,       // convolution with a spatial kernel
+  conv_1x1,       // 1x1 convolution (a GEMM over positions)
+  depthwise,      // grouped convolution with one input channel per group
+  linear,         // linear layers (GEMM with a weight)
+  attention,      // products of two activations and their softmax
+  normalization,  // batch / layer / local response norm
+  elementwise,    // activations, add, mul, scale, dropout
+  pooling,        // max / average pooling
+  data_movement,  // copies, views, concatenation, embedding gathers
+};
+
+inline constexpr std::array<OpClass, 9> kAllOpClasses = {
+    OpClass::conv_kxk,    OpClass::conv_1x1,      OpClass::depthwise,   OpClass::linear,       OpClass::attention,
+    OpClass::normalization, OpClass::elementwise, OpClass::pooling, OpClass::data_movement};
+
+std::string_view op_class_name(OpClass c);
+std::optional<OpClass> parse_op_class(std::string_view name);
+std::string op_class_names();  // "conv_kxk, conv_1x1, ..." for hints
+std::vector<std::string> op_class_name_list();
+
+// The class of a layer of type `op` (a registered op name) whose op did not choose one
+// itself (conv2d does, from its kernel and groups).
+OpClass default_op_class(std::string_view op);
+
+}  // namespace ridge

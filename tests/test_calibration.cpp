@@ -1,0 +1,244 @@
+// The calibrated efficiency model (hw/calibration.hpp), op classes, the measured-layers
+// CSV and `ridge calibrate`'s fit, against numbers computed by hand.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "hw/descriptor_reader.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/engine/calibration_fit.hpp"
+#include "sim/engine/measured_layers.hpp"
+#include "tests/model_text.hpp"
+#include "tests/run_ridge.hpp"
+
+namespace ridge {
+namespace {
+
+// 100 GFLOP/s fp32; DRAM 10 GB/s, 1 GiB; a 1 MiB cache at 100 GB/s.
+constexpr const char* kChip = R"(name = "calibration test chip"
+kind = "cpu"
+source = "test"
+[compute]
+fp32 = "100 GFLOPS"
+[[memory]]
+name = "DRAM"
+capacity = "1 GiB"
+bandwidth = "10 GB/s"
+[[memory]]
+name = "cache"
+capacity = "1 MiB"
+bandwidth = "100 GB/s"
+)";
+
+constexpr const char* kCalibration = R"(
+[calibration]
+data = "hand-made"
+date = "2026-11-23"
+[[calibration.class]]
+op_class = "linear"
+dtype = "fp32"
+compute = 0.5
+n_half_flops = 1e9
+memory = 0.5
+[[calibration.class]]
+op_class = "elementwise"
+dtype = "fp32"
+compute = 1.0
+memory = 0.5
+)";
+
+HardwareSpec spec_of(const std::string& text) { return HardwareDescriptor::from_text(text, "chip.toml", "chip").spec(); }
+
+LayerWork work(OpClass c, double flops, double bytes) {
+  LayerWork w;
+  w.op_class = c;
+  w.flops = flops;
+  w.input_bytes = bytes;
+  return w;
+}
+
+TEST(OpClass, ConvolutionsAreClassifiedByKernelAndGroups) {
+  using testing::one_layer;
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"conv2d\"\nout_channels = 8\nkernel = 3").op_class, OpClass::conv_kxk);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"conv2d\"\nout_channels = 8\nkernel = 1").op_class, OpClass::conv_1x1);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"conv2d\"\nout_channels = 8\nkernel = 3\ngroups = 8").op_class,
+            OpClass::depthwise);
+  // Grouped but not depthwise (two channels per group) is a k x k conv.
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"conv2d\"\nout_channels = 8\nkernel = 3\ngroups = 4").op_class,
+            OpClass::conv_kxk);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"relu\"").op_class, OpClass::elementwise);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"max_pool2d\"\nkernel = 2").op_class, OpClass::pooling);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"batchnorm\"").op_class, OpClass::normalization);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"flatten\"").op_class, OpClass::data_movement);
+  EXPECT_EQ(one_layer("[8]", "op = \"linear\"\nout_features = 4").op_class, OpClass::linear);
+}
+
+TEST(Calibration, UncalibratedIsThePureRoofline) {
+  HardwareSpec hw = spec_of(kChip);
+  EXPECT_FALSE(hw.calibration);
+  // 1 GFLOP over 100 GFLOP/s = 10 ms; 1 MB over 10 GB/s DRAM = 100 us (roofline: DRAM only).
+  LayerTiming t = find_hardware_model("roofline").time_layer(work(OpClass::linear, 1e9, 1e6), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(t.compute_s, 1e9 / 100e9);
+  EXPECT_DOUBLE_EQ(t.memory_s, 1e6 / 10e9);
+}
+
+TEST(Calibration, HalfPerformanceSizeAndEfficiencyScaleCompute) {
+  HardwareSpec hw = spec_of(std::string(kChip) + kCalibration);
+  ASSERT_TRUE(hw.calibration);
+  // (1e9 + n_half 1e9) / (100 GFLOP/s x 0.5) = 40 ms: at W = n_half, half of 0.5 x peak.
+  LayerTiming t = find_hardware_model("roofline").time_layer(work(OpClass::linear, 1e9, 1e6), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(t.compute_s, 2e9 / 50e9);
+  // A class the calibration does not name keeps the pure peak: 1e9 / 100e9.
+  LayerTiming u = find_hardware_model("roofline").time_layer(work(OpClass::conv_kxk, 1e9, 1e6), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(u.compute_s, 1e9 / 100e9);
+}
+
+TEST(Calibration, CacheRuleStreamsAWorkingSetThatFitsFromTheCache) {
+  HardwareSpec hw = spec_of(std::string(kChip) + kCalibration);
+  // 512 KiB fits the 1 MiB cache: 524288 B / (100 GB/s x 0.5) = 10.48576 us, bound there.
+  LayerTiming in_cache = find_hardware_model("roofline").time_layer(work(OpClass::elementwise, 1, 524288), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(in_cache.memory_s, 524288 / 50e9);
+  EXPECT_EQ(in_cache.bound_level, 1);
+  // 2 MiB does not: DRAM, 2097152 B / (10 GB/s x 0.5) = 209.7152 us.
+  LayerTiming in_dram = find_hardware_model("roofline").time_layer(work(OpClass::elementwise, 1, 2097152), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(in_dram.memory_s, 2097152 / 5e9);
+  EXPECT_EQ(in_dram.bound_level, 0);
+}
+
+TEST(Calibration, BadSectionsAreLocated) {
+  auto message = [](const std::string& text) {
+    try {
+      spec_of(text);
+    } catch (const InputError& e) {
+      return to_string(e.where()) + ": " + e.what();
+    }
+    return std::string("no error");
+  };
+  std::string bad = std::string(kChip) + kCalibration;
+  std::string wrong_class = bad;
+  wrong_class.replace(wrong_class.find("\"linear\""), 8, "\"lienar\"");
+  EXPECT_NE(message(wrong_class).find("chip.toml:"), std::string::npos);
+  EXPECT_NE(message(wrong_class).find("unknown op class 'lienar'"), std::string::npos);
+  std::string above_one = bad;
+  above_one.replace(above_one.find("compute = 0.5"), 13, "compute = 1.5");
+  EXPECT_NE(message(above_one).find("must be a fraction in (0, 1] (got 1.5)"), std::string::npos);
+}
+
+// Rows generated from known parameters must give them back.
+std::string synthetic_csv(double e, double n_half, double m, int models, int per_model, double noise) {
+  std::mt19937 rng(7);
+  std::lognormal_distribution<double> size(std::log(1e9), 2.0);
+  std::normal_distribution<double> jitter(0.0, noise);
+  std::ostringstream out;
+  out << "model,layer,op_class,dtype,batch,flops,input_bytes,output_bytes,weight_bytes,seconds\n";
+  for (int mi = 0; mi < models; ++mi)
+    for (int i = 0; i < per_model; ++i) {
+      double flops = size(rng), bytes = flops / (i % 3 == 0 ? 2 : 50);  // some rows memory-bound
+      // The chip: 100 GFLOP/s, 10 GB/s DRAM (the working sets here exceed the 1 MiB cache
+      // except where they are tiny; those take the cache's 100 GB/s).
+      double bw = bytes <= 1048576 ? 100e9 : 10e9;
+      double t = std::max((flops + n_half) / (100e9 * e), bytes / (bw * m)) * std::exp(jitter(rng));
+      out << "m" << mi << ",l" << i << ",linear,fp32,1," << flops << "," << bytes << ",0,0," << t << "\n";
+    }
+  return out.str();
+}
+
+TEST(CalibrationFit, RecoversKnownParameters) {
+  HardwareSpec hw = spec_of(kChip);
+  auto rows = parse_measured_layers(synthetic_csv(0.6, 2e8, 0.7, 4, 40, 0.0), "synthetic.csv");
+  CalibrationResult r = fit_calibration(rows, hw, find_hardware_model("roofline"), {});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::linear, DType::fp32});
+  EXPECT_NEAR(c.compute, 0.6, 0.006);
+  EXPECT_NEAR(c.n_half_flops, 2e8, 2e7);
+  EXPECT_NEAR(c.memory, 0.7, 0.007);
+  EXPECT_LT(c.median_error_after, 0.01);
+  EXPECT_GT(c.median_error_before, 0.3);  // the pure roofline is far off these rows
+}
+
+TEST(CalibrationFit, OutliersDoNotPullTheFit) {
+  HardwareSpec hw = spec_of(kChip);
+  std::string text = synthetic_csv(0.6, 2e8, 0.7, 4, 40, 0.0);
+  // Ten rows measured 5x too slow (a noisy neighbour): Huber weights keep e near 0.6.
+  std::istringstream in(text);
+  std::ostringstream out;
+  std::string line;
+  for (int n = 0; std::getline(in, line); ++n) {
+    if (n > 0 && n % 16 == 0) {
+      size_t comma = line.rfind(',');
+      line = line.substr(0, comma + 1) + std::to_string(std::stod(line.substr(comma + 1)) * 5);
+    }
+    out << line << "\n";
+  }
+  auto rows = parse_measured_layers(out.str(), "outliers.csv");
+  CalibrationResult r = fit_calibration(rows, hw, find_hardware_model("roofline"), {});
+  EXPECT_NEAR(r.calibration.classes.at({OpClass::linear, DType::fp32}).compute, 0.6, 0.03);
+}
+
+TEST(CalibrationFit, TooFewRowsForAClassIsALocatedError) {
+  HardwareSpec hw = spec_of(kChip);
+  std::string text = synthetic_csv(0.6, 2e8, 0.7, 2, 5, 0.0) + "m0,p1,pooling,fp32,1,100,100,0,0,1e-6\nm1,p2,pooling,fp32,1,100,100,0,0,1e-6\n";
+  auto rows = parse_measured_layers(text, "few.csv");
+  try {
+    fit_calibration(rows, hw, find_hardware_model("roofline"), {});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(to_string(e.where()), "few.csv:12:1");
+    EXPECT_STREQ(e.what(), "op class 'pooling' (fp32) has 2 measured row(s); fitting its 3 efficiency parameters needs at least 3");
+  }
+}
+
+TEST(MeasuredLayers, BadRowsAreLocated) {
+  auto error = [](const std::string& text) {
+    try {
+      parse_measured_layers(text, "m.csv");
+    } catch (const InputError& e) {
+      return to_string(e.where()) + ": " + e.what();
+    }
+    return std::string("no error");
+  };
+  const std::string header = "model,layer,op_class,dtype,flops,input_bytes,output_bytes,weight_bytes,seconds\n";
+  EXPECT_EQ(error(header + "a,b,linear,fp32,10,1,1,1,-2e-3\n"), "m.csv:2:26: column 'seconds' must be greater than zero (got -2e-3)");
+  EXPECT_EQ(error("model,layer,op_class,dtype,flops,input_bytes,output_bytes,weight_bytes\n"),
+            "m.csv:1:1: missing column 'seconds' in the header");
+  EXPECT_EQ(error(header + "a,b,linaer,fp32,10,1,1,1,1\n"), "m.csv:2:5: unknown op class 'linaer'");
+  EXPECT_EQ(error(header + "a,b,linear,fp32,ten,1,1,1,1\n"), "m.csv:2:17: column 'flops' must be a number (got 'ten')");
+  EXPECT_EQ(error("# only a comment\n"), "m.csv: no header line");
+}
+
+TEST(CalibrateCli, WritesADescriptorThatReadsBackAndSaysItIsCalibrated) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "ridge-calibrate-test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "chip.toml") << kChip;
+  std::ofstream(dir / "m.csv") << synthetic_csv(0.6, 2e8, 0.7, 3, 20, 0.02);
+  auto r = ridge_test::run_ridge("calibrate " + (dir / "m.csv").string() + " --hw " + (dir / "chip.toml").string() +
+                                 " --output " + (dir / "out.toml").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("linear"), std::string::npos);
+  HardwareSpec hw = HardwareDescriptor::read_file((dir / "out.toml").string(), "out").spec();
+  ASSERT_TRUE(hw.calibration);
+  EXPECT_EQ(hw.calibration->data, "m.csv");
+  EXPECT_NEAR(hw.calibration->classes.at({OpClass::linear, DType::fp32}).compute, 0.6, 0.05);
+  // Reports say the hardware is calibrated; --efficiency none drops it.
+  auto a = ridge_test::run_ridge("analyze mlp --hw " + (dir / "out.toml").string());
+  EXPECT_NE(a.out.find("calibrated ("), std::string::npos) << a.out;
+  auto b = ridge_test::run_ridge("analyze mlp --efficiency none --hw " + (dir / "out.toml").string());
+  EXPECT_EQ(b.out.find("calibrated ("), std::string::npos);
+  // A negative time: located error, exit 2, no output written.
+  std::ofstream(dir / "bad.csv") << "model,layer,op_class,dtype,flops,bytes,seconds\nm,l,linear,fp32,1e9,1e6,-1\n";
+  fs::remove(dir / "bad.toml");
+  auto bad = ridge_test::run_ridge("calibrate " + (dir / "bad.csv").string() + " --hw " + (dir / "chip.toml").string() +
+                                   " --output " + (dir / "bad.toml").string());
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("bad.csv:2:25: column 'seconds' must be greater than zero (got -1)"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(dir / "bad.toml"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ridge
