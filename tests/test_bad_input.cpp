@@ -137,7 +137,8 @@ TEST_F(BadInput, UnknownKeyInsideARepeatedBlock) {
 }
 
 TEST_F(BadInput, MistypedKernel) {
-  expect_located(kHead + "[[layer]]\nname = \"c\"\nop = \"conv2d\"\nkernel = \"3\"  #<\nout_channels = 4\n", "'kernel'");
+  expect_located(kHead + "[[layer]]\nname = \"c\"\nop = \"conv2d\"\nkernel = \"three\"  #<\nout_channels = 4\n",
+                 "unknown name 'three'");  // a string is an expression over [params]
 }
 
 TEST_F(BadInput, MistypedModelName) {
@@ -192,7 +193,7 @@ TEST_F(BadInput, AddOfDifferentShapes) {
   expect_located(kHead +
                      "[[layer]]\nname = \"c\"\nop = \"conv2d\"\nkernel = 1\nout_channels = 4\n"
                      "[[layer]]  #<\nname = \"sum\"\nop = \"add\"\ninputs = [\"c\", \"@input\"]\n",
-                 "add needs inputs of one shape, got 4x8x8 and 3x8x8");
+                 "add needs shapes that broadcast (each dimension equal or 1, aligned from the right), got 4x8x8 and 3x8x8");
 }
 
 TEST_F(BadInput, AddWithOneInput) {

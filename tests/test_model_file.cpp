@@ -182,7 +182,7 @@ TEST(ModelFile, OtherErrors) {
                 .find("cycle"),
             std::string::npos);
   EXPECT_NE(error_of("[[layer]]\nname = \"a\"\nop = \"softmax\"\ndim = 1\n").find("dim"), std::string::npos);
-  EXPECT_NE(error_of("[[layer]]\nname = \"a.b\"\nop = \"relu\"\n").find("must not contain"), std::string::npos);
+  EXPECT_NE(error_of("[[layer]]\nname = \"a@b\"\nop = \"relu\"\n").find("must not contain"), std::string::npos);
   EXPECT_NE(error_of("[[layer]]\nname = \"m\"\nop = \"matmul\"\n").find("takes 2 input(s), got 1"),
             std::string::npos);
 }

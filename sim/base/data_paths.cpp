@@ -28,6 +28,6 @@ std::vector<std::string> toml_stems(const std::filesystem::path& dir) {
   return names;
 }
 
-bool names_a_file(const std::string& arg) { return arg.find('/') != std::string::npos || arg.ends_with(".toml"); }
+bool names_a_file(const std::string& arg) { return arg.find('/') != std::string::npos || arg.ends_with(".toml") || arg.ends_with(".onnx"); }
 
 }  // namespace ridge

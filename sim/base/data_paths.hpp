@@ -15,7 +15,7 @@ std::filesystem::path data_root();
 std::vector<std::string> toml_stems(const std::filesystem::path& dir);
 
 // Whether a MODEL / HW argument names a file rather than a shipped name: it holds a
-// '/' or ends in .toml.
+// '/' or ends in .toml or .onnx.
 bool names_a_file(const std::string& arg);
 
 }  // namespace ridge

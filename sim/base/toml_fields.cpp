@@ -40,6 +40,30 @@ toml::table parse_toml_text(const std::string& text, const std::string& file) {
 TomlFields::TomlFields(const toml::table& table, std::string file, std::string what)
     : table_(table), file_(std::move(file)), what_(std::move(what)) {}
 
+TomlFields::TomlFields(const toml::table& table, std::string file, std::string what, const IntParams* params)
+    : table_(table), file_(std::move(file)), what_(std::move(what)), params_(params) {}
+
+std::optional<int64_t> TomlFields::integer_value(const toml::node& n) const {
+  if (n.is_integer()) return n.as_integer()->get();
+  if (!params_ || !n.is_string()) return std::nullopt;
+  SourceLoc at = location_of(n, file_);
+  if (at.line > 0) at.column += 1;  // past the opening quote
+  std::vector<std::string> names;
+  for (const auto& [name, value] : *params_) names.push_back(name);
+  return evaluate_int_expression(
+      n.as_string()->get(),
+      [this](std::string_view name) -> std::optional<int64_t> {
+        auto it = params_->find(name);
+        if (it == params_->end()) return std::nullopt;
+        return it->second;
+      },
+      at,
+      [&](std::string_view name) {
+        return names.empty() ? std::string("declare it in the model's [params] table")
+                             : suggestion_hint(std::string(name), names);
+      });
+}
+
 SourceLoc TomlFields::where() const { return location_of(table_, file_); }
 
 SourceLoc TomlFields::where(std::string_view key) const {
@@ -105,8 +129,9 @@ std::optional<std::string> TomlFields::optional_string(std::string_view key) {
 
 int64_t TomlFields::integer(std::string_view key) {
   const toml::node& n = required(key);
-  if (!n.is_integer()) fail(key, "must be an integer (got " + type_name(n) + ")");
-  return n.as_integer()->get();
+  std::optional<int64_t> v = integer_value(n);
+  if (!v) fail(key, "must be an integer (got " + type_name(n) + ")");
+  return *v;
 }
 
 std::optional<int64_t> TomlFields::optional_integer(std::string_view key) {
@@ -153,14 +178,18 @@ std::pair<int64_t, int64_t> TomlFields::pair(std::string_view key, int64_t fallb
                     std::to_string(v) + ")");
     return v;
   };
-  if (n->is_integer()) {
-    int64_t v = check(n->as_integer()->get());
-    return {v, v};
+  if (std::optional<int64_t> v = integer_value(*n)) {
+    check(*v);
+    return {*v, *v};
   }
   const toml::array* a = n->as_array();
-  if (!a || a->size() != 2 || !(*a)[0].is_integer() || !(*a)[1].is_integer())
-    fail(key, "must be an integer or a pair [h, w] of integers");
-  return {check((*a)[0].as_integer()->get()), check((*a)[1].as_integer()->get())};
+  std::optional<int64_t> h, w;
+  if (a && a->size() == 2) {
+    h = integer_value((*a)[0]);
+    w = integer_value((*a)[1]);
+  }
+  if (!h || !w) fail(key, "must be an integer or a pair [h, w] of integers");
+  return {check(*h), check(*w)};
 }
 
 std::vector<int64_t> TomlFields::integer_list(std::string_view key, bool allow_zero, bool allow_negative) {
@@ -169,8 +198,9 @@ std::vector<int64_t> TomlFields::integer_list(std::string_view key, bool allow_z
   if (!a) fail(key, "must be an array of integers (got " + type_name(n) + ")");
   std::vector<int64_t> out;
   for (const toml::node& e : *a) {
-    if (!e.is_integer()) fail(key, "must be an array of integers (an element is " + type_name(e) + ")");
-    int64_t v = e.as_integer()->get();
+    std::optional<int64_t> value = integer_value(e);
+    if (!value) fail(key, "must be an array of integers (an element is " + type_name(e) + ")");
+    int64_t v = *value;
     if (!allow_negative && (v < 0 || (v == 0 && !allow_zero)))
       fail(key, "elements must be positive (got " + std::to_string(v) + ")");
     out.push_back(v);

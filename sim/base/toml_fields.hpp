@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "sim/base/error.hpp"
+#include "sim/base/int_expression.hpp"
 
 namespace ridge {
 
@@ -29,6 +30,9 @@ class TomlFields {
  public:
   // `what` names the table in messages, e.g. "layer 'conv1' (conv2d)".
   TomlFields(const toml::table& table, std::string file, std::string what);
+  // With `params`, every integer field (integer, positive, pair, integer lists) may also
+  // be a string holding an integer expression over those names ("hidden / heads").
+  TomlFields(const toml::table& table, std::string file, std::string what, const IntParams* params);
 
   const std::string& file() const { return file_; }
   const std::string& what() const { return what_; }
@@ -66,10 +70,13 @@ class TomlFields {
 
  private:
   const toml::node& required(std::string_view key);
+  // The integer `n` holds (or its expression's value); nothing when it is neither.
+  std::optional<int64_t> integer_value(const toml::node& n) const;
   const toml::table& table_;
   std::string file_;
   std::string what_;
   std::set<std::string, std::less<>> known_;
+  const IntParams* params_ = nullptr;
 };
 
 }  // namespace ridge

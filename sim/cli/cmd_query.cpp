@@ -47,7 +47,7 @@ int run_query(const Args& args) {
   OutputFormat format = to_output_format(out, kFormats);
 
   RunSettings settings = to_run_settings(run);
-  Model model = load_model(model_arg, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
   SelectedHardware hw = *to_hardware(hwo);
   LayerQuery q = query_layer(model, settings, hw.spec, *hw.model, layer);
   write_output(out.output, [&](std::ostream& os) {

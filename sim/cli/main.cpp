@@ -12,6 +12,7 @@ namespace ridge::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
+      {"import", run_import, "an ONNX model as a readable ridge model file that analyses to the same numbers"},
       {"query", run_query, "why one layer is (or is not) bandwidth-limited, and what would flip it"},
       {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
       {"generate", run_generate, "LLM text generation: time to first token, per output token, tokens/s"},

@@ -23,7 +23,9 @@ po::options_description run_option_group(RunOptionValues& v, bool data_placement
       ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
-       "and optimizer state)");
+       "and optimizer state)")
+      ("input", po::value(&v.inputs)->composing(), "ONNX model: NAME=1x3x224x224, the full shape of an input with dynamic dimensions (its first is the batch, which --batch sets)")
+      ("allow-unknown", po::bool_switch(&v.allow_unknown), "ONNX model: a node ridge does not model becomes a zero-cost 'unmodelled' layer instead of an error");
   if (data_placement)
     g.add_options()("data-on", po::value(&v.data_on)->default_value(v.data_on),
                     "device | host: where input and output live; host sends them over the link");
@@ -40,7 +42,8 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
   g.add_options()
       ("hw", po::value(&v.hw)->composing(), "shipped descriptor name (ridge list hardware) or descriptor file; plot roofline: repeat to overlay")
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
-      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\" (repeatable)")
+      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
+       "e.g. model.seq=2048 (repeatable)")
       ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
        "calibrated: a descriptor's [calibration] applies; none: the pure roofline bound");
   return g;
@@ -122,10 +125,67 @@ OutputFormat to_output_format(const OutputOptionValues& v, const std::vector<Out
   return parse_output_format(v.format, formats);
 }
 
+namespace {
+constexpr std::string_view kModelPrefix = "model.";
+bool is_model_set(const std::string& set) { return set.starts_with(kModelPrefix); }
+}  // namespace
+
+std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v) {
+  std::vector<ParamOverride> out;
+  for (const std::string& set : v.sets) {
+    if (!is_model_set(set)) continue;
+    size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == kModelPrefix.size())
+      throw InputError({}, "--set " + set + ": expected model.NAME=VALUE", "e.g. --set model.seq=2048");
+    out.push_back({set.substr(kModelPrefix.size(), eq - kModelPrefix.size()), set.substr(eq + 1), {}});
+  }
+  return out;
+}
+
+OnnxOptions to_onnx_options(const RunOptionValues& v) {
+  OnnxOptions o;
+  o.allow_unknown = v.allow_unknown;
+  for (const std::string& in : v.inputs) {
+    size_t eq = in.find('=');
+    Shape shape;
+    bool ok = eq != std::string::npos && eq > 0 && eq + 1 < in.size();
+    for (size_t pos = eq + 1; ok && pos <= in.size();) {
+      size_t x = in.find('x', pos);
+      std::string part = in.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+      ok = !part.empty() && part.size() < 18 && part.find_first_not_of("0123456789") == std::string::npos &&
+           std::stoll(part) > 0;
+      if (ok) shape.push_back(std::stoll(part));
+      if (x == std::string::npos) break;
+      pos = x + 1;
+    }
+    if (!ok) throw InputError({}, "--input: expected NAME=DIMxDIMx... of positive sizes (got '" + in + "')",
+                              "e.g. --input input=1x3x224x224");
+    o.inputs.emplace_back(in.substr(0, eq), shape);
+  }
+  return o;
+}
+
+Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
+                     std::optional<int64_t> tokens) {
+  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), tokens);
+  // --allow-unknown: say on stderr what the totals leave out, so it is never silent.
+  std::string unmodelled;
+  size_t count = 0;
+  for (const Layer& l : m.layers)
+    if (l.op == "unmodelled" && ++count <= 8) unmodelled += (unmodelled.empty() ? "" : ", ") + l.name;
+  if (count)
+    std::cerr << "note: " << count << " unmodelled layer(s) counted at zero cost: " << unmodelled
+              << (count > 8 ? ", ..." : "") << '\n';
+  return m;
+}
+
 std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
+  std::vector<std::string> hw_sets;
+  for (const std::string& set : v.sets)
+    if (!is_model_set(set)) hw_sets.push_back(set);
   if (v.hw.empty()) {
     if (!v.hw_model.empty()) throw InputError({}, "--hw-model needs --hw", "ridge list hardware");
-    if (!v.sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
+    if (!hw_sets.empty()) throw InputError({}, "--set overrides a hardware descriptor and needs --hw", "ridge list hardware");
   }
   if (v.efficiency != "calibrated" && v.efficiency != "none")
     throw InputError({}, "--efficiency: unknown value '" + v.efficiency + "'", "use calibrated or none");

@@ -10,6 +10,8 @@
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/workload/model_reader.hpp"
 #include "sim/workload/run_settings.hpp"
 #include "sim/views/output_format.hpp"
 
@@ -29,9 +31,12 @@ struct RunOptionValues {
   std::string kv_dtype;
   std::string overhead = "kernel";
   std::string weight_dtype;
+  std::vector<std::string> inputs;  // ONNX: --input NAME=1x3x224x224
+  bool allow_unknown = false;       // ONNX: unmodelled nodes cost nothing instead of failing
 };
 
-// --hw, --hw-model, --set: which hardware a run is timed on.
+// --hw, --hw-model, --set: which hardware a run is timed on; `--set model.NAME=V`
+// sets a model parameter instead (model_overrides).
 struct HardwareOptionValues {
   std::vector<std::string> hw;  // several only where a command overlays them (plot roofline)
   std::string hw_model;
@@ -65,6 +70,14 @@ po::options_description output_option_group(OutputOptionValues& v, const std::ve
 // Validated settings; bad values are InputErrors naming the option.
 RunSettings to_run_settings(const RunOptionValues& v);
 OutputFormat to_output_format(const OutputOptionValues& v, const std::vector<OutputFormat>& formats);
+
+// The `--set model.NAME=VALUE` entries, as overrides of the model's [params].
+std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v);
+// --input and --allow-unknown, for an ONNX model.
+OnnxOptions to_onnx_options(const RunOptionValues& v);
+// MODEL as the run options and --set model.NAME say.
+Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
+                     std::optional<int64_t> tokens = std::nullopt);
 
 struct SelectedHardware {
   HardwareSpec spec;

@@ -13,6 +13,7 @@
 #include "sim/workload/layer_work.hpp"
 #include "sim/engine/device_fit.hpp"
 #include "sim/workload/model_catalog.hpp"
+#include "sim/base/close_names.hpp"
 #include "sim/base/format_units.hpp"
 #include "sim/base/ratio.hpp"
 
@@ -31,6 +32,9 @@ auto located_at(const SourceLoc& where, F&& f) -> decltype(f()) {
   }
 }
 
+constexpr std::string_view kModelPrefix = "model.";
+bool is_model_key(const SweepVary& v) { return v.key.starts_with(kModelPrefix); }
+
 size_t vary_combinations(const SweepFile& f) {
   size_t n = 1;
   for (const SweepVary& v : f.vary) n *= v.values.size();
@@ -44,7 +48,7 @@ size_t group_block(const SweepFile& f) {
 
 }  // namespace
 
-size_t SweepPlan::group_count() const { return file.models.size() * group_block(file); }
+size_t SweepPlan::group_count() const { return models.size() * group_block(file); }
 
 size_t SweepPlan::index(size_t model, size_t hw_point, size_t hw_model, size_t group_rest) const {
   size_t combos = vary_combinations(file);
@@ -75,23 +79,53 @@ SweepCoords SweepPlan::coords(size_t index) const {
   size_t hw = outer % file.hardware.size();
   c.model = outer / file.hardware.size();
   c.hw_point = hw * combos + combo;
-  c.group = c.model * block + rest;
+  c.variant = c.model * model_combos + hw_points[c.hw_point].model_combo;
+  c.group = c.variant * block + rest;
   return c;
 }
 
 SweepPlan plan_sweep(SweepFile file) {
   SweepPlan plan;
-  for (const SweepItem& m : file.models) plan.models.push_back(located_at(m.where, [&] { return load_model(m.text); }));
-  if (std::find(file.phases.begin(), file.phases.end(), Phase::decode) != file.phases.end())
-    for (const SweepItem& m : file.models)
-      plan.decode_models.push_back(located_at(m.where, [&] { return load_model(m.text, 1); }));
+  const bool decodes = std::find(file.phases.begin(), file.phases.end(), Phase::decode) != file.phases.end();
+  // The model.* keys, in file order, and the number of their value combinations.
+  std::vector<size_t> model_keys;
+  for (size_t k = 0; k < file.vary.size(); ++k)
+    if (is_model_key(file.vary[k])) {
+      model_keys.push_back(k);
+      plan.model_combos *= file.vary[k].values.size();
+    }
+  for (const SweepItem& m : file.models) {
+    if (!model_keys.empty()) {  // check the keys against the model's own [params] first
+      Model base = located_at(m.where, [&] { return load_model(m.text); });
+      std::vector<std::string> names;
+      for (const auto& [name, value] : base.params) names.push_back("model." + name);
+      for (size_t k : model_keys)
+        if (!base.params.count(file.vary[k].key.substr(kModelPrefix.size())))
+          throw InputError(file.vary[k].key_where,
+                           "[[vary]] key '" + file.vary[k].key + "' is not a parameter of model '" + m.text + "'",
+                           names.empty() ? std::string("its model file has no [params] table")
+                                         : suggestion_hint(file.vary[k].key, names));
+    }
+    for (size_t mc = 0; mc < plan.model_combos; ++mc) {  // the last model key varies fastest
+      std::vector<ParamOverride> overrides;
+      size_t rest = mc;
+      for (size_t j = model_keys.size(); j-- > 0;) {
+        const SweepVary& v = file.vary[model_keys[j]];
+        const SweepItem& value = v.values[rest % v.values.size()];
+        rest /= v.values.size();
+        overrides.insert(overrides.begin(), {v.key.substr(kModelPrefix.size()), value.text, value.where});
+      }
+      plan.models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides); }));
+      if (decodes) plan.decode_models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides, {}, 1); }));
+    }
+  }
   size_t combos = vary_combinations(file);
   for (size_t h = 0; h < file.hardware.size(); ++h) {
     const SweepItem& item = file.hardware[h];
     HardwareDescriptor d = located_at(item.where, [&] { return open_hardware(item.text); });
     std::vector<std::string> keys = d.key_paths();
     for (const SweepVary& v : file.vary)
-      if (std::find(keys.begin(), keys.end(), v.key) == keys.end())
+      if (!is_model_key(v) && std::find(keys.begin(), keys.end(), v.key) == keys.end())
         throw InputError(v.key_where, "[[vary]] key '" + v.key + "' is not a key of hardware '" + item.text + "'",
                          "keys of " + item.text + " include memory.<level>.bandwidth with its level names; see the README, \"--set key paths\"");
     for (size_t combo = 0; combo < combos; ++combo) {
@@ -106,7 +140,8 @@ SweepPlan plan_sweep(SweepFile file) {
       }
       for (size_t k = 0; k < file.vary.size(); ++k) {
         const SweepItem& value = file.vary[k].values[p.value[k]];
-        overrides.push_back({file.vary[k].key, value.text, value.where});
+        if (is_model_key(file.vary[k])) p.model_combo = p.model_combo * file.vary[k].values.size() + p.value[k];
+        else overrides.push_back({file.vary[k].key, value.text, value.where});
       }
       p.spec = d.spec(overrides);
       for (const SweepItem& hm : file.hw_models)
@@ -158,10 +193,11 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
                LayerTimingArrays& scratch) {
   const SweepFile& f = plan.file;
   size_t block = group_block(f);
-  size_t model_index = group / block, rest = group % block;
+  size_t variant = group / block, rest = group % block;
+  size_t model_index = variant / plan.model_combos, model_combo = variant % plan.model_combos;
   // Any point of the group gives its settings.
   SweepCoords c = plan.coords(plan.index(model_index, 0, 0, rest));
-  const Model& model = c.phase == Phase::decode ? plan.decode_models[model_index] : plan.models[model_index];
+  const Model& model = c.phase == Phase::decode ? plan.decode_models[variant] : plan.models[variant];
   RunSettings settings;
   settings.batch = c.batch;
   settings.dtype = c.dtype;
@@ -186,6 +222,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
   }
   const size_t hw_models = f.hw_models.size();
   for (size_t hp = 0; hp < plan.hw_points.size(); ++hp) {
+    if (plan.hw_points[hp].model_combo != model_combo) continue;  // another variant's point
     const HardwareSpec& hw = plan.hw_points[hp].spec;
     for (size_t hm = 0; hm < hw_models; ++hm) {
       SweepPointResult& r = result.points[plan.index(model_index, hp, hm, rest)];

@@ -1,7 +1,11 @@
 // The sweep driver: a sweep file's cartesian product (models x hardware x hw_model x
 // [[vary]] values x phase x dtype x optimizer x context x batch), evaluated in parallel.
 //
-// Everything is prepared once: each model is loaded once, each descriptor parsed once
+// A [[vary]] key "model.NAME" sets a model parameter: each model is then loaded once
+// per combination of the model keys' values (a model variant), and a hardware point
+// carries which variant it goes with; hardware keys build the spec as before.
+//
+// Everything is prepared once: each model (variant) is loaded once, each descriptor parsed once
 // and a HardwareSpec built per [[vary]] combination (HardwareDescriptor::spec). Work is
 // grouped by (model, phase, dtype, optimizer, context, batch): a group runs analyze_costs and
 // layer_work once, packs the work as struct-of-arrays, and times it against every
@@ -29,12 +33,14 @@ namespace ridge {
 struct SweepHardwarePoint {
   size_t hardware = 0;        // index into SweepFile::hardware
   std::vector<size_t> value;  // per [[vary]], the index of its value
+  size_t model_combo = 0;     // which combination of the model.* [[vary]] values
   HardwareSpec spec;
 };
 
 // Where a point sits in each list.
 struct SweepCoords {
-  size_t model = 0;
+  size_t model = 0;      // index into SweepFile::models
+  size_t variant = 0;    // index into SweepPlan::models: the model with this point's params
   size_t hw_point = 0;  // index into SweepPlan::hw_points
   size_t hw_model = 0;
   Phase phase = Phase::inference;
@@ -42,13 +48,16 @@ struct SweepCoords {
   Optimizer optimizer = Optimizer::adam;
   int64_t context = 0;  // decode: tokens in the KV cache
   int64_t batch = 1;
-  size_t group = 0;  // index of its (model, phase, dtype, optimizer, batch) group
+  size_t group = 0;  // index of its (model variant, phase, dtype, optimizer, batch) group
 };
 
 struct SweepPlan {
   SweepFile file;
-  std::vector<Model> models;                   // parallel to file.models
-  std::vector<Model> decode_models;            // the same read at one token, when the sweep decodes
+  // Per file.models entry, one model per combination of model.* [[vary]] values
+  // (model * model_combos + combo); one each without such keys.
+  std::vector<Model> models;
+  size_t model_combos = 1;
+  std::vector<Model> decode_models;  // parallel to models: the same read at one token, when the sweep decodes
   std::vector<SweepHardwarePoint> hw_points;   // hardware-major, then [[vary]] combinations
   // Per hw point and hw_model entry (hw_point * hw_models + i): the model used.
   std::vector<const HardwareModel*> hw_model_of;

@@ -79,10 +79,10 @@ std::vector<Field<SweepRow>> sweep_layer_fields() {
   auto work = [](R r) -> const LayerWorkArrays& { return r.result->group_work[r.plan->coords(r.point).group]; };
   return {
       {"name", "layer", Unit::text, when_ran([](R r) -> FieldValue {
-         return r.plan->models[r.plan->coords(r.point).model].layers[static_cast<size_t>(r.layer)].name;
+         return r.plan->models[r.plan->coords(r.point).variant].layers[static_cast<size_t>(r.layer)].name;
        }), true},
       {"op", "op", Unit::text, when_ran([](R r) -> FieldValue {
-         return r.plan->models[r.plan->coords(r.point).model].layers[static_cast<size_t>(r.layer)].op;
+         return r.plan->models[r.plan->coords(r.point).variant].layers[static_cast<size_t>(r.layer)].op;
        }), true},
       {"flops", "FLOPs", Unit::count, when_ran([work](R r) -> FieldValue { return work(r).flops[r.layer]; })},
       {"bytes", "bytes", Unit::bytes, when_ran([work](R r) -> FieldValue {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/base/int_expression.hpp"
 #include "sim/workload/layer_counts.hpp"
 #include "sim/workload/op_class.hpp"
 #include "sim/workload/shape.hpp"
@@ -31,6 +32,7 @@ struct Model {
   Shape input;         // per sample
   int64_t max_positions = 0;  // the longest sequence a language model takes (0: not stated)
   SourceLoc max_positions_loc;  // where the model file states it
+  IntParams params;    // the [params] table's values, overrides applied
   std::vector<Layer> layers;
 
   // Index of the layer called `name`, or -1.

@@ -13,17 +13,24 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
 
-Model load_model(const std::string& arg, std::optional<int64_t> tokens) {
+Model load_model(const std::string& arg, const std::vector<ParamOverride>& overrides, const OnnxOptions& onnx,
+                 std::optional<int64_t> tokens) {
   if (names_a_file(arg)) {
     if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
-    return read_model_file(arg, tokens);
+    if (is_onnx_path(arg)) {
+      if (!overrides.empty())
+        throw InputError({}, "--set model." + overrides.front().name + ": an ONNX model has no [params]",
+                         "give its input's shape with --input NAME=1x3x224x224");
+      return read_model_table(onnx_model_table(arg, onnx), arg, {}, tokens);
+    }
+    return read_model_file(arg, overrides, tokens);
   }
   fs::path zoo = data_root() / "models" / (arg + ".toml");
   if (!fs::exists(zoo)) {
-    if (fs::exists(arg)) return read_model_file(arg, tokens);
+    if (fs::exists(arg)) return read_model_file(arg, overrides, tokens);
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
-  return read_model_file(zoo.string(), tokens);
+  return read_model_file(zoo.string(), overrides, tokens);
 }
 
 }  // namespace ridge

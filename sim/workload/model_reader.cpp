@@ -1,4 +1,7 @@
-// Model file reading (see model_reader.hpp). Three passes:
+// Model file reading (see model_reader.hpp). First the [params] table is resolved
+// (overrides applied, expressions over other params evaluated, cycles refused); every
+// TomlFields below carries those values so any integer field may be an expression.
+// Then three passes:
 //  1. expand: walk `layer` arrays, instantiating blocks (`body` + `repeat`) into a flat
 //     list of declarations with scoped names ("stage1.0.conv1");
 //  2. resolve: turn input names into indices (innermost scope first, then outer ones,
@@ -11,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "sim/base/checked_math.hpp"
@@ -39,13 +43,13 @@ struct Decl {
 
 class Expander {
  public:
-  explicit Expander(std::string file) : file_(std::move(file)) {}
+  Expander(std::string file, const IntParams* params) : file_(std::move(file)), params_(params) {}
 
   void expand(const toml::array& layers, const std::vector<std::string>& scopes, int block_input, int depth) {
     for (const toml::node& node : layers) {
       const toml::table* t = node.as_table();
       if (!t) throw InputError(location_of(node, file_), "each entry of 'layer' / 'body' must be a table");
-      TomlFields f(*t, file_, "layer");
+      TomlFields f(*t, file_, "layer", params_);
       std::string local = f.name("name");
       check_name(f, local);
       const std::string& scope = scopes.front();
@@ -71,9 +75,8 @@ class Expander {
 
   void check_name(TomlFields& f, const std::string& name) {
     if (name.empty()) f.fail("name", "must not be empty");
-    if (name.find_first_of(".@") != std::string::npos)
-      f.fail("name", "must not contain '.' or '@' (got '" + name + "')",
-             "'.' separates block scopes and '@input' names a block's input");
+    if (name.find('@') != std::string::npos)
+      f.fail("name", "must not contain '@' (got '" + name + "')", "'@input' names a block's input");
   }
 
   void register_name(const std::string& name, int index, const SourceLoc& loc) {
@@ -101,6 +104,7 @@ class Expander {
   }
 
   std::string file_;
+  const IntParams* params_;
   std::vector<Decl> decls_;
   std::map<std::string, int> names_;
 };
@@ -161,7 +165,10 @@ std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std
     TomlFields f(*d.table, file, "layer '" + d.name + "'");
     tied.push_back({check_tied_to(f, d, names, all_names), f.where("tied_to")});
     if (!f.has("inputs")) {
-      inputs[i] = {d.previous};
+      // An op that takes no inputs (parameter) does not take the previous layer either.
+      const toml::node* op = d.table->get("op");
+      const OpInfo* info = op && op->is_string() ? find_op(op->as_string()->get()) : nullptr;
+      if (!info || info->max_inputs != 0) inputs[i] = {d.previous};
       continue;
     }
     std::vector<std::string> refs = f.string_list("inputs");
@@ -236,15 +243,86 @@ std::vector<int> topological_order(const std::vector<Decl>& decls, const std::ve
   return order;
 }
 
-Model build(const toml::table& root, const std::string& file, std::optional<int64_t> tokens) {
+// Resolves the [params] table: each entry an integer or an expression over other
+// entries; an override replaces an entry's value (and must name one).
+class ParamResolver {
+ public:
+  ParamResolver(const toml::table* table, const std::string& file, const std::vector<ParamOverride>& overrides)
+      : table_(table), file_(file) {
+    if (table_)
+      for (const auto& [k, v] : *table_) names_.emplace_back(k.str());
+    for (const ParamOverride& o : overrides) {
+      if (std::find(names_.begin(), names_.end(), o.name) == names_.end())
+        throw InputError(o.where, "the model has no parameter '" + o.name + "' to set",
+                         names_.empty() ? std::string("its model file has no [params] table")
+                                        : suggestion_hint(o.name, names_) + " (the model's [params])");
+      overrides_[o.name] = &o;
+    }
+  }
+
+  IntParams resolve() {
+    for (const std::string& n : names_) value(n);
+    return done_;
+  }
+
+ private:
+  int64_t value(const std::string& name) {
+    if (auto it = done_.find(name); it != done_.end()) return it->second;
+    if (!busy_.insert(name).second)
+      throw InputError(where(name), "[params]: '" + name + "' is defined in terms of itself",
+                       "a parameter may use only parameters that do not use it");
+    int64_t v = 0;
+    auto lookup = [this](std::string_view n) -> std::optional<int64_t> {
+      std::string s(n);
+      if (std::find(names_.begin(), names_.end(), s) == names_.end()) return std::nullopt;
+      return value(s);
+    };
+    auto hint = [this](std::string_view n) { return suggestion_hint(std::string(n), names_); };
+    if (auto o = overrides_.find(name); o != overrides_.end()) {
+      v = evaluate_int_expression(o->second->value, lookup, o->second->where, hint);
+    } else {
+      const toml::node& n = *table_->get(name);
+      if (n.is_integer()) {
+        v = n.as_integer()->get();
+      } else if (n.is_string()) {
+        SourceLoc at = location_of(n, file_);
+        at.column += 1;
+        v = evaluate_int_expression(n.as_string()->get(), lookup, at, hint);
+      } else {
+        throw InputError(location_of(n, file_), "[params]: '" + name + "' must be an integer or an expression string",
+                         "e.g. seq = 1024, or head_dim = \"hidden / heads\"");
+      }
+    }
+    busy_.erase(name);
+    done_[name] = v;
+    return v;
+  }
+
+  SourceLoc where(const std::string& name) const {
+    if (auto o = overrides_.find(name); o != overrides_.end()) return o->second->where;
+    return location_of(*table_->get(name), file_);
+  }
+
+  const toml::table* table_;
+  const std::string& file_;
+  std::vector<std::string> names_;
+  std::map<std::string, const ParamOverride*> overrides_;
+  std::set<std::string> busy_;
+  IntParams done_;
+};
+
+Model build(const toml::table& root, const std::string& file, const std::vector<ParamOverride>& overrides,
+            std::optional<int64_t> tokens) {
   TomlFields top(root, file, "model");
   Model m;
   m.file = file;
   m.name = top.name("name");
   m.source = top.optional_string("source").value_or("");
+  m.params = ParamResolver(top.optional_table("params"), file, overrides).resolve();
+  const IntParams* params = &m.params;
   const toml::table* input = top.optional_table("input");
   if (!input) throw InputError(top.where(), "model: missing required table [input]", "add [input] shape = [3, 224, 224]");
-  TomlFields in(*input, file, "[input]");
+  TomlFields in(*input, file, "[input]", params);
   m.input = in.integer_list("shape");
   if (m.input.empty()) in.fail("shape", "must have at least one dimension");
   if (auto max_pos = top.optional_integer("max_positions")) {
@@ -263,7 +341,7 @@ Model build(const toml::table& root, const std::string& file, std::optional<int6
   if (!layers || layers->empty()) throw InputError(top.where(), "model: no [[layer]] entries");
   top.reject_unknown_keys();
 
-  Expander ex(file);
+  Expander ex(file, params);
   ex.expand(*layers, {""}, kModelInput, 0);
   std::vector<Decl>& decls = ex.decls();
   std::vector<std::pair<int, SourceLoc>> tied;  // per declaration: its tied_to target (or -1) and where
@@ -297,7 +375,7 @@ Model build(const toml::table& root, const std::string& file, std::optional<int6
                                               (op->max_inputs < 0 ? "at least " + std::to_string(op->min_inputs)
                                                                   : std::to_string(op->min_inputs)) +
                                               " input(s), got " + std::to_string(count));
-    TomlFields attrs(*d.table, file, "layer '" + d.name + "' (" + op_name + ")");
+    TomlFields attrs(*d.table, file, "layer '" + d.name + "' (" + op_name + ")", params);
     attrs.accept("name");
     attrs.accept("op");
     attrs.accept("inputs");
@@ -323,28 +401,30 @@ Model build(const toml::table& root, const std::string& file, std::optional<int6
   return m;
 }
 
-Model parse_and_build(const std::string& text, const std::string& file, std::optional<int64_t> tokens) {
-  toml::table root = parse_toml_text(text, file);
+}  // namespace
+
+Model read_model_table(const toml::table& root, const std::string& file_label,
+                       const std::vector<ParamOverride>& overrides, std::optional<int64_t> tokens) {
   try {
-    return build(root, file, tokens);
+    return build(root, file_label, overrides, tokens);
   } catch (const CountOverflow&) {
-    throw InputError({file}, "a size in the model overflows 64 bits");
+    throw InputError({file_label}, "a size in the model overflows 64 bits");
   }
 }
 
-}  // namespace
-
-Model read_model_string(const std::string& text, const std::string& file_label, std::optional<int64_t> tokens) {
-  return parse_and_build(text, file_label, tokens);
+Model read_model_string(const std::string& text, const std::string& file_label,
+                        const std::vector<ParamOverride>& overrides, std::optional<int64_t> tokens) {
+  return read_model_table(parse_toml_text(text, file_label), file_label, overrides, tokens);
 }
 
-Model read_model_file(const std::string& path, std::optional<int64_t> tokens) {
+Model read_model_file(const std::string& path, const std::vector<ParamOverride>& overrides,
+                      std::optional<int64_t> tokens) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError({path}, "is a folder, not a model file", "give a .toml model file or a zoo name (ridge list models)");
   std::optional<std::string> text = read_input_file(path);
   if (!text) throw InputError({path}, "cannot read the model file", "check the path");
-  return parse_and_build(*text, path, tokens);
+  return read_model_table(parse_toml_text(*text, path), path, overrides, tokens);
 }
 
 }  // namespace ridge

@@ -2,10 +2,13 @@
 // a transcendental (exp, tanh, erf) included:
 //   relu max(x,0): 1          relu6 min(max(x,0),6): 2     tanh: 1
 //   sigmoid 1/(1+exp(-x)): 4  silu x*sigmoid(x): 5         gelu 0.5x(1+erf(x/sqrt2)): 5
-//   hardswish x*min(max(x+3,0),6)/6: 5
+//   hardswish x*min(max(x+3,0),6)/6: 5      hardsigmoid min(max(x/6+0.5,0),1): 4
+//   erf: 1   sqrt: 1   exp: 1   pow x^c (c a constant): 1
 // Backward per element: the derivative from the saved tensor plus one multiply by the
 // incoming gradient: relu 1 (a select), relu6 3, tanh 1-y^2 3, sigmoid y(1-y) 3,
-// silu / gelu / hardswish 6 (forward again + 1). `inplace = true` overwrites the input.
+// silu / gelu / hardswish 6 (forward again + 1), hardsigmoid 2 (a select, a scaled
+// multiply), erf 4 (2/sqrt(pi)*exp(-x^2): square, negate, exp, multiply) + 1, sqrt
+// 0.5/y 2, exp y 1, pow c*x^(c-1) 3. `inplace = true` overwrites the input.
 #include "sim/base/checked_math.hpp"
 #include "sim/workload/ops/ops.hpp"
 
@@ -37,5 +40,13 @@ OpResult sigmoid(TomlFields& a, const std::vector<Shape>& in) { return elementwi
 OpResult silu(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 5, 6, Keeps::input); }
 OpResult gelu(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 5, 6, Keeps::input); }
 OpResult hardswish(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 5, 6, Keeps::input); }
+OpResult hardsigmoid(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 4, 2, Keeps::input); }
+OpResult erf(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 1, 5, Keeps::input); }
+OpResult sqrt(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 1, 2, Keeps::output); }
+OpResult exp(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 1, 1, Keeps::output); }
+OpResult pow(TomlFields& a, const std::vector<Shape>& in) {
+  if (!a.optional_number("exponent")) a.fail("exponent", "is required (the constant power)");
+  return elementwise(a, in, 1, 3, Keeps::input);
+}
 
 }  // namespace ridge::ops

@@ -5,8 +5,12 @@
 //   writes every element.
 // reshape (shape, one -1 inferred): a view like flatten, no data moved.
 // concat (axis): copies every input into one output; the other dimensions must match.
+//   One input is a copy of it (DenseNet's first dense block).
 // select (axis, index): picks one index along an axis and drops that dimension
 //   (x[:, 0] of BERT's pooler, torch.select): a view, no data moved.
+// slice (axes, starts, ends, steps as ONNX's Slice; ends clamp to the dimension):
+//   a strided range, copied (reads and writes the elements it keeps), as ONNX's
+//   Slice and Split produce a new tensor.
 #include <algorithm>
 
 #include "sim/base/checked_math.hpp"
@@ -113,6 +117,34 @@ OpResult select(TomlFields& a, const std::vector<Shape>& in) {
   r.output = x;
   r.output.erase(r.output.begin() + static_cast<std::ptrdiff_t>(axis));
   r.counts.is_view = true;
+  return r;
+}
+
+OpResult slice(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  std::vector<int64_t> axes = a.integer_list("axes", true, true);
+  std::vector<int64_t> starts = a.integer_list("starts", true, true);
+  std::vector<int64_t> ends = a.integer_list("ends", true, true);
+  std::vector<int64_t> steps = a.optional_integer_list("steps").value_or(std::vector<int64_t>(axes.size(), 1));
+  if (starts.size() != axes.size() || ends.size() != axes.size() || steps.size() != axes.size())
+    a.fail("axes", "starts, ends and steps must have one entry per axis");
+  OpResult r;
+  r.output = x;
+  const int64_t rank = static_cast<int64_t>(x.size());
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < -rank || axes[i] >= rank)
+      a.fail("axes", "must be in [" + std::to_string(-rank) + ", " + std::to_string(rank) + ") for the input " +
+                         shape_to_string(x) + " (got " + std::to_string(axes[i]) + ")");
+    size_t axis = static_cast<size_t>(axes[i] < 0 ? axes[i] + rank : axes[i]);
+    int64_t dim = x[axis];
+    auto clamp = [dim](int64_t v) { return std::clamp(v < 0 ? v + dim : v, int64_t{0}, dim); };
+    int64_t begin = clamp(starts[i]), end = clamp(ends[i]);
+    int64_t count = end > begin ? (end - begin + steps[i] - 1) / steps[i] : 0;
+    if (count == 0) throw ShapeMismatch("slice keeps nothing of axis " + std::to_string(axis));
+    r.output[axis] = count;
+  }
+  LayerCounts& n = r.counts;
+  n.input_elems = n.output_elems = element_count(r.output);
   return r;
 }
 

@@ -22,6 +22,14 @@ OpResult sigmoid(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult tanh(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult silu(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult hardswish(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult hardsigmoid(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult erf(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult sqrt(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult exp(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult pow(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult reduce_mean(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult reduce_sum(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult slice(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
@@ -48,7 +56,11 @@ OpResult select(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult dropout(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult flatten(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult add(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult sub(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult mul(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult div(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult parameter(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult scale(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult unmodelled(TomlFields& attrs, const std::vector<Shape>& in);
 
 }  // namespace ridge::ops

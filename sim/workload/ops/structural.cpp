@@ -1,9 +1,7 @@
-// Layers that move or combine data without weights: dropout (a mask multiply in
-// training, nothing at inference), flatten (a view: no data moved), and element-wise
-// arithmetic on equal shapes (no broadcasting):
-// add: n inputs, n-1 adds per element; the gradient passes through unchanged.
-// mul: two inputs, 1 multiply per element; backward dA = dY*B and dB = dY*A, 2 per
-//   element, and both inputs are kept.
+// Layers that move data without weights: dropout (a mask multiply in training,
+// nothing at inference), flatten (a view: no data moved), and
+// unmodelled: a stand-in for an imported node ridge does not model (--allow-unknown):
+//   its first input's shape, zero cost; `onnx_op` names what it stands for.
 // scale: multiply by a constant (attention's 1/sqrt(d)), 1 per element forward and
 //   1 per element backward (dY*c); nothing kept.
 #include <cmath>
@@ -42,38 +40,6 @@ OpResult flatten(TomlFields& a, const std::vector<Shape>& in) {
   return r;
 }
 
-namespace {
-void require_one_shape(const std::vector<Shape>& in, const char* op) {
-  for (size_t i = 1; i < in.size(); ++i)
-    if (in[i] != in[0])
-      throw ShapeMismatch(std::string(op) + " needs inputs of one shape, got " + shape_to_string(in[0]) + " and " +
-                          shape_to_string(in[i]));
-}
-}  // namespace
-
-OpResult add(TomlFields&, const std::vector<Shape>& in) {
-  require_one_shape(in, "add");
-  OpResult r;
-  r.output = in[0];
-  LayerCounts& n = r.counts;
-  n.output_elems = element_count(in[0]);
-  n.input_elems = checked_mul(n.output_elems, static_cast<int64_t>(in.size()));
-  n.flops = checked_mul(n.output_elems, static_cast<int64_t>(in.size()) - 1);
-  return r;
-}
-
-OpResult mul(TomlFields&, const std::vector<Shape>& in) {
-  require_one_shape(in, "mul");
-  OpResult r;
-  r.output = in[0];
-  LayerCounts& n = r.counts;
-  n.output_elems = n.flops = element_count(in[0]);
-  n.input_elems = checked_mul(2, n.output_elems);
-  n.bwd_input_other_flops = checked_mul(2, n.output_elems);
-  n.saves_input = true;
-  return r;
-}
-
 OpResult scale(TomlFields& a, const std::vector<Shape>& in) {
   double factor = a.number("factor");
   if (!std::isfinite(factor)) a.fail("factor", "must be a finite number");
@@ -83,6 +49,14 @@ OpResult scale(TomlFields& a, const std::vector<Shape>& in) {
   n.input_elems = n.output_elems = n.flops = element_count(in[0]);
   n.bwd_input_other_flops = n.output_elems;
   n.inplace = a.boolean("inplace", false);
+  return r;
+}
+
+OpResult unmodelled(TomlFields& a, const std::vector<Shape>& in) {
+  a.string("onnx_op");
+  OpResult r;
+  r.output = in[0];
+  r.counts.is_view = true;
   return r;
 }
 

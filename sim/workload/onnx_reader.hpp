@@ -1,0 +1,36 @@
+// ONNX models in: translates an ONNX graph (read with Debian's libonnx protobuf
+// classes) into the same model table a TOML model file holds, so that `ridge analyze
+// model.onnx` and `ridge import model.onnx -o model.toml` agree by construction.
+//
+// Shapes: the graph input's first dimension is the batch (dynamic or fixed, it is
+// replaced by ridge's --batch); the rest is one sample. Learned initializers become
+// parameters (only their shapes are read); Constant / Shape / ConstantOfShape / Range
+// and arithmetic on them are folded away. Layer names come from the node names
+// (torch's scoped "/layer1/layer1.0/conv1/Conv" reads "layer1.0.conv1").
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "sim/workload/shape.hpp"
+
+namespace ridge {
+
+struct OnnxOptions {
+  // --input NAME=1x3x224x224: the full shape of a graph input with dynamic dimensions.
+  std::vector<std::pair<std::string, Shape>> inputs;
+  // A node ridge does not model becomes a zero-cost "unmodelled" layer instead of an error.
+  bool allow_unknown = false;
+};
+
+bool is_onnx_path(const std::string& path);
+
+// The model table (name, source, [input], [[layer]]) of the ONNX file at `path`.
+// Errors (not ONNX, truncated, unsupported opset or node, missing dimension) are
+// InputErrors naming the file and the node.
+toml::table onnx_model_table(const std::string& path, const OnnxOptions& options);
+
+}  // namespace ridge

@@ -1,0 +1,183 @@
+// ONNX import against counts worked out by hand for the small graphs that
+// scripts/make-test-onnx writes (tests/data/onnx/), the torchvision resnet50 graph
+// (shapes only) against torchvision's published parameter count and the zoo's
+// resnet50 layer by layer, `ridge import` reading back to the same numbers, and every
+// class of bad ONNX input exiting 2 with a message naming the file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "run_ridge.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/workload/model_reader.hpp"
+
+namespace ridge {
+namespace {
+
+const std::string kDir = "tests/data/onnx/";
+
+int64_t total_params(const Model& m) {
+  int64_t p = 0;
+  for (const Layer& l : m.layers) p += l.counts.params;
+  return p;
+}
+
+TEST(OnnxImport, TinyCnnCountsByHand) {
+  Model m = load_model(kDir + "tiny-cnn.onnx");
+  ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"conv1", "bn1", "relu", "maxpool", "avgpool", "Flatten", "fc"}));
+  EXPECT_EQ(m.input, (Shape{3, 8, 8}));  // the batch axis N is --batch's
+  const Layer& conv = m.layers[0];
+  EXPECT_EQ(conv.output, (Shape{4, 8, 8}));
+  EXPECT_EQ(conv.counts.macs, 8 * 8 * 4 * 3 * 9);     // 6,912
+  EXPECT_EQ(conv.counts.params, 4 * 3 * 9 + 4);        // weight + bias
+  EXPECT_EQ(m.layers[1].counts.params, 8);             // BN scale and shift; running stats are not parameters
+  EXPECT_EQ(m.layers[3].output, (Shape{4, 4, 4}));     // max pool 2x2 stride 2
+  EXPECT_EQ(m.layers[6].counts.macs, 4 * 2);
+  EXPECT_EQ(total_params(m), 112 + 8 + 10);
+  RunSettings s;
+  s.batch = 3;
+  EXPECT_EQ(analyze_costs(m, s).totals.macs, 3 * (6912 + 8));
+}
+
+TEST(OnnxImport, BroadcastingLearnedTensorsAndConstants) {
+  Model m = load_model(kDir + "se-block.onnx");
+  // x [4,8,8] * s [4,1,1]: 256 multiplies; a learned [4,1,1] layer_scale is a parameter
+  // (4 params) added by broadcasting; x - 0.5 is one op per element, no parameter.
+  const Layer& se = m.layers[m.find("se")];
+  EXPECT_EQ(se.op, "mul");
+  EXPECT_EQ(se.counts.flops, 256);
+  EXPECT_EQ(se.counts.input_elems, 256 + 4);
+  EXPECT_EQ(m.layers[m.find("layer_scale")].counts.params, 4);
+  EXPECT_EQ(m.layers[m.find("Add")].counts.flops, 256);
+  EXPECT_EQ(m.layers[m.find("Sub")].counts.flops, 256);
+  EXPECT_EQ(m.layers[m.find("se.scale_activation")].op, "hardsigmoid");
+  EXPECT_EQ(total_params(m), 12 + 20 + 4);  // conv 4*3, se.fc 4*4 + 4, layer_scale 4
+}
+
+TEST(OnnxImport, GeluChainCostsTheFusedGeluAndShapesFold) {
+  Model m = load_model(kDir + "gelu-chain.onnx");
+  // tokens [5, 16] x [16, 32]: 2,560 MACs; the bias [32] is a parameter added by broadcast.
+  EXPECT_EQ(m.layers[m.find("fc")].counts.macs, 5 * 16 * 32);
+  EXPECT_EQ(total_params(m), 16 * 32 + 32);
+  // Div, Erf, Add, Mul, Mul over 160 elements: 5 FLOPs each, as ridge's gelu counts.
+  int64_t act = 0;
+  for (const Layer& l : m.layers)
+    if (l.name.rfind("act", 0) == 0) act += l.counts.flops;
+  EXPECT_EQ(act, 5 * 160);
+  // Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds to [N, 5, 4, 8]; the transpose keeps N first.
+  EXPECT_EQ(m.layers[m.find("Reshape")].output, (Shape{5, 4, 8}));
+  EXPECT_EQ(m.layers.back().output, (Shape{4, 5, 8}));
+}
+
+TEST(OnnxImport, Resnet50ShapesOnlyMatchesTorchvisionAndTheZoo) {
+  // torchvision.models.resnet50: num_params 25,557,032 (ResNet50_Weights.IMAGENET1K_V1
+  // meta in torchvision/models/resnet.py); exported by scripts/onnx-zoo, weights stripped.
+  Model onnx = load_model(kDir + "resnet50-shapes.onnx");
+  EXPECT_EQ(total_params(onnx), 25'557'032);
+  Model zoo = load_model("resnet50");
+  CostAnalysis a = analyze_costs(onnx, RunSettings{}), b = analyze_costs(zoo, RunSettings{});
+  EXPECT_EQ(a.totals.macs, b.totals.macs);
+  // Layer by layer, in order, every layer with parameters (conv, bn, fc): same shape,
+  // params and MACs. The names are torchvision's module names.
+  auto weighted = [](const Model& m) {
+    std::vector<size_t> idx;
+    for (size_t i = 0; i < m.layers.size(); ++i)
+      if (m.layers[i].counts.params > 0) idx.push_back(i);
+    return idx;
+  };
+  std::vector<size_t> wa = weighted(onnx), wb = weighted(zoo);
+  ASSERT_EQ(wa.size(), wb.size());
+  ASSERT_EQ(wa.size(), 53u + 53u + 1u);  // 53 convs, 53 batch norms, the fc
+  for (size_t k = 0; k < wa.size(); ++k) {
+    const Layer& x = onnx.layers[wa[k]];
+    const Layer& y = zoo.layers[wb[k]];
+    EXPECT_EQ(x.op, y.op) << x.name;
+    EXPECT_EQ(x.output, y.output) << x.name;
+    EXPECT_EQ(a.layers[wa[k]].macs, b.layers[wb[k]].macs) << x.name;
+    EXPECT_EQ(x.counts.params, y.counts.params) << x.name;
+  }
+  for (const char* name : {"conv1", "layer1.0.downsample.0", "layer2.1.conv1", "layer4.2.bn3", "fc"})
+    EXPECT_GE(onnx.find(name), 0) << name;
+}
+
+TEST(OnnxImport, SevenBillionParameterDecoderShapesOnly) {
+  // scripts/make-test-onnx's Llama-2-7B-sized decoder: D 4096, F 11008, 32 layers,
+  // vocab 32000, S 2048. Params: embedding and lm_head 2*V*D, per layer q,k,v,o 4*D^2,
+  // SwiGLU 3*D*F, two norms 2*D; final norm D = 6,738,415,616 (Llama 2 7B's count).
+  const int64_t D = 4096, F = 11008, L = 32, V = 32000, S = 2048;
+  Model m = load_model(kDir + "llama7b-shapes.onnx");
+  EXPECT_EQ(total_params(m), 2 * V * D + L * (4 * D * D + 3 * D * F + 2 * D) + D);
+  EXPECT_EQ(total_params(m), 6'738'415'616);
+  // MACs: per layer the projections S*(4*D^2 + 3*D*F) and attention 2*S^2*D; lm_head S*D*V.
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.macs, L * (S * (4 * D * D + 3 * D * F) + 2 * S * S * D) + S * D * V);
+}
+
+TEST(OnnxImport, ImportWritesAModelFileWithTheSameNumbers) {
+  namespace fs = std::filesystem;
+  fs::path out = fs::temp_directory_path() / ("ridge-import-" + std::to_string(::getpid()) + ".toml");
+  auto r = ridge_test::run_ridge("import " + kDir + "se-block.onnx -o " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  Model from_file = load_model(out.string());
+  Model from_onnx = load_model(kDir + "se-block.onnx");
+  ASSERT_EQ(from_file.layer_names(), from_onnx.layer_names());
+  CostAnalysis a = analyze_costs(from_file, RunSettings{}), b = analyze_costs(from_onnx, RunSettings{});
+  EXPECT_EQ(a.totals.macs, b.totals.macs);
+  EXPECT_EQ(a.totals.flops, b.totals.flops);
+  EXPECT_EQ(a.totals.params, b.totals.params);
+  fs::remove(out);
+}
+
+TEST(OnnxImport, UnknownNodesFailOrStandInWithAllowUnknown) {
+  auto r = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + kDir + "unknown-op.onnx: node '/norm/LpNormalization' (LpNormalization): ridge "
+                       "does not model op type 'LpNormalization'"),
+            std::string::npos)
+      << r.err;
+  auto allowed = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx --allow-unknown");
+  EXPECT_EQ(allowed.status, 0);
+  EXPECT_NE(allowed.err.find("note: 1 unmodelled layer(s) counted at zero cost: norm"), std::string::npos) << allowed.err;
+  OnnxOptions allow;
+  allow.allow_unknown = true;
+  Model m = load_model(kDir + "unknown-op.onnx", {}, allow);
+  EXPECT_EQ(m.layers[m.find("norm")].op, "unmodelled");
+  EXPECT_EQ(m.layers.back().output, (Shape{3, 8, 8}));
+}
+
+TEST(OnnxImport, BadInputExits2WithTheFileNamed) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("ridge-bad-onnx-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ifstream in(kDir + "tiny-cnn.onnx", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::ofstream(dir / "truncated.onnx", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  std::ofstream(dir / "text.onnx") << "name = \"not onnx\"\n";
+  struct Case {
+    std::string args, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {(dir / "truncated.onnx").string(), "is not a readable ONNX model"},
+           {(dir / "text.onnx").string(), "is not a readable ONNX model"},
+           {kDir + "opset-99.onnx", "opset 99 is not supported"},
+           {kDir + "dynamic-hw.onnx", "dimension 2 ('H') is dynamic and has no value"},
+           {kDir + "no-broadcast.onnx", "add needs shapes that broadcast"},
+           {kDir + "tiny-cnn.onnx --input image=1x3x8x8", "--input names 'image'"},
+           {kDir + "tiny-cnn.onnx --input input=1x3xeight", "--input: expected NAME=DIMxDIMx..."},
+       }) {
+    auto r = ridge_test::run_ridge("analyze " + c.args);
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+  // The dynamic dimensions given, the graph reads: conv1 on 3x16x16.
+  OnnxOptions given;
+  given.inputs = {{"input", {1, 3, 16, 16}}};
+  EXPECT_EQ(load_model(kDir + "dynamic-hw.onnx", {}, given).layers[0].counts.macs, 16 * 16 * 4 * 3 * 9);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ridge
