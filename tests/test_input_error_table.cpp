@@ -61,6 +61,16 @@ const Case kCases[] = {
     // sim/workload/model_reader.cpp and ops (most are in the backlog below)
     {"sim/workload/model_reader.cpp", "name = \"m\"\nmax_positions = 0\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\n",
      "RIDGE analyze ./in.toml", "'max_positions' must be a positive integer (got 0)", false},
+    {"sim/workload/model_reader.cpp", "name = \"m\"\n[params]\na = \"a + 1\"\n[input]\nshape = [4]\n[[layer]]\nname = \"r\"\nop = \"relu\"\n",
+     "RIDGE analyze ./in.toml", "[params]: 'a' is defined in terms of itself", false},
+    {"sim/workload/model_reader.cpp", "name = \"m\"\n[params]\na = 1.5\n[input]\nshape = [4]\n[[layer]]\nname = \"r\"\nop = \"relu\"\n",
+     "RIDGE analyze ./in.toml", "[params]: 'a' must be an integer or an expression string", false},
+    {"sim/workload/model_reader.cpp", "name = \"m\"\n[input]\nshape = [4]\n[[layer]]\nname = \"r\"\nop = \"relu\"\n",
+     "RIDGE analyze ./in.toml --set model.b=3", "the model has no parameter 'b' to set", false},
+    {"sim/workload/ops/layout.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"s\"\nop = \"slice\"\naxes = [0]\nstarts = [0, 1]\nends = [2]\n",
+     "RIDGE analyze ./in.toml", "starts, ends and steps must have one entry per axis", false},
+    {"sim/workload/ops/layout.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"s\"\nop = \"slice\"\naxes = [5]\nstarts = [0]\nends = [2]\n",
+     "RIDGE analyze ./in.toml", "'axes' must be in [-2, 2) for the input 4x8 (got 5)", false},
     {"sim/workload/ops/normalization.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\neps = -1\n",
      "RIDGE analyze ./in.toml", "'eps' must be positive", false},
     // sim/base/units.cpp (datasheet quantities, here through --set compute.fp32)

@@ -68,6 +68,12 @@ int run_memory(const Args& args) {
   if (!(reserve_percent >= 0 && reserve_percent < 100))
     throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + std::to_string(reserve_percent) + ")");
   Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  if (full_context) {
+    if (model.max_positions == 0)
+      throw InputError({model.file}, "--phase decode: " + model.name + " states no max_positions, so the context must be given",
+                       "add --context N (tokens already in the KV cache)");
+    settings.context = model.max_positions - 1;
+  }
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &hw->spec : nullptr,
                                        hw ? hw->model : nullptr, reserve_percent / 100);
