@@ -63,14 +63,23 @@ OpResult local_response_norm(TomlFields& a, const std::vector<Shape>& in) {
 
 namespace ridge::ops {
 
-OpResult layernorm(TomlFields& a, const std::vector<Shape>& in) {
-  const Shape& x = in[0];
-  if (x.empty()) throw ShapeMismatch("layernorm needs an input with at least one dimension");
+namespace {
+// The features a row-wise norm normalises over: the input's last dimension, checked
+// against `normalized_shape` when the file states it; `eps`, when given, must be positive.
+int64_t normalized_features(TomlFields& a, const Shape& x, const std::string& op) {
+  if (x.empty()) throw ShapeMismatch(op + " needs an input with at least one dimension");
   int64_t d = x.back();
   if (auto declared = a.optional_integer("normalized_shape"); declared && *declared != d)
     throw ShapeMismatch("normalized_shape = " + std::to_string(*declared) + " but the input " + shape_to_string(x) +
                         " has " + std::to_string(d) + " features in its last dimension");
   if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
+  return d;
+}
+}  // namespace
+
+OpResult layernorm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  int64_t d = normalized_features(a, x, "layernorm");
   bool affine = a.boolean("elementwise_affine", true);
   bool bias = a.boolean("bias", true);
   if (!affine && a.has("bias")) a.fail("bias", "has no meaning without elementwise_affine");
@@ -102,12 +111,7 @@ namespace ridge::ops {
 
 OpResult rmsnorm(TomlFields& a, const std::vector<Shape>& in) {
   const Shape& x = in[0];
-  if (x.empty()) throw ShapeMismatch("rmsnorm needs an input with at least one dimension");
-  int64_t d = x.back();
-  if (auto declared = a.optional_integer("normalized_shape"); declared && *declared != d)
-    throw ShapeMismatch("normalized_shape = " + std::to_string(*declared) + " but the input " + shape_to_string(x) +
-                        " has " + std::to_string(d) + " features in its last dimension");
-  if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
+  int64_t d = normalized_features(a, x, "rmsnorm");
   bool affine = a.boolean("elementwise_affine", true);
   OpResult r;
   r.output = x;
