@@ -42,7 +42,8 @@ TEST(OpsPooling, AvgPool) {
   EXPECT_EQ(l.output, (Shape{1, 2, 2}));
   EXPECT_EQ(l.counts.flops, 16);
   EXPECT_EQ(l.counts.bwd_input_other_flops, 16);
-  EXPECT_FALSE(l.counts.saves_input);
+  EXPECT_TRUE(l.counts.saves_input);  // PyTorch's avg_pool2d backward keeps `self`
+  EXPECT_EQ(l.counts.saved_aux_bytes, 0);  // no indices
 }
 
 TEST(OpsPooling, Adaptive) {

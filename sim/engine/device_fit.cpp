@@ -23,15 +23,15 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
   d.reserve_fraction = reserve_fraction;
   d.capacity_bytes = usable_capacity(hw, reserve_fraction);
   d.fits = fp.peak_bytes() <= d.capacity_bytes;
-  // peak(N) = model + N x per_sample, exactly (every timeline tensor scales with N).
-  int64_t room = d.capacity_bytes - fp.model_bytes();
+  // peak(N) = fixed + N x per_sample, exactly (every timeline tensor scales with N).
+  int64_t room = d.capacity_bytes - fp.fixed_bytes();
   d.max_batch = (room <= 0 || fp.peak_per_sample <= 0) ? 0 : room / fp.peak_per_sample;
   RunSettings s = fp.settings;
   if (d.max_batch > 0) {
     s.batch = d.max_batch;
     d.max_batch_peak = memory_footprint(model, s, fp.checkpoint).peak_bytes();
   } else {
-    d.max_batch_peak = fp.model_bytes();  // no batch fits: what the model part alone needs
+    d.max_batch_peak = fp.fixed_bytes();  // no batch fits: what the batch-independent part alone needs
   }
   s.batch = d.max_batch + 1;  // max_batch <= capacity / per-sample, far below 2^63
   d.next_batch_peak = memory_footprint(model, s, fp.checkpoint).peak_bytes();
@@ -42,7 +42,7 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
     // peak = model + batch x (activations + kv_bytes_per_token x (context + 1)).
     const int64_t batch = fp.settings.batch;
     const int64_t other = checked_mul(batch, fp.peak_per_sample - fp.kv_cache_per_sample);
-    const int64_t left = d.capacity_bytes - fp.model_bytes() - other;
+    const int64_t left = d.capacity_bytes - fp.fixed_bytes() - other;
     const int64_t tokens = left <= 0 ? 0 : left / checked_mul(batch, fp.kv_bytes_per_token);
     int64_t ctx = std::max<int64_t>(tokens - 1, 0);
     if (model.max_positions > 0 && ctx > model.max_positions - 1) {

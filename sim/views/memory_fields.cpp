@@ -20,6 +20,7 @@ std::vector<Field<MemoryReport>> memory_summary_fields(const MemoryReport& repor
       {"gradients_bytes", "gradients", Unit::bytes, [](S r) -> FieldValue { return r.footprint.gradients_bytes; }},
       {"optimizer_bytes", "optimizer state", Unit::bytes, [](S r) -> FieldValue { return r.footprint.optimizer_bytes; }},
       {"model_bytes", "model part", Unit::bytes, [](S r) -> FieldValue { return r.footprint.model_bytes(); }},
+      {"statistics_bytes", "saved statistics", Unit::bytes, [](S r) -> FieldValue { return r.footprint.statistics_bytes; }},
       {"per_sample_bytes", "per sample at the peak", Unit::bytes, [](S r) -> FieldValue { return r.footprint.peak_per_sample; }},
       {"activations_bytes", "activations", Unit::bytes, [](S r) -> FieldValue { return r.footprint.activations_bytes(); }},
       {"workspace_bytes", "workspace", Unit::bytes, [](S r) -> FieldValue { return r.footprint.workspace_bytes(); }},

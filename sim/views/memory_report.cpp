@@ -48,8 +48,11 @@ std::vector<std::string> summary(const MemoryReport& r) {
                      std::string(phase_name(s.phase)) + ", precision " + precision_recipe(s);
   if (training) head += ", optimizer " + std::string(optimizer_name(s.optimizer)) + ", checkpoint " + checkpoint_name(f.checkpoint);
   l.push_back(head);
-  l.push_back("memory = model part + batch x per-sample part = " + b(f.model_bytes()) + " + " + std::to_string(s.batch) +
-              " x " + b(f.peak_per_sample) + " = " + b(f.peak_bytes()) + " (peak, at " + peak_where(r) + ")");
+  std::string stats = f.statistics_bytes ? " + saved statistics" : "";
+  std::string stats_value = f.statistics_bytes ? " + " + b(f.statistics_bytes) : "";
+  l.push_back("memory = model part" + stats + " + batch x per-sample part = " + b(f.model_bytes()) + stats_value + " + " +
+              std::to_string(s.batch) + " x " + b(f.peak_per_sample) + " = " + b(f.peak_bytes()) + " (peak, at " +
+              peak_where(r) + ")");
   std::string model = "model part: " + format_count(static_cast<double>(f.params)) + " params x " + per_param_line(f) +
                       ": parameters " + b(f.parameters_bytes);
   if (training) {
@@ -58,9 +61,13 @@ std::vector<std::string> summary(const MemoryReport& r) {
   }
   l.push_back(model + " = " + b(f.model_bytes()));
   if (training) {
-    l.push_back("activations kept for backward (end of forward): " + b(f.activations_bytes()) + " (" +
-                b(f.activations_per_sample) + " per sample)");
-    std::string at = "at the peak: model part " + b(f.model_bytes()) + " + kept activations " + b(r.peak_kept_bytes);
+    std::string kept = "activations kept for backward (end of forward): " + b(f.activations_bytes()) + " (" +
+                       b(f.activations_per_sample) + " per sample";
+    if (f.statistics_bytes)
+      kept += ", and saved statistics " + b(f.statistics_bytes) + " per step: batchnorm's mean and 1/std, 2 fp32 per channel";
+    l.push_back(kept + ")");
+    std::string at = "at the peak: model part " + b(f.model_bytes()) + stats_value + " + kept activations " +
+                     b(r.peak_kept_bytes);
     if (r.peak_recomputed_bytes) at += " + recomputed activations " + b(r.peak_recomputed_bytes);
     l.push_back(at + " + workspace " + b(f.workspace_bytes()) + " (transient activations " + b(r.peak_transient_bytes) +
                 " + activation gradients " + b(r.peak_gradient_bytes) + ")");
@@ -92,12 +99,12 @@ std::vector<std::string> summary(const MemoryReport& r) {
                 std::to_string(s.batch));
     if (d.max_batch > 0)
       l.push_back("largest batch that fits: " + std::to_string(d.max_batch) + " = floor((" + exact(d.capacity_bytes) +
-                  " - " + exact(f.model_bytes()) + ") / " + exact(f.peak_per_sample) + "); verified: peak " +
+                  " - " + exact(f.fixed_bytes()) + ") / " + exact(f.peak_per_sample) + "); verified: peak " +
                   exact(d.max_batch_peak) + ", batch " + std::to_string(d.max_batch + 1) + " would need " +
                   exact(d.next_batch_peak));
     else
-      l.push_back("no batch fits: batch 1 needs " + b(d.next_batch_peak) + " (the model part alone " +
-                  b(f.model_bytes()) + ")");
+      l.push_back("no batch fits: batch 1 needs " + b(d.next_batch_peak) + " (the model part" + stats + " alone " +
+                  b(f.fixed_bytes()) + ")");
     if (d.max_context)
       l.push_back("longest context that fits at batch " + std::to_string(s.batch) + ": " +
                   std::to_string(*d.max_context) + " cached tokens" +
@@ -109,9 +116,10 @@ std::vector<std::string> summary(const MemoryReport& r) {
 
 const std::vector<std::string>& rules() {
   static const std::vector<std::string> lines = {
-      "rules: bytes = elements x dtype size, SI units (1 MB = 1e6 B); kept = what backward needs (a conv / linear "
-      "input, a relu output, masks, pooling indices, norm statistics), a storage shared by in-place ops and views "
-      "counted once; live = all memory in use at that layer's forward / recompute / backward",
+      "rules: bytes = elements x dtype size, SI units (1 MB = 1e6 B); kept = what PyTorch's autograd saves for "
+      "backward (a conv / linear input, a relu output, masks, pooling indices, norm statistics, an in-place layer's "
+      "copy of the input it overwrites), a storage shared by in-place ops and views counted once; live = all memory "
+      "in use at that layer's forward / recompute / backward",
       "workspace = activations not kept for backward + activation gradients, live at the peak; library scratch "
       "space (e.g. cuDNN workspace) is not modelled; weight gradients are held for the whole step",
   };

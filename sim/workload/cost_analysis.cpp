@@ -39,7 +39,9 @@ void add_training(LayerCost& r, const Layer& layer, const RunSettings& s) {
     int64_t read = c.output_elems;  // the output gradient
     if (c.saves_input) read = checked_add(read, c.input_elems);
     if (c.saves_output) read = checked_add(read, c.output_elems);
-    r.backward_input_bytes = checked_add(checked_product({read, b, act}), checked_mul(c.saved_aux_bytes, b));
+    read = checked_add(read, c.saved_aux_elems);
+    r.backward_input_bytes = checked_add(checked_add(checked_product({read, b, act}), checked_mul(c.saved_aux_bytes, b)),
+                                         c.saved_step_bytes);
     r.backward_output_bytes = input_grad ? checked_product({c.input_elems, b, act}) : 0;
     r.backward_weight_bytes = checked_add(input_grad ? checked_mul(c.weight_elems, sizes.weight) : 0,
                                           checked_mul(c.weight_elems, sizes.gradient));

@@ -55,10 +55,14 @@ struct LayerCounts {
   int64_t bwd_input_other_flops = 0;   // non-MAC arithmetic of the input gradient (activation derivative, ...)
   int64_t bwd_weight_other_flops = 0;  // non-MAC arithmetic of the weight gradient (bias gradient sums, ...)
 
-  // What backward needs kept from the forward pass (per sample).
+  // What backward needs kept from the forward pass (per sample, except saved_step_bytes).
+  // These follow what PyTorch's autograd saves (README "Training and memory"); an
+  // in-place layer that saves its input keeps a copy of it (memory_footprint.cpp).
   bool saves_input = false;      // e.g. conv / linear keep their input
   bool saves_output = false;     // e.g. relu keeps its output
-  int64_t saved_aux_bytes = 0;   // masks, pooling indices, normalisation statistics
+  int64_t saved_aux_bytes = 0;   // masks, pooling indices, per-row statistics: bytes whatever the dtype
+  int64_t saved_aux_elems = 0;   // intermediate tensors in the activation dtype (LRN's squares and powers)
+  int64_t saved_step_bytes = 0;  // per step, independent of the batch: batchnorm's mean and 1/std (fp32)
 
   // Layer kinds whose cost depends on the phase.
   bool identity_at_inference = false;  // dropout: does nothing in eval mode

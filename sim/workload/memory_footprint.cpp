@@ -207,7 +207,8 @@ LastUses find_last_uses(const Model& model, const Plan& plan, const Storages& st
       int storage = st.of_input(in);
       use(storage, j, plan.fwd[j]);
       if (checkpointed(plan.segment[j])) use(storage, j, plan.rec[j]);  // a segment input is kept for the recompute
-      if (saves && c.saves_input) use(storage, j, plan.bwd[j]);
+      // An in-place layer overwrites its input: what backward reads is the copy add_saved_aux keeps.
+      if (saves && c.saves_input && !c.inplace) use(storage, j, plan.bwd[j]);
     }
     if (saves && c.saves_output) use(st.of_layer[j], j, plan.bwd[j]);
     size_t& out = last.forward[static_cast<size_t>(st.of_layer[j])];
@@ -234,17 +235,32 @@ void add_activations(MemoryFootprint& f, Timeline& timeline, const Plan& plan, c
   }
 }
 
-// Masks, pooling indices and statistics, from forward (or the recompute) to backward.
-void add_saved_aux(MemoryFootprint& f, Timeline& timeline, const Model& model, const Plan& plan) {
+// What a layer saves beside its input and output storages: masks, pooling indices,
+// per-row statistics, intermediate tensors, and the copy of the input an in-place layer
+// keeps when its backward reads the input (PyTorch's autograd saves self.clone() before
+// an in-place op overwrites it).
+int64_t saved_aux_per_sample(const Layer& l, const Storages& st, int activation_bytes) {
+  const LayerCounts& c = l.counts;
+  int64_t bytes = checked_add(c.saved_aux_bytes, checked_mul(c.saved_aux_elems, activation_bytes));
+  if (c.inplace && c.saves_input && !l.inputs.empty()) bytes = checked_add(bytes, st.bytes[st.of_input(l.inputs[0])]);
+  return bytes;
+}
+
+// The saved extras of every layer, from forward (or the recompute) to backward; the
+// batch-independent statistics are summed apart (held through the step).
+void add_saved_aux(MemoryFootprint& f, Timeline& timeline, const Model& model, const Plan& plan, const Storages& st) {
   for (size_t i = 0; i < model.layers.size(); ++i) {
-    const LayerCounts& c = model.layers[i].counts;
-    if (c.saved_aux_bytes == 0 || c.is_view) continue;
+    const Layer& l = model.layers[i];
+    if (l.counts.is_view) continue;
+    f.statistics_bytes = checked_add(f.statistics_bytes, l.counts.saved_step_bytes);
+    const int64_t aux = saved_aux_per_sample(l, st, f.sizes.activation);
+    if (aux == 0) continue;
     if (f.layers[i].recomputed) {
-      timeline.add(c.saved_aux_bytes, plan.fwd[i], plan.fwd[i], Category::transient);  // made, then dropped
-      timeline.add(c.saved_aux_bytes, plan.rec[i], plan.bwd[i], Category::recomputed);
+      timeline.add(aux, plan.fwd[i], plan.fwd[i], Category::transient);  // made, then dropped
+      timeline.add(aux, plan.rec[i], plan.bwd[i], Category::recomputed);
     } else {
-      timeline.add(c.saved_aux_bytes, plan.fwd[i], plan.bwd[i], Category::kept);
-      f.layers[i].kept_per_sample += c.saved_aux_bytes;
+      timeline.add(aux, plan.fwd[i], plan.bwd[i], Category::kept);
+      f.layers[i].kept_per_sample += aux;
     }
   }
 }
@@ -339,7 +355,7 @@ MemoryFootprint build(const Model& model, const RunSettings& settings, const Che
   Timeline timeline(plan.events.size());
   add_activations(f, timeline, plan, storages, last, training);
   if (training) {
-    add_saved_aux(f, timeline, model, plan);
+    add_saved_aux(f, timeline, model, plan, storages);
     add_activation_gradients(timeline, model, plan, storages, f.sizes.activation);
   }
   f.timeline = std::move(plan.events);
@@ -347,7 +363,7 @@ MemoryFootprint build(const Model& model, const RunSettings& settings, const Che
   find_peak(f, training);
   add_kv_cache(f, model);
   if (training && f.checkpoint.kind != CheckpointPolicy::Kind::none) add_recompute_cost(f, model);
-  checked_add(f.model_bytes(), checked_mul(f.peak_per_sample, settings.batch));  // every reported byte count fits
+  checked_add(f.fixed_bytes(), checked_mul(f.peak_per_sample, settings.batch));  // every reported byte count fits
   return f;
 }
 

@@ -11,12 +11,16 @@
 //     the last event that needs it: its last forward consumer, the backward of every
 //     layer that saved it (LayerCounts saves_input / saves_output), the loss (a model
 //     output), or a checkpointed segment's recompute. In-place layers and views write
-//     into their input's storage, so a storage saved by several layers counts once.
-//     Masks, pooling indices and normalisation statistics (saved_aux_bytes) live from
-//     forward to the layer's backward. The gradient of a layer's output lives from the
+//     into their input's storage, so a storage saved by several layers counts once;
+//     an in-place layer whose backward reads its input keeps a copy of it (PyTorch saves
+//     self.clone()). Masks, pooling indices, per-row statistics and intermediate tensors
+//     (saved_aux_bytes, saved_aux_elems) live from forward to the layer's backward. The gradient of a layer's output lives from the
 //     backward of its first (in reverse) consumer that computes an input gradient, or
 //     from the loss, to the backward of the layer. Every tensor of the timeline scales
 //     with the batch, so the peak event is the same at every batch.
+//   saved statistics (training): batchnorm's per-channel mean and 1/std of the batch
+//     (saved_step_bytes), independent of the batch, held through the step (an upper
+//     bound: each lives from its layer's forward to its backward).
 //   workspace (transient): activations not kept for backward and activation gradients
 //     live at the peak. Library scratch space (cuDNN workspace) is not modelled.
 // Inference: the weights plus the activations live at the worst point of the graph.
@@ -78,6 +82,8 @@ struct MemoryFootprint {
   int64_t master_weights_bytes = 0;
   int64_t gradients_bytes = 0;
   int64_t optimizer_bytes = 0;
+  // Training: statistics forward keeps for backward once per step, whatever the batch.
+  int64_t statistics_bytes = 0;
 
   // Per-sample part, bytes per sample.
   int64_t input_kept_per_sample = 0;  // the model's input, kept while a layer or a segment needs it
@@ -97,12 +103,13 @@ struct MemoryFootprint {
   int64_t recompute_bytes = 0;  // forward input + output + weight bytes of the recomputed layers
 
   int64_t model_bytes() const { return parameters_bytes + master_weights_bytes + gradients_bytes + optimizer_bytes; }
-  int64_t activations_bytes() const { return activations_per_sample * settings.batch; }
+  int64_t fixed_bytes() const { return model_bytes() + statistics_bytes; }  // all that does not scale with the batch
+  int64_t activations_bytes() const { return activations_per_sample * settings.batch + statistics_bytes; }
   int64_t kv_cache_bytes() const { return kv_cache_per_sample * settings.batch; }
-  int64_t peak_bytes() const { return model_bytes() + peak_per_sample * settings.batch; }
+  int64_t peak_bytes() const { return fixed_bytes() + peak_per_sample * settings.batch; }
   int64_t workspace_bytes() const;  // transient activations + activation gradients at the peak
   int64_t live_bytes(const MemoryEvent& e) const {
-    return model_bytes() + (e.live() + kv_cache_per_sample) * settings.batch;
+    return fixed_bytes() + (e.live() + kv_cache_per_sample) * settings.batch;
   }
   const MemoryEvent& peak() const { return timeline[peak_event]; }
 };

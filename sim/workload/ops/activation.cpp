@@ -9,6 +9,10 @@
 // silu / gelu / hardswish 6 (forward again + 1), hardsigmoid 2 (a select, a scaled
 // multiply), erf 4 (2/sqrt(pi)*exp(-x^2): square, negate, exp, multiply) + 1, sqrt
 // 0.5/y 2, exp y 1, pow c*x^(c-1) 3. `inplace = true` overwrites the input.
+// Saved for backward, as PyTorch's autograd saves it: relu, tanh, sigmoid, sqrt and exp
+// their output; the others their input. relu6 is PyTorch's hardtanh(0, 6), whose
+// backward reads the input (a select on 0 < x < 6), so an in-place relu6 keeps a copy
+// of its input beside the overwritten storage (measured: scripts/measure-saved-activations).
 #include "sim/base/checked_math.hpp"
 #include "sim/workload/ops/ops.hpp"
 
@@ -34,7 +38,7 @@ OpResult elementwise(TomlFields& a, const std::vector<Shape>& in, int64_t flops_
 }  // namespace
 
 OpResult relu(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 1, 1, Keeps::output); }
-OpResult relu6(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 2, 3, Keeps::output); }
+OpResult relu6(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 2, 3, Keeps::input); }
 OpResult tanh(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 1, 3, Keeps::output); }
 OpResult sigmoid(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 4, 3, Keeps::output); }
 OpResult silu(TomlFields& a, const std::vector<Shape>& in) { return elementwise(a, in, 5, 6, Keeps::input); }

@@ -5,6 +5,11 @@
 //   (x-hat, two reductions, the combination), weight gradient 3 (dgamma, dbeta sums).
 // local_response_norm (AlexNet, across `size` channels): per element, size squares
 //   and size-1 adds, then k + alpha/n * sum (2), a power and a divide: 2*size + 3.
+//   Saved as PyTorch computes it (F.local_response_norm: square, zero-pad the channels,
+//   average over `size`, scale and shift, power, divide; each op keeps what its own
+//   backward reads): the input, the padded squares ((C + size - 1) x H x W, kept by the
+//   average pool), the base k + alpha/n * sum (kept by the power) and the power (kept by
+//   the divide), in the activation dtype; not the output.
 // layernorm (over the last dim D, PyTorch's LayerNorm(D)): parameters gamma and beta,
 //   2D (D without bias, 0 without elementwise_affine). Statistics are per sample, so
 //   unlike batchnorm nothing folds away at inference. Per row of D:
@@ -36,9 +41,7 @@ OpResult batchnorm(TomlFields& a, const std::vector<Shape>& in) {
   n.bwd_input_other_flops = checked_mul(6, n.input_elems);
   n.bwd_weight_other_flops = affine ? checked_mul(3, n.input_elems) : 0;
   n.saves_input = true;
-  // The saved per-channel mean and inverse std (2 x C fp32) belong to the step, not to a
-  // sample, while saved_aux_bytes is per sample: they are left out, at most 8·C bytes
-  // (16 KB for C = 2048), far below what the activations of one sample take.
+  n.saved_step_bytes = checked_mul(c, 2 * 4);  // the batch's mean and 1/std per channel, fp32, once per step
   return r;
 }
 
@@ -55,7 +58,9 @@ OpResult local_response_norm(TomlFields& a, const std::vector<Shape>& in) {
   n.input_elems = n.output_elems = element_count(x);
   n.flops = checked_mul(2 * size + 3, n.input_elems);
   n.bwd_input_other_flops = checked_mul(2, n.flops);
-  n.saves_input = n.saves_output = true;
+  n.saves_input = true;
+  int64_t plane = n.input_elems / x[0];
+  n.saved_aux_elems = checked_add(checked_mul(checked_add(x[0], size - 1), plane), checked_mul(2, n.input_elems));
   return r;
 }
 

@@ -1,6 +1,10 @@
 // 2-D pooling: max and average with a fixed window, their adaptive forms (output size
 // given, window per cell as PyTorch computes it) and global average pooling.
 // FLOPs: a max over k elements is k-1 comparisons; an average is k-1 adds + 1 divide.
+// Saved for backward (PyTorch 1.13's autograd, measured by scripts/measure-saved-activations):
+// max pooling its input and int64 argmax indices; average pooling its input (avg_pool2d
+// and adaptive_avg_pool2d keep `self`; at a 1 x 1 output PyTorch takes a mean, which
+// 1.13 keeps `self` for as well).
 #include <algorithm>
 #include <numeric>
 
@@ -48,10 +52,8 @@ OpResult finish(const Shape& x, Shape out, int64_t window_elems_total, bool is_m
   // window_elems_total: sum of window sizes over all output elements.
   n.flops = is_max ? window_elems_total - n.output_elems : window_elems_total;
   n.bwd_input_other_flops = is_max ? n.output_elems : window_elems_total;  // scatter / spread the gradient
-  if (is_max) {
-    n.saves_input = true;
-    n.saved_aux_bytes = checked_mul(n.output_elems, 8);  // int64 argmax indices
-  }
+  n.saves_input = true;
+  if (is_max) n.saved_aux_bytes = checked_mul(n.output_elems, 8);  // int64 argmax indices
   return r;
 }
 
