@@ -25,10 +25,6 @@ void require_link(const HardwareSpec& hw) {
 }
 }  // namespace
 
-const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
-  return hw.calibration ? hw.calibration->find(work.op_class, dtype) : nullptr;
-}
-
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   LayerTiming t;
   const ClassEfficiency* cal = calibrated(work, hw, dtype);
@@ -62,13 +58,12 @@ std::vector<double> cache_rule_placement(const LayerWork& work, const HardwareSp
 
 void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw,
                    const ClassEfficiency* cal) {
-  const double efficiency = cal ? cal->memory : hw.memory_efficiency;
   t.level_s.assign(hw.memory.size(), 0.0);
   t.memory_s = 0;
   int slowest = -1;
   for (size_t i = 0; i < hw.memory.size() && i < level_bytes.size(); ++i) {
     if (level_bytes[i] <= 0) continue;
-    t.level_s[i] = level_bytes[i] / (hw.memory[i].bandwidth_Bps * efficiency);
+    t.level_s[i] = level_bytes[i] / attainable_level_Bps(hw, static_cast<int>(i), cal);
     if (t.level_s[i] > t.memory_s) {
       t.memory_s = t.level_s[i];
       slowest = static_cast<int>(i);

@@ -5,16 +5,13 @@
 
 #include <vector>
 
+#include "hw/attainable_rates.hpp"
 #include "hw/hardware_model.hpp"
 
 namespace ridge {
 
-// The calibrated efficiency of this layer's op class and dtype, or null (pure roofline
-// with the descriptor's [efficiency] factors).
-const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype);
-
 // compute_s = flops / (peak[dtype] x compute_efficiency), or calibrated
-// (flops + n_half) / (peak x compute); link_s = link_bytes / link
+// (flops + n_half) / (peak x compute), i.e. flops / attainable_flops_per_s; link_s = link_bytes / link
 // bandwidth (0 when the hardware has no link: data on a host is already in its DRAM);
 // overhead_s = kernels x kernel_launch_s; required bandwidth per stream = bytes /
 // compute_s (infinite when bytes move but nothing is computed). `dtype` must be supported.
@@ -25,9 +22,10 @@ LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dt
 // Sets the streams' levels in `t`; returns the bytes per level.
 std::vector<double> cache_rule_placement(const LayerWork& work, const HardwareSpec& hw, LayerTiming& t);
 
-// level_bytes[i]: bytes served by hw.memory[i]. Sets level_s (bytes / (bandwidth x
-// memory efficiency: the calibrated class's `cal`, else the descriptor's)), memory_s (the slowest level), bound_level (that level when it is
-// slower than compute, else -1) and time_s = max(compute, memory) + link + overhead.
+// level_bytes[i]: bytes served by hw.memory[i]. Sets level_s (bytes / attainable_level_Bps:
+// bandwidth x the memory efficiency of the calibrated class `cal`, else the descriptor's),
+// memory_s (the slowest level), bound_level (that level when it is slower than compute,
+// else -1) and time_s = max(compute, memory) + link + overhead.
 void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw,
                    const ClassEfficiency* cal = nullptr);
 
@@ -44,7 +42,7 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
 // out.bound_level as the slowest level so far. Call for levels 0, 1, ... in order.
 template <typename Bytes>
 void add_level_batch(LayerTimingArrays& out, const Eigen::ArrayBase<Bytes>& bytes, const HardwareSpec& hw, int level) {
-  const double rate = hw.memory[static_cast<size_t>(level)].bandwidth_Bps * hw.memory_efficiency;
+  const double rate = attainable_level_Bps(hw, level);
   const auto level_s = (bytes > 0).select(bytes / rate, 0.0);
   const auto slower = level_s > out.memory_s;
   out.bound_level = slower.select(level, out.bound_level);  // reads the old memory_s: update it second

@@ -1,6 +1,7 @@
 // The calibrated efficiency model (hw/calibration.hpp), op classes, the measured-layers
 // CSV and `ridge calibrate`'s fit, against numbers computed by hand.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -208,6 +209,44 @@ TEST(MeasuredLayers, BadRowsAreLocated) {
   EXPECT_EQ(error(header + "a,b,linaer,fp32,10,1,1,1,1\n"), "m.csv:2:5: unknown op class 'linaer'");
   EXPECT_EQ(error(header + "a,b,linear,fp32,ten,1,1,1,1\n"), "m.csv:2:17: column 'flops' must be a number (got 'ten')");
   EXPECT_EQ(error("# only a comment\n"), "m.csv: no header line");
+}
+
+TEST(MeasuredLayers, AnotherTimeColumnIsReadInsteadOfSeconds) {
+  const std::string text =
+      "model,layer,op_class,dtype,flops,bytes,seconds,min_seconds\na,b,linear,fp32,10,1,3e-3,2e-3\n";
+  EXPECT_DOUBLE_EQ(parse_measured_layers(text, "m.csv").at(0).seconds, 3e-3);
+  EXPECT_DOUBLE_EQ(parse_measured_layers(text, "m.csv", "min_seconds").at(0).seconds, 2e-3);
+  try {
+    parse_measured_layers(text, "m.csv", "best_seconds");
+    ADD_FAILURE() << "a missing time column must be an error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(to_string(e.where()) + ": " + e.what(), "m.csv:1:1: missing column 'best_seconds' in the header");
+  }
+}
+
+// The ridge point and available bandwidth a report gives a calibrated layer are its
+// class's, as its timing's are, not the descriptor's global [efficiency].
+TEST(Calibration, RidgePointAndBandwidthAreTheCalibratedClasss) {
+  // AlexNet fc6 at batch 1, fp32: W = 2 x 9216 x 4096 = 75,497,472 FLOPs (the bias add is
+  // not timed); bytes = (9,216 in + 4,096 out + 37,752,832 weights) x 4 = 151,064,576, far
+  // more than the 6 MiB L2, so HBM2 serves them. configs/hw/v100-calibrated.toml, linear
+  // fp32: compute 0.845076, n_half 1.01706e8 FLOPs, memory 0.61161; V100 fp32 15.7
+  // TFLOP/s, HBM2 900 GB/s.
+  const double w = 75'497'472, bytes = 151'064'576;
+  const double rate = 15.7e12 * 0.845076 * w / (w + 1.01706e8);  // 5.652 TFLOP/s
+  const double bandwidth = 900e9 * 0.61161;                       // 550.4 GB/s
+  auto r = ridge_test::run_ridge("query alexnet --hw v100-calibrated --layer fc6 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["available_bandwidth_Bps"].get<double>(), bandwidth, 1e-9 * bandwidth);
+  EXPECT_NEAR(j["ridge_point"].get<double>(), rate / bandwidth, 1e-6 * rate / bandwidth);  // 10.27 FLOP/B
+  // Its timing agrees: compute time / memory time = intensity / ridge point.
+  EXPECT_NEAR(j["compute_time_s"].get<double>(), w / rate, 1e-6 * w / rate);
+  EXPECT_NEAR(j["memory_time_s"].get<double>(), bytes / bandwidth, 1e-9 * bytes / bandwidth);
+  // The uncalibrated v100 keeps the device's: 15.7 TFLOP/s / 900 GB/s = 17.44 FLOP/B.
+  auto pure = ridge_test::run_ridge("query alexnet --hw v100 --layer fc6 --format json");
+  ASSERT_EQ(pure.status, 0) << pure.err;
+  EXPECT_NEAR(nlohmann::json::parse(pure.out)["ridge_point"].get<double>(), 15.7e12 / 900e9, 1e-9);
 }
 
 TEST(CalibrateCli, WritesADescriptorThatReadsBackAndSaysItIsCalibrated) {

@@ -55,7 +55,7 @@ const CommandHelp kHelp = {
 }  // namespace
 
 int run_calibrate(const Args& args) {
-  std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model";
+  std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (README, \"Calibration\")")(
       "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
@@ -63,7 +63,9 @@ int run_calibrate(const Args& args) {
       "output,o", po::value(&output), "write the calibrated descriptor here (the report goes to stdout)")(
       "predictions", po::value(&predictions), "write each row's measured, pure, fitted and held-out time as CSV")(
       "data", po::value(&data), "the data set's name recorded in [calibration] (default: the CSV's file name)")(
-      "cv-by", po::value(&cv_by)->default_value(cv_by), "CSV column whose values are held out in turn");
+      "cv-by", po::value(&cv_by)->default_value(cv_by), "CSV column whose values are held out in turn")(
+      "time-column", po::value(&time_column)->default_value(time_column),
+      "CSV column of measured seconds to fit (e.g. min_seconds, the fastest repetition, on a loaded host)");
   po::positional_options_description pos;
   pos.add("measured", 1);
   po::variables_map vm;
@@ -74,7 +76,7 @@ int run_calibrate(const Args& args) {
   HardwareDescriptor desc = open_hardware(hw_name);
   HardwareSpec hw = desc.spec();
   const HardwareModel& model = select_hardware_model(hw, hw_model);
-  std::vector<MeasuredLayer> rows = read_measured_layers(csv);
+  std::vector<MeasuredLayer> rows = read_measured_layers(csv, time_column);
   CalibrationOptions options;
   options.cv_column = cv_by;
   options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;

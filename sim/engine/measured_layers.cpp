@@ -32,7 +32,7 @@ std::vector<Field> split_csv_line(const std::string& line) {
   return out;
 }
 
-constexpr const char* kRequired[] = {"model", "layer", "op_class", "dtype", "flops", "seconds"};
+constexpr const char* kRequired[] = {"model", "layer", "op_class", "dtype", "flops"};
 constexpr const char* kStreams[] = {"input_bytes", "output_bytes", "weight_bytes"};
 
 double parse_number(const Field& f, const SourceLoc& at, const std::string& column) {
@@ -46,7 +46,8 @@ double parse_number(const Field& f, const SourceLoc& at, const std::string& colu
 
 }  // namespace
 
-std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const std::string& file) {
+std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const std::string& file,
+                                                 const std::string& time_column) {
   std::istringstream in(text);
   std::vector<std::string> header;
   std::map<std::string, size_t> index;
@@ -70,6 +71,7 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
                            suggestion_hint(c, header) + " (columns: README, \"Calibration\")");
       };
       for (const char* c : kRequired) require(c);
+      require(time_column);
       if (!index.count("bytes"))
         for (const char* c : kStreams) require(c);
       continue;
@@ -110,7 +112,7 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
     } else {
       m.work.input_bytes = number("bytes", false);
     }
-    m.seconds = number("seconds", true);
+    m.seconds = number(time_column, true);
     if (index.count("batch")) {
       double b = number("batch", true);
       if (b != std::floor(b) || b > 1e15) throw InputError(at("batch"), "column 'batch' must be a whole number (got " + field("batch").text + ")");
@@ -129,12 +131,12 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
   return rows;
 }
 
-std::vector<MeasuredLayer> read_measured_layers(const std::string& path) {
+std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read measured layers '" + path + "'");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_measured_layers(text.str(), path);
+  return parse_measured_layers(text.str(), path, time_column);
 }
 
 }  // namespace ridge

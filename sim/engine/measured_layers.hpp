@@ -25,12 +25,14 @@ struct MeasuredLayer {
 };
 
 // Reads `path`. Lines starting with '#' and blank lines are skipped; the first other
-// line is the header. Required: model, layer, op_class, dtype, flops, seconds, and
+// line is the header. Required: model, layer, op_class, dtype, flops, the time column
+// (`seconds`, or another such as scripts/measure-layers' `min_seconds`), and
 // input_bytes, output_bytes, weight_bytes (or one `bytes` column for all traffic);
 // optional: batch (default 1), kernels (default 1).
-std::vector<MeasuredLayer> read_measured_layers(const std::string& path);
+std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column = "seconds");
 
 // The same from text, as if read from `file` (tests).
-std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const std::string& file);
+std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const std::string& file,
+                                                 const std::string& time_column = "seconds");
 
 }  // namespace ridge

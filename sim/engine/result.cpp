@@ -1,6 +1,7 @@
 // Deriving every reported number once (see result.hpp).
 #include "sim/engine/result.hpp"
 
+#include "hw/attainable_rates.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/ratio.hpp"
 
@@ -35,11 +36,6 @@ void check_dtype_supported(const HardwareSpec& hw, DType dtype) {
                    known.empty() ? "its descriptor lists no [compute] peak" : "it computes in " + known + " (--dtype)");
 }
 
-double ridge_point(const HardwareSpec& hw, DType dtype, size_t level) {
-  if (level >= hw.memory.size()) return 0;
-  return ratio(hw.peak(dtype).value_or(0) * hw.compute_efficiency, hw.memory[level].bandwidth_Bps * hw.memory_efficiency);
-}
-
 namespace {
 
 std::vector<int64_t> batched_shape(const Shape& per_sample, int64_t batch) {
@@ -59,11 +55,6 @@ LayerResult untimed_layer(const Layer& layer, const LayerCost& cost, const Layer
   return r;
 }
 
-double achievable_Bps(const HardwareSpec& hw, int level) {
-  if (level < 0 || static_cast<size_t>(level) >= hw.memory.size()) return 0;
-  return hw.memory[static_cast<size_t>(level)].bandwidth_Bps * hw.memory_efficiency;
-}
-
 // The timing-dependent fields of `r` (its work already set); step_share is set by the caller.
 void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DType dtype, double peak) {
   r.timed = true;
@@ -75,9 +66,11 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
                StreamResult{"output", r.work.output_bytes, t.output_level, "", t.required_output_Bps, 0},
                StreamResult{"weights", r.work.weight_bytes, t.weight_level, "", t.required_weight_Bps, 0},
                StreamResult{"kv", r.work.kv_bytes, t.kv_level, "", t.required_kv_Bps, 0}};
+  // A calibrated layer attains its class's bandwidth and compute rate (hw/attainable_rates.hpp), as its timing does.
+  const ClassEfficiency* cal = calibrated(r.work, hw, dtype);
   std::vector<double> level_bytes(hw.memory.size(), 0.0);
   for (StreamResult& s : r.streams) {
-    s.available_Bps = achievable_Bps(hw, s.level);
+    s.available_Bps = attainable_level_Bps(hw, s.level, cal);
     if (static_cast<size_t>(s.level) < hw.memory.size()) {
       s.level_name = hw.memory[static_cast<size_t>(s.level)].name;
       level_bytes[static_cast<size_t>(s.level)] += s.bytes;
@@ -101,8 +94,8 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
       r.level_bytes += s.bytes;
       r.required_level_Bps += s.required_Bps;
     }
-  r.available_level_Bps = achievable_Bps(hw, level);
-  r.ridge_point = ridge_point(hw, dtype, static_cast<size_t>(level));
+  r.available_level_Bps = attainable_level_Bps(hw, level, cal);
+  r.ridge_point = layer_ridge_point(r.work, hw, dtype, level);
 }
 
 void add_work(LayerWork& sum, const LayerWork& w) {

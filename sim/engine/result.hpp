@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/attainable_rates.hpp"  // ridge_point: the device's, per level
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
 #include "sim/workload/cost_analysis.hpp"
@@ -47,7 +48,7 @@ struct StreamResult {
   int level = 0;             // the memory level serving it
   std::string level_name;
   double required_Bps = 0;   // bytes / compute time: what keeps the layer compute-bound
-  double available_Bps = 0;  // that level's achievable bandwidth (peak x memory efficiency)
+  double available_Bps = 0;  // that level's attainable bandwidth for this layer (hw/attainable_rates.hpp)
 };
 
 // Everything reported of one layer; for the run's totals row, the same fields summed
@@ -74,8 +75,8 @@ struct LayerResult {
   double required_Bps = 0;                  // all streams' bytes / compute time
   double level_bytes = 0;                   // bytes the level in question serves
   double required_level_Bps = 0;            // the streams at the level in question
-  double available_level_Bps = 0;           // that level's achievable bandwidth
-  double ridge_point = 0;                   // of the level in question, FLOP/B
+  double available_level_Bps = 0;           // that level's attainable bandwidth for this layer (its class's, if calibrated)
+  double ridge_point = 0;                   // this layer's, at the level in question, FLOP/B (its class's, if calibrated)
 };
 
 // The hardware a run was timed on, as reports describe it.
@@ -83,7 +84,7 @@ struct HardwareContext {
   HardwareSpec spec;
   std::string hardware_model;         // registry name ("roofline")
   double peak_flops = 0;              // nominal peak at the run's dtype
-  std::vector<double> ridge_points;   // per memory level, at the run's dtype (achievable)
+  std::vector<double> ridge_points;   // the device's per memory level, at the run's dtype ([efficiency], not per class)
 };
 
 struct RunResult {
@@ -106,9 +107,5 @@ RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSp
 void check_weights_readable(const HardwareSpec& hw, const RunSettings& settings);
 // Throws InputError ("v100 has no fp8 peak") when `hw` does not support `dtype`.
 void check_dtype_supported(const HardwareSpec& hw, DType dtype);
-
-// The ridge point of a memory level: the arithmetic intensity (FLOP/B) at which its
-// achievable bandwidth just feeds the achievable compute peak at `dtype`.
-double ridge_point(const HardwareSpec& hw, DType dtype, size_t level);
 
 }  // namespace ridge

@@ -1,0 +1,40 @@
+// What a layer can attain on a piece of hardware: its compute rate, each memory level's
+// bandwidth, and the ridge point between them. Timing (timing_terms), the Result
+// stage's ridge point and available bandwidth, and `query` all take them from here, so
+// a calibrated descriptor's reports agree with its timing.
+//   device (the roof a plot draws, `ridge list hardware`): peak x [efficiency] compute,
+//     level bandwidth x [efficiency] memory;
+//   a layer of a class and dtype the calibration names: peak x e x W / (W + n_half) for
+//     its W FLOPs (Hockney's half-performance size), level bandwidth x m;
+//   any other layer: the device's.
+#pragma once
+
+#include <cstddef>
+
+#include "hw/calibration.hpp"
+#include "hw/hardware_spec.hpp"
+#include "sim/workload/dtype.hpp"
+#include "sim/workload/layer_work.hpp"
+
+namespace ridge {
+
+// The calibrated efficiency of this layer's op class and dtype, or null (the device's).
+const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype);
+
+// Level `level`'s bandwidth x the memory efficiency (`cal`'s, else the descriptor's);
+// 0 for a level the hardware does not have.
+double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEfficiency* cal = nullptr);
+
+// The device's ridge point at `level`: peak[dtype] x compute efficiency over that
+// level's bandwidth x memory efficiency (FLOP/B; 0 without the level or the dtype).
+double ridge_point(const HardwareSpec& hw, DType dtype, size_t level);
+
+// The compute rate the layer attains (FLOP/s): calibrated, peak x e x W / (W + n_half)
+// (peak x e for a layer without FLOPs); else peak x compute efficiency.
+double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype);
+
+// The layer's ridge point at `level`: the arithmetic intensity at which its compute
+// time equals its traffic time there, attainable FLOP/s over attainable bandwidth.
+double layer_ridge_point(const LayerWork& work, const HardwareSpec& hw, DType dtype, int level);
+
+}  // namespace ridge
