@@ -1,19 +1,15 @@
 // `ridge plot sweep SWEEP.csv`: the CSV that `ridge sweep --format csv` writes, read by
 // its header names (any order; unknown columns are ignored):
 //   hardware, batch, samples_per_s    required
-//   model                             optional: one panel (facet) per model
-//   hw_model, dtype, phase, optimizer optional: split the lines
-//   time_s                       required for the varied-field panels
-//   KEY.PATH                          a varied descriptor field (its name has a '.',
-//                                     e.g. memory.HBM2.bandwidth); values as written
-//                                     in descriptors ("900 GB/s") or plain numbers
-// Each model gets a facet: samples/s against batch and, when the CSV has a varied
-// field, step time against that field's value beside it. Within a facet a line's
-// colour is its hardware (or, with one hardware, the first of hw_model, dtype, phase,
-// optimizer that varies) and its dash and marker the other columns that vary; one
-// legend below the facets names the colours and the dashes, and only columns that
-// vary appear in it. Columns that do not vary go into the title. More than
-// kMaxSeriesPerPanel lines in a panel is an InputError that says which --where to add.
+//   model                             optional: one facet per model
+//   hw_model, dtype, phase, optimizer optional: colours or dashes when they vary
+//   time_s, other point totals        quantities a panel can show (--y)
+//   context, KEY.PATH                 numbers an x axis can show: the decode context, a
+//                                     [[vary]] descriptor field (values as written in
+//                                     descriptors, "900 GB/s", or plain numbers)
+// What goes where is plan_sweep_figure's (sweep_figure.hpp): x and colour are two of
+// the columns that vary, every panel of a quantity shares one scale, one legend below
+// names the colours and dashes, and the columns that do not vary go into the title.
 #pragma once
 
 #include <string>
@@ -25,7 +21,9 @@
 
 namespace ridge::plots {
 
-// The figure drawn: without --size (style.size_given false) it grows with the facets.
-PlotBundle sweep_plot(const SweepTable& table, const PlotStyle& style, const std::string& stem);
+// The figure drawn. Without --size (style.size_given false) it is 4.7 in wide, so that
+// it fits \textwidth of a default LaTeX article, and grows downward with the facets.
+PlotBundle sweep_plot(const SweepTable& table, const PlotStyle& style, const std::string& stem,
+                      const SweepChoice& choice = {});
 
 }  // namespace ridge::plots
