@@ -194,8 +194,45 @@ TEST(PlotLayers, StacksAddUpToTheLayerTime) {
     expect_rel(std::stod(rows[i][5]), tm.time_s, "time");
     EXPECT_LE(tm.time_s, previous) << "heaviest first";
     previous = tm.time_s;
-    EXPECT_EQ(rows[i][6], tm.memory_bound() ? "1" : "0");
+    // The bound is the Result's: only a compute- or memory-bound layer is drawn as one.
+    const Bound& bound = t.layers[layer].bound;
+    const char* code = bound.kind == Bound::Kind::compute    ? "0"
+                       : bound.kind == Bound::Kind::memory   ? "1"
+                       : bound.kind == Bound::Kind::overhead ? "2"
+                       : bound.kind == Bound::Kind::link     ? "3"
+                                                             : "-1";
+    EXPECT_EQ(rows[i][6], code) << rows[i][7] << " is " << bound.label;
+    EXPECT_EQ(rows[i][9], bound.label);
   }
+}
+
+// bert-base at batch 1 on an A100 spends most of its step in kernel launches (issue #11:
+// 1.175 of 1.330 ms): its launch-bound layers get their own marker, never the memory
+// one; AlexNet's flatten and dropouts take no time and get none.
+TEST(PlotLayers, LaunchBoundAndIdleLayersAreNotDrawnAsMemoryBound) {
+  TimedRun bert = timed("bert-base", {"a100"});
+  LayersRequest req{&bert.model, bert.settings, bert.runs[0], LayerGrouping::none, 1000};
+  PlotBundle b = layers_plot(req, style_for(ImageFormat::png), "layers");
+  size_t launch_bound = 0;
+  const auto bert_blocks = test::data_blocks(b.files[1].content);
+  for (const auto& row : bert_blocks.at(0))
+    if (row.at(9) == "overhead") {
+      EXPECT_EQ(row.at(6), "2") << row.at(7);
+      ++launch_bound;
+    }
+  EXPECT_GT(launch_bound, 0u);
+  EXPECT_NE(b.files[0].content.find("title 'launch-bound'"), std::string::npos);
+  TimedRun alex = timed("alexnet", {"v100"});
+  LayersRequest areq{&alex.model, alex.settings, alex.runs[0], LayerGrouping::none, 100};
+  size_t idle = 0;
+  const auto alex_blocks = test::data_blocks(layers_plot(areq, style_for(ImageFormat::png), "l").files[1].content);
+  for (const auto& row : alex_blocks.at(0))
+    if (row.at(7) == "flatten" || row.at(7) == "drop6" || row.at(7) == "drop7") {
+      EXPECT_EQ(std::stod(row.at(5)), 0.0) << row.at(7);
+      EXPECT_EQ(row.at(6), "-1") << row.at(7) << " takes no time: no bound marker";
+      ++idle;
+    }
+  EXPECT_EQ(idle, 3u);
 }
 
 // Blocks by name prefix; the bars past --top summed into "other", so that every bar
