@@ -3,6 +3,9 @@
 // worked out by hand.
 #include <gtest/gtest.h>
 
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/engine/model_query.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/ops/ops.hpp"
@@ -140,6 +143,27 @@ TEST(ZooMoe, MixtralDecodeReadsTwoExpertsPrefillAllEight) {
   p.phase = Phase::prefill;
   p.dtype = DType::fp16;
   EXPECT_EQ(analyze_costs(pre, p).layers[pre.find("layers.0.experts")].weight_bytes, 2'818'572'288);
+}
+
+TEST(ZooMoe, MixtralExpertsTurnComputeBoundAtAFourTimesLargerBatch) {
+  // Decode on the h200 (fp16 989.4 TFLOP/s, HBM3e 4.8 TB/s), context 4096: the experts
+  // layer is the largest of op class linear (2 experts x 352,321,536 B at batch 1, against
+  // lm_head's 262,144,000 B). Per token it computes F = 704,827,447 FLOPs (2 x 352,321,536
+  // MACs + 184,375: softmax 38, top-k 14, renormalise 3, gated activation 6 x 2 x 14336,
+  // weighted sum 3 x 4096) and moves A = (102,416 + 98,310) x 2 = 401,452 B of
+  // activations; once b is large every expert is read, W = 8 x 352,321,536 B. Compute-
+  // bound when b F / 989.4e12 >= (W + b A) / 4.8e12: b >= W / (F x 4.8 / 989.4 - A)
+  // = 2,818,572,288 / 3,017,959 = 933.93, so batch 934 (the dense lm_head needs 219).
+  RunSettings s;
+  s.phase = Phase::decode;
+  s.context = 4096;
+  s.dtype = DType::fp16;
+  ModelQuery q = query_model(load_model("mixtral-8x7b", 1), s, load_hardware("h200"), find_hardware_model("roofline"));
+  ASSERT_TRUE(q.biggest_linear.has_value());
+  EXPECT_EQ(q.biggest_linear->layer.name, "layers.0.experts");
+  EXPECT_EQ(q.biggest_linear->layer.work.flops, 704'827'447);
+  ASSERT_TRUE(q.biggest_linear->compute_bound_at_batch.has_value());
+  EXPECT_EQ(*q.biggest_linear->compute_bound_at_batch, 934);
 }
 
 TEST(ZooMoe, MixtralMemoryHoldsEveryExpert) {
