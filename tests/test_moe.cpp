@@ -134,6 +134,11 @@ TEST(ZooMoe, MixtralDecodeReadsTwoExpertsPrefillAllEight) {
   EXPECT_EQ(d.totals.weight_bytes, 25'497'714'688);
   // KV cache as Mistral-7B's (8 KV heads): 1025 tokens x 2 x 8 x 128 x 2 B per layer.
   EXPECT_EQ(d.totals.kv_bytes, 32LL * 1025 * 4096);
+  // int4 expert weights: one expert's 176,160,768 weights at 4 bits + one fp16 scale per
+  // 128 = 88,080,384 + 2,752,512 B; two of them 181,665,792 B.
+  RunSettings q = s;
+  q.weight_format = WeightFormat::int4;
+  EXPECT_EQ(analyze_costs(one, q).layers[one.find("layers.0.experts")].weight_bytes, 181'665'792);
   // Batch 4 (T = 4 tokens): 5.46875 experts of 352,321,536 B = 1,926,758,400 B.
   s.batch = 4;
   EXPECT_EQ(analyze_costs(one, s).layers[one.find("layers.0.experts")].weight_bytes, 1'926'758'400);
