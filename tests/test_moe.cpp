@@ -177,6 +177,10 @@ TEST(ZooMoe, MixtralMemoryHoldsEveryExpert) {
   ridge_test::RidgeRun r = ridge_test::run_ridge("memory mixtral-8x7b --hw h200 --phase decode --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"parameters_bytes\": 93405585408"), std::string::npos) << r.out;
+  ridge_test::RidgeRun text = ridge_test::run_ridge("memory mixtral-8x7b --hw h200 --phase decode");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("every expert is resident: 46.70G params, though a token uses 12.88G"), std::string::npos)
+      << text.out;
   // The analyze report names both counts.
   ridge_test::RidgeRun t = ridge_test::run_ridge("analyze mixtral-8x7b --format json");
   ASSERT_EQ(t.status, 0) << t.err;
