@@ -26,6 +26,7 @@ struct Case {
 #define SWEEP "models = [\"mlp\"]\nhardware = [\"v100\"]\n"
 #define VARY "[[vary]]\nkey = \"memory.HBM2.bandwidth\"\n"
 #define SET "RIDGE analyze mlp --hw v100 --set "
+#define PLOT_CSV "hardware,dtype,batch,samples_per_s,bound\nv100,fp16,1,10,compute\na100,fp16,1,20,compute\n"
 
 const Case kCases[] = {
     // sim/engine/sweep_file.cpp
@@ -101,6 +102,13 @@ const Case kCases[] = {
     {"sim/base/input_file.cpp", "name = \"x\"\n", "truncate -s 1G in.toml && RIDGE analyze ./in.toml", "more than the limit of 16 MiB", false},
     {"sim/base/input_file.cpp", "", "mkfifo f && (head -c 17000000 /dev/zero > f &) && RIDGE analyze ./f", "the input is more than the limit of 16 MiB",
      false},
+    // plots/sweep_figure.cpp: the figure's axes as chosen (in.toml holds a sweep CSV here)
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --x hardware --output o.png",
+     "--x hardware: not a column that can be numbers on the x axis", false},
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --colour dtype --output o.png",
+     "--colour dtype: every row drawn has dtype=fp16", false},
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --y bound --output o.png",
+     "--y bound: not a quantity of this CSV", false},
 };
 
 // Throw sites per reader that this table does not provoke: covered by the other bad-input
@@ -111,7 +119,8 @@ const std::map<std::string, int> kBacklog = {
     {"sim/workload/model_reader.cpp", 27}, {"sim/workload/ops/conv2d.cpp", 1},  {"sim/workload/ops/embedding.cpp", 1},
     {"sim/workload/ops/layout.cpp", 6},    {"sim/workload/ops/normalization.cpp", 2}, {"sim/workload/ops/pooling.cpp", 3},
     {"sim/workload/ops/structural.cpp", 3}, {"hw/descriptor_reader.cpp", 33},     {"sim/base/toml_fields.cpp", 20},
-    {"plots/sweep_plot.cpp", 18},          {"sim/engine/measured_layers.cpp", 13},
+    {"plots/sweep_table.cpp", 14},         {"plots/sweep_figure.cpp", 3},        {"plots/sweep_plot.cpp", 1},
+    {"sim/engine/measured_layers.cpp", 13},
 };
 
 class InputErrorTable : public ridge_test::FolderTest {
@@ -160,6 +169,7 @@ TEST_F(InputErrorTable, ModelFilesAndOps) {
                              "sim/workload/ops/normalization.cpp", "sim/workload/ops/moe.cpp"})
     run_rows(reader);
 }
+TEST_F(InputErrorTable, SweepPlotChoices) { run_rows("plots/sweep_figure.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call
 // (TomlFields::fail, or units' local `fail`).

@@ -58,6 +58,8 @@ void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw, bool kv) {
   f.push_back({"bound", "bound", Unit::text, per_layer([](R r) -> FieldValue { return r.bound.label; }), true});
   f.push_back({"step_share", "share", Unit::fraction, [](R r) -> FieldValue { return r.step_share; }, true});
   f.push_back({"attained_flops", "FLOP/s", Unit::flop_rate, [](R r) -> FieldValue { return r.attained_flops; }});
+  f.push_back({"roofline_attained_flops", "roof FLOP/s", Unit::flop_rate,
+               per_layer([](R r) -> FieldValue { return r.roofline_attained_flops; })});
   f.push_back({"peak_fraction", "%peak", Unit::fraction, [](R r) -> FieldValue { return r.peak_fraction; }});
   f.push_back({"required_bandwidth_Bps", "need BW", Unit::bandwidth,
                per_layer([](R r) -> FieldValue { return r.required_Bps; }), true});
