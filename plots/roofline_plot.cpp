@@ -522,9 +522,11 @@ struct Blocks {
   int run_roof, other_roofs, dram, other_levels, ridges, points, labels, boxed, drops;
 };
 
-void write_texts(DataFile& dat, const std::vector<Text>& texts, TextMarkup mk) {
+// Texts at the figure's font size or (points > 0) at `points`.
+void write_texts(DataFile& dat, const std::vector<Text>& texts, TextMarkup mk, double points = 0) {
   for (const Text& t : texts)
-    dat.out() << gp_number(t.x) << " " << gp_number(t.y) << " " << data_string(t.text, mk) << " " << gp_number(t.angle) << " "
+    dat.out() << gp_number(t.x) << " " << gp_number(t.y) << " "
+              << (points > 0 ? data_string(t.text, mk, points) : data_string(t.text, mk)) << " " << gp_number(t.angle) << " "
               << t.lt << "\n";
 }
 
@@ -540,7 +542,9 @@ std::vector<std::string> point_columns(const RunResult& run) {
   return columns;
 }
 
-Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s, const Layout& L, size_t h, TextMarkup mk) {
+// `line_points`: the size of the roof, bandwidth and ridge labels.
+Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s, const Layout& L, size_t h, TextMarkup mk,
+                      double line_points) {
   const HardwareSpec& hw = req.runs[h].hw;
   const RunResult& t = req.runs[h].timing;
   const Hardware& H = s.hw[h];
@@ -581,9 +585,9 @@ Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s,
               << data_string(p.layers.size() > 1 ? p.name + " x" + std::to_string(p.layers.size()) : p.name, mk) << "\n";
   }
   b.labels = dat.begin_block(which + ": roof, bandwidth and ridge labels: x y text angle linetype (centred)");
-  write_texts(dat, L.line_labels[h], mk);
+  write_texts(dat, L.line_labels[h], mk, line_points);
   b.boxed = dat.begin_block(which + ": bandwidth labels set on their line, in an opaque box: x y text angle");
-  write_texts(dat, L.boxed_labels[h], mk);
+  write_texts(dat, L.boxed_labels[h], mk, line_points);
   b.drops = dat.begin_block(which + ": lines dropped from the labelled ridge points to the floor, x y (segments)");
   for (const Layout::Drop& d : L.drops)
     if (d.run == h) dat.out() << segment(d.x, d.y, d.x, L.frame.y_min);
@@ -600,7 +604,7 @@ std::string margin_roof_script(const Layout& L, const PlotStyle& style) {
   int n = 0;
   for (const MarginText& m : L.margin_labels) {
     std::string lt = std::to_string(m.run % kOkabeIto.size() + 1);
-    g << "set label " << ++n << " " << gp_string(m.text, style.markup()) << " at screen "
+    g << "set label " << ++n << " " << gp_string(m.text, style.markup(), style.font_size * kLineFont) << " at screen "
       << gp_number((area.x1 + 0.12) / f.width_in) << ", screen " << gp_number(m.y_in / f.height_in) << " left font ',"
       << gp_number(style.font_size * kLineFont) << "' textcolor lt " << lt << "\n";
     g << "set arrow " << n << " from screen " << gp_number(area.x1 / f.width_in) << ", screen "
@@ -716,7 +720,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   dat.comment("roofs and diagonals are at achievable values: peak x the descriptor's efficiency factors");
   dat.out() << "\n";
   std::vector<Blocks> blocks;
-  for (size_t h = 0; h < H; ++h) blocks.push_back(write_hardware(dat, req, scene, L, h, mk));
+  for (size_t h = 0; h < H; ++h) blocks.push_back(write_hardware(dat, req, scene, L, h, mk, sized.font_size * kLineFont));
   int layer_block = dat.begin_block("labels of the heaviest layers: x y text angle linetype (x: left edge, y: vertical centre)");
   write_texts(dat, L.layer_labels, mk);
   int boxed_layer_block = dat.begin_block("labels of the heaviest layers set over lines, in an opaque box: x y text angle");
