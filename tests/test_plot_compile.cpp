@@ -130,7 +130,9 @@ TEST_P(PlotCompiles, AndShowsItsTextAsText) {
       // Labels keep their own sizes, which LaTeX sets: the title at 1.1 x 10 pt and, in
       // the roofline, the roof and bandwidth labels at 0.9 x 10 pt.
       EXPECT_NE(tex.find("\\fontsize{11}{13.2}\\selectfont"), std::string::npos);
-      if (c.kind == "roofline") EXPECT_NE(tex.find("\\fontsize{9}{10.8}\\selectfont"), std::string::npos);
+      if (c.kind == "roofline") {
+        EXPECT_NE(tex.find("\\fontsize{9}{10.8}\\selectfont"), std::string::npos);
+      }
       EXPECT_EQ(test::read_all(dir.path() / "paper.log").find("LaTeX Font Warning"), std::string::npos) << "a font was substituted";
       pdf = "paper.pdf";
     }
