@@ -137,6 +137,7 @@ RunResult derive_untimed(const Model& model, const CostAnalysis& costs, const st
   r.totals.name = "total";
   r.totals.cost = costs.totals;
   r.totals.work.kernels = 0;  // a sum: starts from no launches
+  r.layers.reserve(model.layers.size());
   for (size_t i = 0; i < model.layers.size(); ++i) {
     r.layers.push_back(untimed_layer(model.layers[i], costs.layers[i], work[i], costs.settings.batch));
     add_work(r.totals.work, work[i]);

@@ -106,6 +106,9 @@ std::vector<Field<LayerResult>> layer_fields(const RunResult& run) {
 
 std::vector<Field<RunResult>> run_fields(const RunResult& run) {
   std::vector<Field<RunResult>> f;
+  if (run.totals.cost.active_params != run.totals.cost.params)  // a mixture of experts
+    f.push_back({"active_params", "active params", Unit::count,
+                 [](const RunResult& r) -> FieldValue { return r.totals.cost.active_params; }});
   if (!run.hardware) return f;
   f.push_back({"samples_per_s", "samples/s", Unit::number, [](const RunResult& r) -> FieldValue { return r.samples_per_s; }});
   f.push_back({"memory_bound_share", "memory-bound", Unit::fraction,

@@ -40,6 +40,8 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
                [](R r) -> FieldValue { return std::string(optimizer_name(r.plan->coords(r.point).optimizer)); }, true});
   if (std::find(plan.file.phases.begin(), plan.file.phases.end(), Phase::decode) != plan.file.phases.end())
     f.push_back({"context", "context", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).context; }, true});
+  if (plan.file.seqs.front() > 0)
+    f.push_back({"seq", "seq", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).seq; }, true});
   f.push_back({"batch", "batch", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).batch; }, true});
   f.push_back({"status", "status", Unit::text, [](R r) -> FieldValue { return point(r).status_text(); }, true});
   return f;
