@@ -73,6 +73,17 @@ const Case kCases[] = {
      "RIDGE analyze ./in.toml", "'axes' must be in [-2, 2) for the input 4x8 (got 5)", false},
     {"sim/workload/ops/normalization.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\neps = -1\n",
      "RIDGE analyze ./in.toml", "'eps' must be positive", false},
+    // the layer types ONNX import added (conv_transpose2d, instancenorm, resize)
+#define IMAGE "name = \"m\"\n[input]\nshape = [3, 8, 8]\n[[layer]]\nname = \"l\"\n"
+    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\n", "RIDGE analyze ./in.toml",
+     "'kernel' is required", false},
+    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
+     "RIDGE analyze ./in.toml", "'output_padding' must be smaller than the stride or the dilation", false},
+    {"sim/workload/ops/normalization.cpp", IMAGE "op = \"instancenorm\"\neps = 0\n", "RIDGE analyze ./in.toml",
+     "'eps' must be positive", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\n", "RIDGE analyze ./in.toml", "'size' is required", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"cubic\"\n", "RIDGE analyze ./in.toml",
+     "'mode' must be \"nearest\" or \"linear\"", false},
     // sim/base/units.cpp (datasheet quantities, here through --set compute.fp32)
     {"sim/base/units.cpp", "", SET "'compute.fp32='", "is empty", false},
     {"sim/base/units.cpp", "", SET "'compute.fp32=abc TFLOPS'", "does not start with a number", false},
@@ -147,6 +158,10 @@ TEST_F(InputErrorTable, SweepFileLists) { run_rows("sim/engine/sweep_file.cpp", 
 TEST_F(InputErrorTable, SweepFileRangesAndLimits) { run_rows("sim/engine/sweep_file.cpp", 12); }
 TEST_F(InputErrorTable, Units) { run_rows("sim/base/units.cpp"); }
 TEST_F(InputErrorTable, InputFile) { run_rows("sim/base/input_file.cpp"); }
+TEST_F(InputErrorTable, ImportedLayerTypes) {
+  run_rows("sim/workload/ops/conv_transpose2d.cpp");
+  run_rows("sim/workload/ops/resize.cpp");
+}
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call
 // (TomlFields::fail, or units' local `fail`).

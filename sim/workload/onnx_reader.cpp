@@ -21,6 +21,7 @@
 #include "sim/workload/onnx_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +35,7 @@
 #include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/toml_fields.hpp"
+#include "sim/workload/onnx_patterns.hpp"
 #include "sim/workload/op_registry.hpp"
 
 namespace ridge {
@@ -49,7 +51,11 @@ struct Tensor {
   Shape shape;        // activation: per sample; constant: full shape
   std::optional<std::vector<int64_t>> values;  // constant: its integer values when known
   std::optional<double> scalar;                // constant: its value when it has one element
+  std::optional<std::vector<double>> reals;    // constant: its values when small and floating-point
   bool learned = false;                        // an initializer (a trained weight)
+  // activation: a zero Pad not yet applied, [top, left] = [bottom, right], which the
+  // Conv or pool that reads it folds into its own padding.
+  std::pair<int64_t, int64_t> pad{0, 0};
 };
 
 std::string shape_list(const Shape& s) { return "[" + shape_to_string(s) + "]"; }
@@ -90,7 +96,33 @@ class Translator {
     check_opset();
     for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
     read_input();
-    for (int i = 0; i < g.node_size(); ++i) translate_node(g.node(i), i);
+    // Constants first: a chain recogniser looks ahead at values made by later nodes.
+    for (int i = 0; i < g.node_size(); ++i)
+      if (g.node(i).op_type() == "Constant") translate_node(g.node(i), i);
+    OnnxGraphView view{g, {}, {}, {}, {}};
+    for (int i = 0; i < g.node_size(); ++i)
+      for (const std::string& in : g.node(i).input()) view.consumers[in].push_back(i);
+    view.scalar = [this](const std::string& t) -> std::optional<double> {
+      auto it = tensors_.find(t);
+      return it == tensors_.end() || it->second.activation ? std::nullopt : it->second.scalar;
+    };
+    view.learned_shape = [this](const std::string& t) -> std::optional<std::vector<int64_t>> {
+      auto it = tensors_.find(t);
+      return it == tensors_.end() || !it->second.learned ? std::nullopt : std::optional(it->second.shape);
+    };
+    view.reduces_last_axis = [this](const onnx::NodeProto& n, const std::string& like) {
+      return reduces_last_axis(n, like);
+    };
+    std::set<int> fused;
+    for (int i = 0; i < g.node_size(); ++i) {
+      if (fused.count(i) || g.node(i).op_type() == "Constant") continue;
+      if (std::optional<OnnxChain> c = match_chain(view, i)) {
+        emit_chain(*c, i);
+        fused.insert(c->nodes.begin(), c->nodes.end());
+        continue;
+      }
+      translate_node(g.node(i), i);
+    }
     toml::table root;
     root.insert("name", std::filesystem::path(file_).stem().string());
     std::string producer = model_.producer_name();
@@ -160,6 +192,7 @@ class Translator {
       for (int64_t v : ints) reals.push_back(static_cast<double>(v));
     }
     if (count == 1 && reals.size() == 1) c.scalar = reals[0];
+    if (!reals.empty() && static_cast<int64_t>(reals.size()) == count) c.reals = reals;
     tensors_[t.name()] = std::move(c);
   }
 
@@ -299,6 +332,8 @@ class Translator {
     std::vector<std::string> names;
     std::vector<Shape> shapes;
     for (const Tensor* t : ins) {
+      if (t->pad != std::pair<int64_t, int64_t>{0, 0})
+        fail(n, "reads a zero Pad that no Conv or pool folds in, which ridge does not model");
       names.push_back(t->layer);
       shapes.push_back(t->shape);
     }
@@ -408,6 +443,170 @@ class Translator {
     return {pads[0], pads[1]};
   }
 
+  // A Pad of zeros on the two spatial axes of [N, C, H, W], the same before and after
+  // (torch exports avg_pool2d(padding=1) as Pad + AveragePool): the Conv or pool reading
+  // it takes it as its own padding, which costs the same.
+  void pad(const onnx::NodeProto& n) {
+    const Tensor& x = activation(n, 0);
+    std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{});
+    if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
+    if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, x);
+    const onnx::AttributeProto* mode = attr(n, "mode");
+    std::optional<double> value;  // the pad value: input 2 (opset 11+) or attribute `value`
+    if (has_input(n, 2)) value = constant(n, 2).scalar;
+    else if (auto f = attr_float(n, "value")) value = *f;
+    if ((mode && mode->s() != "constant") || value.value_or(0.0) != 0.0)
+      fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
+    if (pads.size() != 8 || x.shape.size() != 3 || pads[0] || pads[1] || pads[4] || pads[5] || pads[2] != pads[6] ||
+        pads[3] != pads[7])
+      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides of H and W of [N, C, H, W]",
+           "ridge folds a zero Pad into the Conv or pool that follows it");
+    Tensor t = x;
+    t.pad = {t.pad.first + pads[2], t.pad.second + pads[3]};
+    tensors_[n.output(0)] = std::move(t);
+  }
+
+  // ConvTranspose: weight [C, out / groups, kh, kw]; symmetric pads and no output_shape.
+  void conv_transpose(const onnx::NodeProto& n, int index) {
+    const Tensor& x = activation(n, 0);
+    const Tensor& w = constant(n, 1);
+    if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D transposed convolutions only");
+    if (attr(n, "output_shape")) fail(n, "output_shape is not modelled", "give pads and output_padding instead");
+    const onnx::AttributeProto* ap = attr(n, "auto_pad");
+    if (ap && ap->s() != "NOTSET" && ap->s() != "VALID") fail(n, "auto_pad " + ap->s() + " is not modelled");
+    std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
+      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides");
+    int64_t groups = attr_int(n, "group", 1);
+    toml::table a;
+    a.insert("out_channels", w.shape[1] * groups);
+    a.insert("kernel", to_array(attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{w.shape[2], w.shape[3]})));
+    a.insert("stride", to_array(attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1})));
+    a.insert("padding", to_array({pads[0], pads[1]}));
+    a.insert("output_padding", to_array(attr_ints(n, "output_padding").value_or(std::vector<int64_t>{0, 0})));
+    a.insert("dilation", to_array(attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1})));
+    a.insert("groups", groups);
+    a.insert("bias", has_input(n, 2));
+    Tensor xin = x;
+    layer(n, index, "conv_transpose2d", {&xin}, std::move(a));
+  }
+
+  // Resize (opset 11+: X, roi, scales, sizes; Upsample and opset 10: X, scales) of
+  // [N, C, H, W] by constant scales or sizes; nearest or (bi)linear.
+  void resize(const onnx::NodeProto& n, int index) {
+    const Tensor& x = activation(n, 0);
+    if (x.shape.size() != 3) fail(n, "ridge models the resizing of [N, C, H, W] only");
+    int scales_at = n.input_size() <= 2 ? 1 : 2;
+    Shape full = x.shape;
+    full.insert(full.begin(), 1);
+    std::vector<int64_t> size;
+    if (has_input(n, 3)) {
+      size = values(n, 3);
+    } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == 4) {
+      const std::vector<double>& f = *constant(n, scales_at).reals;
+      for (size_t i = 0; i < 4; ++i) size.push_back(static_cast<int64_t>(std::floor(full[i] * f[i])));
+    } else {
+      fail(n, "needs constant scales or sizes");
+    }
+    if (size.size() != 4 || size[0] != 1 || size[1] != full[1])
+      fail(n, "resizes more than H and W (to " + shape_list(size) + ")");
+    const onnx::AttributeProto* m = attr(n, "mode");
+    std::string mode = m ? m->s() : "nearest";
+    if (mode != "nearest" && mode != "linear") fail(n, "mode " + mode + " is not modelled (nearest and linear are)");
+    toml::table a;
+    a.insert("size", to_array({size[2], size[3]}));
+    a.insert("mode", mode);
+    Tensor xin = x;
+    layer(n, index, "resize", {&xin}, std::move(a));
+  }
+
+  // Einsum of two operands as the product it is: batch letters (in both operands and the
+  // output, leading and in the same order), then one row letter, one contracted letter
+  // and one column letter; the operand's last two axes in either order. An activation by
+  // a 2-D constant ("...k,kn->...n" or "...k,nk->...n") is a linear layer.
+  void einsum(const onnx::NodeProto& n, int index) {
+    const onnx::AttributeProto* eq = attr(n, "equation");
+    std::string e = eq ? eq->s() : "";
+    e.erase(std::remove(e.begin(), e.end(), ' '), e.end());
+    size_t comma = e.find(','), arrow = e.find("->");
+    if (n.input_size() != 2 || comma == std::string::npos || arrow == std::string::npos || arrow < comma ||
+        e.find("...") != std::string::npos)
+      fail(n, "equation '" + e + "' is not modelled", "ridge models two-operand Einsums written without '...'");
+    std::string x = e.substr(0, comma), y = e.substr(comma + 1, arrow - comma - 1), z = e.substr(arrow + 2);
+    auto unsupported = [&]() { fail(n, "equation '" + e + "' is not a (batched) matrix product ridge models"); };
+    const Tensor& a = tensor(n, 0);
+    const Tensor& b = tensor(n, 1);
+    if (a.activation && !b.activation && y.size() == 2 && b.shape.size() == 2) {
+      // ...k,kn->...n or ...k,nk->...n
+      char k = x.back();
+      size_t kat = y.find(k);
+      char out = y[1 - kat];
+      if (kat == std::string::npos || z != x.substr(0, x.size() - 1) + out) unsupported();
+      toml::table t;
+      t.insert("out_features", b.shape[1 - kat]);
+      t.insert("bias", false);
+      Tensor ain = a;
+      return layer(n, index, "linear", {&ain}, std::move(t));
+    }
+    if (!a.activation || !b.activation || x.size() != y.size() || x.size() != z.size() || x.size() < 3) unsupported();
+    size_t lead = x.size() - 2;
+    if (x.substr(0, lead) != y.substr(0, lead) || x.substr(0, lead) != z.substr(0, lead)) unsupported();
+    std::string xl = x.substr(lead), yl = y.substr(lead), zl = z.substr(lead);
+    char m = zl[0], c = zl[1];
+    char k = xl[0] == m ? xl[1] : xl[0];
+    if (k == m || k == c || m == c) unsupported();
+    if (xl != std::string{m, k} && xl != std::string{k, m}) unsupported();
+    if (yl != std::string{k, c} && yl != std::string{c, k}) unsupported();
+    bool ta = xl[0] == k;  // A read as [..., K, M]
+    bool tb = yl[0] == c;  // B read as [..., N, K]
+    toml::table t;
+    if (ta) t.insert("transpose_a", true);
+    if (tb) t.insert("transpose_b", true);
+    Tensor ain = a, bin = b;
+    layer(n, index, "matmul", {&ain, &bin}, std::move(t));
+  }
+
+  // Where(condition, X, Y): folded when all are constants; otherwise one operation per
+  // output element, as the elementwise op it is: `scale` over the one activation, or
+  // `add` of two (a constant mask selecting between a constant and an activation is the
+  // masked_fill of attention).
+  void where(const onnx::NodeProto& n, int index) {
+    std::vector<int> acts;
+    for (int i = 0; i < 3; ++i)
+      if (tensor(n, i).activation) acts.push_back(i);
+    if (acts.empty()) {
+      const Tensor &c = tensor(n, 0), &x = tensor(n, 1), &y = tensor(n, 2);
+      std::optional<Shape> s = broadcast_shape(c.shape, x.shape);
+      if (s) s = broadcast_shape(*s, y.shape);
+      if (!s) fail(n, "constant shapes do not broadcast");
+      std::optional<std::vector<int64_t>> v;
+      int64_t count = element_count(*s);
+      auto at = [&](const Tensor& t, int64_t i) { return (*t.values)[t.values->size() == 1 ? 0 : i]; };
+      if (c.values && x.values && y.values && s->size() <= 1) {
+        v.emplace();
+        for (int64_t i = 0; i < count; ++i) v->push_back(at(c, i) ? at(x, i) : at(y, i));
+      }
+      return folded(n, *s, v);
+    }
+    if (acts.size() == 3) fail(n, "a Where of three activations is not modelled");
+    for (int i = 0; i < 3; ++i) {
+      if (tensor(n, i).activation) continue;
+      const Tensor& act = tensor(n, acts[0]);
+      Shape full = act.shape;
+      full.insert(full.begin(), 1);
+      std::optional<Shape> s = broadcast_shape(full, tensor(n, i).shape);
+      if (!s || *s != full) fail(n, "a constant operand widens the activation's shape, which ridge does not model");
+    }
+    if (acts.size() == 1) {
+      Tensor x = tensor(n, acts[0]);
+      toml::table a;
+      a.insert("factor", 1.0);
+      return layer(n, index, "scale", {&x}, std::move(a));
+    }
+    Tensor x = tensor(n, acts[0]), y = tensor(n, acts[1]);
+    layer(n, index, "add", {&x, &y});
+  }
+
   void conv(const onnx::NodeProto& n, int index) {
     const Tensor& x = activation(n, 0);
     const Tensor& w = constant(n, 1);
@@ -416,6 +615,8 @@ class Translator {
     std::vector<int64_t> s = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
+    ph += x.pad.first;
+    pw += x.pad.second;
     toml::table a;
     a.insert("out_channels", w.shape[0]);
     a.insert("kernel", to_array(k));
@@ -425,6 +626,7 @@ class Translator {
     a.insert("groups", attr_int(n, "group", 1));
     a.insert("bias", has_input(n, 2));
     Tensor xin = x;
+    xin.pad = {0, 0};
     layer(n, index, "conv2d", {&xin}, std::move(a));
   }
 
@@ -435,6 +637,8 @@ class Translator {
     std::vector<int64_t> s = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
+    ph += x.pad.first;
+    pw += x.pad.second;
     toml::table a;
     a.insert("kernel", to_array(k));
     a.insert("stride", to_array(s));
@@ -442,6 +646,7 @@ class Translator {
     if (is_max) a.insert("dilation", to_array(d));
     a.insert("ceil_mode", attr_int(n, "ceil_mode", 0) != 0);
     Tensor xin = x;
+    xin.pad = {0, 0};
     layer(n, index, is_max ? "max_pool2d" : "avg_pool2d", {&xin}, std::move(a));
   }
 
@@ -518,13 +723,31 @@ class Translator {
       return folded(n, {static_cast<int64_t>(v.size())}, v);
     }
     if (op == "Identity" || op == "Dropout" || op == "Cast") return pass_on(n, tensor(n, 0));
-    if (op == "Pad") {  // only a zero pad (torch exports one before some pools) is modelled
-      std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{});
-      if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
-      if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, tensor(n, 0));
-      fail(n, "a non-zero Pad is not modelled", "fold the padding into the next Conv or pool when exporting");
-    }
+    if (op == "Pad") return pad(n);
     if (op == "Conv") return conv(n, index);
+    if (op == "ConvTranspose") return conv_transpose(n, index);
+    if (op == "InstanceNormalization") {
+      Tensor x = activation(n, 0);
+      toml::table a;
+      a.insert("eps", static_cast<double>(attr_float(n, "epsilon").value_or(1e-5f)));
+      return layer(n, index, "instancenorm", {&x}, std::move(a));
+    }
+    if (op == "Resize" || op == "Upsample") return resize(n, index);
+    if (op == "Einsum") return einsum(n, index);
+    if (op == "Where") return where(n, index);
+    if (op == "Equal") {  // on shape vectors (torch's expand(-1) exports Where(Equal(shape, -1), ...))
+      const Tensor& a = constant(n, 0);
+      const Tensor& b = constant(n, 1);
+      std::optional<Shape> s = broadcast_shape(a.shape, b.shape);
+      if (!s) fail(n, "constant shapes " + shape_list(a.shape) + " and " + shape_list(b.shape) + " do not broadcast");
+      std::optional<std::vector<int64_t>> v;
+      if (a.values && b.values && (a.values->size() == b.values->size() || b.values->size() == 1)) {
+        v.emplace();
+        for (size_t i = 0; i < a.values->size(); ++i)
+          v->push_back((*a.values)[i] == (*b.values)[b.values->size() == 1 ? 0 : i]);
+      }
+      return folded(n, *s, v);
+    }
     if (op == "Gemm") {
       const Tensor& x = activation(n, 0);
       const Tensor& w = constant(n, 1);
@@ -816,6 +1039,38 @@ class Translator {
       return pass_on(n, p);
     }
     unknown(n, index);
+  }
+
+  // Whether a ReduceMean averages over the last axis only, keeping it, of an input with
+  // the rank of the activation `like`.
+  bool reduces_last_axis(const onnx::NodeProto& n, const std::string& like) {
+    auto it = tensors_.find(like);
+    if (it == tensors_.end() || !it->second.activation || attr_int(n, "keepdims", 1) == 0) return false;
+    std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
+    if (axes.empty() && has_input(n, 1)) {
+      auto a = tensors_.find(n.input(1));
+      if (a == tensors_.end() || !a->second.values) return false;
+      axes = *a->second.values;
+    }
+    int64_t rank = static_cast<int64_t>(it->second.shape.size()) + 1;
+    return axes.size() == 1 && (axes[0] == -1 || axes[0] == rank - 1);
+  }
+
+  // A recognised chain (onnx_patterns.hpp) as the one ridge layer it stands for, named
+  // after its first node's module.
+  void emit_chain(const OnnxChain& c, int index) {
+    const onnx::NodeProto& first = model_.graph().node(c.nodes.front());
+    Tensor x = activation(first, 0);
+    toml::table a;
+    std::string op = "gelu";
+    if (c.kind == OnnxChain::Kind::layernorm) {
+      op = "layernorm";
+      a.insert("elementwise_affine", c.gamma);
+      if (c.gamma) a.insert("bias", c.beta);
+      a.insert("eps", c.eps);
+    }
+    layer(first, index, op, {&x}, std::move(a));
+    tensors_[c.output] = tensors_[first.output(0)];
   }
 
   void unknown(const onnx::NodeProto& n, int index) {
