@@ -121,6 +121,46 @@ TEST(OnnxImport, LayerNormChainEinsumAndWhere) {
   EXPECT_EQ(total_params(m), 32 + 2 * 256);
 }
 
+TEST(OnnxImport, VitFollowsTheBatchThroughMultiheadAttention) {
+  // torchvision VisionTransformer(image_size=32, patch_size=16, num_layers=1, num_heads=2,
+  // hidden_dim=8, mlp_dim=16, num_classes=3), exported by `scripts/onnx-zoo --test-files`:
+  // 6,843 parameters (sum of the module's p.numel()). nn.MultiheadAttention works on
+  // [S, N, E] and [S, N x heads, d]: per sample the scores are [heads 2, 5, 5].
+  Model m = load_model(kDir + "vit-tiny.onnx");
+  EXPECT_EQ(total_params(m), 6'843);
+  // MACs by hand, S = 4 patches + class token = 5, E = 8, d = 4: patch conv 4 * 8 * 3*16*16
+  // = 24,576; qkv 5*8*24 = 960; scores and context 2 heads * 5*5*4 each = 200 + 200;
+  // out_proj 5*8*8 = 320; MLP 5*8*16 * 2 = 1,280; head 8*3 = 24.
+  CostAnalysis one = analyze_costs(m, RunSettings{});
+  EXPECT_EQ(one.totals.macs, 24'576 + 960 + 200 + 200 + 320 + 1'280 + 24);
+  bool scores = false;
+  for (const Layer& l : m.layers)
+    if (l.op == "matmul" && l.output == Shape{2, 5, 5}) scores = true;
+  EXPECT_TRUE(scores);
+  RunSettings three;
+  three.batch = 3;
+  EXPECT_EQ(analyze_costs(m, three).totals.macs, 3 * one.totals.macs);
+}
+
+TEST(OnnxImport, SwinFollowsTheBatchMergedWithTheWindows) {
+  // torchvision SwinTransformer(patch_size=[4, 4], embed_dim=8, depths=[2], num_heads=[2],
+  // window_size=[4, 4], num_classes=3) on 32x32 (`scripts/onnx-zoo --test-files`): 2,391
+  // parameters, the relative position bias tables (7*7 x 2 each) included once each and
+  // the shifted block's attention mask not at all.
+  Model m = load_model(kDir + "swin-tiny.onnx");
+  EXPECT_EQ(total_params(m), 2'391);
+  // The 8x8 grid in 4 windows of 16 tokens, merged with the batch: per sample the scores are
+  // [windows 4, heads 2, 16, 16]. MACs: patch conv 64 * 8 * 48 = 24,576; per block qkv
+  // 64*8*24 = 12,288, scores and context 4*2*16*16*4 = 8,192 each, proj 64*8*8 = 4,096,
+  // MLP 64*8*32 * 2 = 32,768 (65,536 per block, two blocks); head 8*3 = 24.
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.macs, 24'576 + 2 * 65'536 + 24);
+  bool scores = false;
+  for (const Layer& l : m.layers)
+    if (l.op == "matmul" && l.output == Shape{4, 2, 16, 16}) scores = true;
+  EXPECT_TRUE(scores);
+  EXPECT_GE(m.find("features.1.0.attn.relative_position_bias_table"), 0);
+}
+
 TEST(OnnxImport, Resnet50ShapesOnlyMatchesTorchvisionAndTheZoo) {
   // torchvision.models.resnet50: num_params 25,557,032 (ResNet50_Weights.IMAGENET1K_V1
   // meta in torchvision/models/resnet.py); exported by scripts/onnx-zoo, weights stripped.

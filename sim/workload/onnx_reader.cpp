@@ -482,9 +482,12 @@ class Translator {
       s.erase(s.begin() + at);
     }
     if (s.empty()) s = {1};
-    std::string name = tensor_name;
-    std::replace(name.begin(), name.end(), '@', '_');
-    for (int k = 2; used_.count(name); ++k) name = tensor_name + "_" + std::to_string(k);
+    // Named after the initializer; a computed one after the initializer it came from, or
+    // after the module using it.
+    std::string base = c.learned ? tensor_name : !c.source.empty() ? c.source : module_name(n.name()) + ".constant";
+    std::replace(base.begin(), base.end(), '@', '_');
+    std::string name = base;
+    for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
     used_.insert(name);
     toml::table attrs;
     attrs.insert("shape", to_array(s));
@@ -1207,7 +1210,12 @@ class Translator {
           v.emplace();
           for (int64_t i : *idx.values) v->push_back((*data.values)[i < 0 ? i + data.values->size() : i]);
         }
-        Shape s = idx.shape;
+        int64_t axis = attr_int(n, "axis", 0);  // data[:axis] + indices + data[axis + 1:]
+        if (axis < 0) axis += static_cast<int64_t>(data.shape.size());
+        if (axis < 0 || axis >= static_cast<int64_t>(data.shape.size())) fail(n, "gathers along no axis the data has");
+        Shape s(data.shape.begin(), data.shape.begin() + axis);
+        s.insert(s.end(), idx.shape.begin(), idx.shape.end());
+        s.insert(s.end(), data.shape.begin() + axis + 1, data.shape.end());
         return folded(n, s, v);
       }
       if (!data.activation) {  // an embedding table looked up by ids
