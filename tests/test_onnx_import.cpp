@@ -229,6 +229,12 @@ TEST(OnnxImport, UnknownNodesFailOrStandInWithAllowUnknown) {
   auto allowed = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx --allow-unknown");
   EXPECT_EQ(allowed.status, 0);
   EXPECT_NE(allowed.err.find("note: 1 unmodelled layer(s) counted at zero cost: norm"), std::string::npos) << allowed.err;
+  // ... and under the totals of the table itself, and in the JSON totals.
+  EXPECT_NE(allowed.out.find("\nunmodelled: 1 layer(s) counted at zero cost, left out of the totals: norm\n"),
+            std::string::npos)
+      << allowed.out;
+  auto json = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx --allow-unknown --format json");
+  EXPECT_NE(json.out.find("\"unmodelled\": [\"norm\"]"), std::string::npos) << json.out;
   OnnxOptions allow;
   allow.allow_unknown = true;
   Model m = load_model(kDir + "unknown-op.onnx", {}, allow);
