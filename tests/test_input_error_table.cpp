@@ -26,6 +26,7 @@ struct Case {
 #define SWEEP "models = [\"mlp\"]\nhardware = [\"v100\"]\n"
 #define VARY "[[vary]]\nkey = \"memory.HBM2.bandwidth\"\n"
 #define SET "RIDGE analyze mlp --hw v100 --set "
+#define PLOT_CSV "hardware,dtype,batch,samples_per_s,bound\nv100,fp16,1,10,compute\na100,fp16,1,20,compute\n"
 
 const Case kCases[] = {
     // sim/engine/sweep_file.cpp
@@ -58,6 +59,10 @@ const Case kCases[] = {
      "a context must be a non-negative integer", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"decode\"]\n", "RIDGE sweep in.toml", "phase \"decode\" needs context = [...]", true},
     {"sim/engine/sweep_file.cpp", SWEEP "context = [128]\n", "RIDGE sweep in.toml", "'context' applies to phase = [\"decode\"] only", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\"]\nseq = [0]\n", "RIDGE sweep in.toml",
+     "a seq must be a positive integer", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\", \"inference\"]\nseq = [128]\n", "RIDGE sweep in.toml",
+     "'seq' applies to phase = [\"prefill\"] only", true},
     // sim/workload/model_reader.cpp and ops (most are in the backlog below)
     {"sim/workload/model_reader.cpp", "name = \"m\"\nmax_positions = 0\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\n",
      "RIDGE analyze ./in.toml", "'max_positions' must be a positive integer (got 0)", false},
@@ -84,6 +89,10 @@ const Case kCases[] = {
     {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\n", "RIDGE analyze ./in.toml", "'size' is required", false},
     {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"cubic\"\n", "RIDGE analyze ./in.toml",
      "'mode' must be \"nearest\" or \"linear\"", false},
+    {"sim/workload/ops/moe.cpp",
+     "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"r\"\nop = \"linear\"\nout_features = 4\n[[layer]]\nname = \"e\"\n"
+     "op = \"moe\"\ninputs = [\"@input\", \"r\"]\nnum_experts = 4\ntop_k = 5\nintermediate_size = 16\n",
+     "RIDGE analyze ./in.toml", "'top_k' must be at most num_experts = 4 (got 5)", false},
     // sim/base/units.cpp (datasheet quantities, here through --set compute.fp32)
     {"sim/base/units.cpp", "", SET "'compute.fp32='", "is empty", false},
     {"sim/base/units.cpp", "", SET "'compute.fp32=abc TFLOPS'", "does not start with a number", false},
@@ -104,6 +113,13 @@ const Case kCases[] = {
     {"sim/base/input_file.cpp", "name = \"x\"\n", "truncate -s 1G in.toml && RIDGE analyze ./in.toml", "more than the limit of 16 MiB", false},
     {"sim/base/input_file.cpp", "", "mkfifo f && (head -c 17000000 /dev/zero > f &) && RIDGE analyze ./f", "the input is more than the limit of 16 MiB",
      false},
+    // plots/sweep_figure.cpp: the figure's axes as chosen (in.toml holds a sweep CSV here)
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --x hardware --output o.png",
+     "--x hardware: not a column that can be numbers on the x axis", false},
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --colour dtype --output o.png",
+     "--colour dtype: every row drawn has dtype=fp16", false},
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --y bound --output o.png",
+     "--y bound: not a quantity of this CSV", false},
 };
 
 // Throw sites per reader that this table does not provoke: covered by the other bad-input
@@ -114,7 +130,8 @@ const std::map<std::string, int> kBacklog = {
     {"sim/workload/model_reader.cpp", 27}, {"sim/workload/ops/conv2d.cpp", 1},  {"sim/workload/ops/embedding.cpp", 1},
     {"sim/workload/ops/layout.cpp", 6},    {"sim/workload/ops/normalization.cpp", 2}, {"sim/workload/ops/pooling.cpp", 3},
     {"sim/workload/ops/structural.cpp", 3}, {"hw/descriptor_reader.cpp", 33},     {"sim/base/toml_fields.cpp", 20},
-    {"plots/sweep_plot.cpp", 18},          {"sim/engine/measured_layers.cpp", 13},
+    {"plots/sweep_table.cpp", 14},         {"plots/sweep_figure.cpp", 3},        {"plots/sweep_plot.cpp", 1},
+    {"sim/engine/measured_layers.cpp", 13},
 };
 
 class InputErrorTable : public ridge_test::FolderTest {
@@ -162,6 +179,8 @@ TEST_F(InputErrorTable, ImportedLayerTypes) {
   run_rows("sim/workload/ops/conv_transpose2d.cpp");
   run_rows("sim/workload/ops/resize.cpp");
 }
+TEST_F(InputErrorTable, MixtureOfExperts) { run_rows("sim/workload/ops/moe.cpp"); }
+TEST_F(InputErrorTable, SweepPlotChoices) { run_rows("plots/sweep_figure.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call
 // (TomlFields::fail, or units' local `fail`).
