@@ -10,6 +10,9 @@
 #include <map>
 #include <regex>
 
+#include <google/protobuf/text_format.h>
+#include <onnx/onnx_pb.h>
+
 #include "tests/run_ridge.hpp"
 #include "tests/test_folder.hpp"
 
@@ -17,15 +20,26 @@ namespace {
 
 struct Case {
   const char* reader;   // the source file whose throw site this row provokes
-  const char* file;     // text of `in.toml` written before the command ("" for none)
+  const char* file;     // text of the input file written before the command ("" for none)
   const char* command;  // shell command; RIDGE is the binary, run in the test's folder
   const char* message;  // must appear in the error line
-  bool located;         // the error line starts with `error: in.toml:LINE:COL:`
+  bool located;         // the error line starts with `error: NAME:LINE:COL:`
+  const char* name = "in.toml";  // the input file; an `.onnx` one is `file` in protobuf text format, written binary
 };
 
 #define SWEEP "models = [\"mlp\"]\nhardware = [\"v100\"]\n"
 #define VARY "[[vary]]\nkey = \"memory.HBM2.bandwidth\"\n"
 #define SET "RIDGE analyze mlp --hw v100 --set "
+#define CSV_HEADER "model,layer,op_class,dtype,flops,bytes,seconds\n"
+#define CALIBRATE "RIDGE calibrate in.csv --hw v100"
+// An ONNX graph (input x: 1x3x8x8) of one node in protobuf text format: NODE is the
+// node's fields, EXTRA more graph fields (initializers).
+#define ONNX_GRAPH(NODE, EXTRA)                                                                                   \
+  "ir_version: 8 opset_import { version: 13 } graph { node { name: \"n\" " NODE " } "                            \
+  "input { name: \"x\" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } dim { dim_value: 3 } "   \
+  "dim { dim_value: 8 } dim { dim_value: 8 } } } } } output { name: \"y\" } " EXTRA " }"
+#define ONNX_INT(NAME, VALUES) "initializer { name: \"" NAME "\" data_type: 7 " VALUES " } "
+#define ONNX "RIDGE analyze ./in.onnx"
 
 const Case kCases[] = {
     // sim/engine/sweep_file.cpp
@@ -89,6 +103,49 @@ const Case kCases[] = {
      "RIDGE analyze mlp --hw in.toml", "missing required key 'capacity'", true},
     {"sim/base/units.cpp", "", SET "'compute.fp32=120'", "must be a number with a unit in quotes", false},
     {"sim/base/units.cpp", "", SET "'compute.fp32=12 0 TFLOPS'", "(got \"12 0 TFLOPS\")", false},
+    // sim/engine/measured_layers.cpp (`ridge calibrate`'s CSV)
+    {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,linear,fp32,abc,1,1\n", CALIBRATE, "column 'flops' must be a number (got 'abc')", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", "model,model,layer\n", CALIBRATE, "column 'model' appears twice in the header", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", "model,layer,op_class,dtype,flops,seconds\n", CALIBRATE, "missing column 'input_bytes' in the header", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,linear\n", CALIBRATE, "row has 3 fields, the header 7", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,linear,fp32,1,1,0\n", CALIBRATE, "column 'seconds' must be greater than zero", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", CSV_HEADER ",l,linear,fp32,1,1,1\n", CALIBRATE, "column 'model' is empty", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,lineer,fp32,1,1,1\n", CALIBRATE, "unknown op class 'lineer'", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,linear,fp13,1,1,1\n", CALIBRATE, "unknown dtype 'fp13'", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", "model,layer,op_class,dtype,flops,bytes,seconds,batch\na,l,linear,fp32,1,1,1,1.5\n", CALIBRATE,
+     "column 'batch' must be a whole number (got 1.5)", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", "model,layer,op_class,dtype,flops,bytes,seconds,kernels\na,l,linear,fp32,1,1,1,2.5\n", CALIBRATE,
+     "column 'kernels' must be a whole number (got 2.5)", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", "# only a comment\n", CALIBRATE, "no header line", false, "in.csv"},
+    {"sim/engine/measured_layers.cpp", CSV_HEADER, CALIBRATE, "no measured rows after the header", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp", "", "RIDGE calibrate missing.csv --hw v100", "cannot read measured layers 'missing.csv'", false},
+    // sim/workload/onnx_reader.cpp (protobuf text, written as the binary in.onnx)
+    {"sim/workload/onnx_reader.cpp", "", "RIDGE import ./missing.onnx -o out.toml", "cannot read the ONNX file", false},
+    {"sim/workload/onnx_reader.cpp", "", "printf 'not onnx' > in.onnx && " ONNX, "is not a readable ONNX model (truncated, or not ONNX)", false},
+    {"sim/workload/onnx_reader.cpp", "ir_version: 8 graph { name: \"g\" }", ONNX, "is not an ONNX model: it holds no graph nodes", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\"", ""), ONNX, "node 'n' (MaxPool): has no 'kernel_shape' attribute", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\" attribute { name: \"kernel_shape\" type: INTS ints: 2 ints: 2 } "
+                                                "attribute { name: \"strides\" type: INTS ints: 0 }", ""),
+     ONNX, "node 'n' (MaxPool): 'strides' must be two values from 1 to 65536 (got [0])", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Transpose\" attribute { name: \"perm\" type: INTS ints: 0 ints: 1 ints: 1 ints: 3 }", ""),
+     ONNX, "node 'n' (Transpose): 'perm' [0x1x1x3] is not a permutation of the 4 axes", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp", ONNX_GRAPH("input: \"x\" op_type: \"Relu\"", ""), ONNX, "node 'n' (Relu): the node has no output", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp",
+     ONNX_GRAPH("input: \"a\" input: \"b\" input: \"c\" output: \"y\" op_type: \"Range\"",
+                ONNX_INT("a", "int64_data: 0") ONNX_INT("b", "int64_data: 4") ONNX_INT("c", "int64_data: 0")),
+     ONNX, "node 'n' (Range): start, limit and delta must be one integer each, delta not 0", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp",
+     ONNX_GRAPH("input: \"d\" input: \"i\" output: \"y\" op_type: \"Gather\"",
+                ONNX_INT("d", "dims: 2 int64_data: 2 int64_data: 3") ONNX_INT("i", "int64_data: 5")),
+     ONNX, "node 'n' (Gather): index 5 is out of range for 2 values", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp",
+     ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Split\" attribute { name: \"axis\" type: INT i: 1 } "
+                "attribute { name: \"split\" type: INTS ints: 1 ints: 2 }", ""),
+     ONNX, "node 'n' (Split): 'split' gives 2 sizes for 1 outputs", false, "in.onnx"},
+    {"sim/workload/onnx_reader.cpp",
+     ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Relu\"",
+                "initializer { name: \"w\" dims: 1099511627776 dims: 1099511627776 data_type: 1 }"),
+     ONNX, "a tensor's element count overflows 64 bits", false, "in.onnx"},
     // sim/base/input_file.cpp
     {"sim/base/input_file.cpp", "name = \"x\"\n", "truncate -s 1G in.toml && RIDGE analyze ./in.toml", "more than the limit of 16 MiB", false},
     {"sim/base/input_file.cpp", "", "mkfifo f && (head -c 17000000 /dev/zero > f &) && RIDGE analyze ./f", "the input is more than the limit of 16 MiB",
@@ -103,8 +160,16 @@ const std::map<std::string, int> kBacklog = {
     {"sim/workload/model_reader.cpp", 27}, {"sim/workload/ops/conv2d.cpp", 1},  {"sim/workload/ops/embedding.cpp", 1},
     {"sim/workload/ops/layout.cpp", 6},    {"sim/workload/ops/normalization.cpp", 2}, {"sim/workload/ops/pooling.cpp", 3},
     {"sim/workload/ops/structural.cpp", 3}, {"hw/descriptor_reader.cpp", 33},     {"sim/base/toml_fields.cpp", 20},
-    {"plots/sweep_plot.cpp", 18},          {"sim/engine/measured_layers.cpp", 13},
+    {"plots/sweep_plot.cpp", 18},          {"sim/workload/onnx_reader.cpp", 47},
 };
+
+// A row's file as written: an `.onnx` row's text is a ModelProto in protobuf text format.
+std::string onnx_binary_if_named(const std::string& name, const std::string& text) {
+  if (!name.ends_with(".onnx")) return text;
+  onnx::ModelProto model;
+  if (!google::protobuf::TextFormat::ParseFromString(text, &model)) ADD_FAILURE() << "bad protobuf text in a row: " << text;
+  return model.SerializeAsString();
+}
 
 class InputErrorTable : public ridge_test::FolderTest {
  protected:
@@ -117,7 +182,7 @@ class InputErrorTable : public ridge_test::FolderTest {
       if (index < first || index >= last) continue;
       ++rows;
       SCOPED_TRACE(c.command);
-      if (*c.file) write("in.toml", c.file);
+      if (*c.file) write(c.name, onnx_binary_if_named(c.name, c.file));
       std::string cmd = c.command;
       for (size_t at; (at = cmd.find("RIDGE")) != std::string::npos;) cmd.replace(at, 5, "'" RIDGE_BINARY "'");
       int raw = std::system(("cd '" + root_.string() + "' && " + cmd + " >out.txt 2>err.txt").c_str());
@@ -129,7 +194,8 @@ class InputErrorTable : public ridge_test::FolderTest {
       EXPECT_EQ(first.rfind("error: ", 0), 0u) << err;
       EXPECT_NE(first.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << first;
       if (c.located) {
-        EXPECT_TRUE(std::regex_search(first, std::regex("^error: in\\.toml:[0-9]+:[0-9]+: "))) << first;
+        EXPECT_EQ(first.rfind(std::string("error: ") + c.name + ":", 0), 0u) << first;
+        EXPECT_TRUE(std::regex_search(first, std::regex("^error: [^:]+:[0-9]+:[0-9]+: "))) << first;
       }
       if (std::getline(lines, second)) {
         EXPECT_EQ(second.rfind("hint: ", 0), 0u) << err;
@@ -147,6 +213,8 @@ TEST_F(InputErrorTable, SweepFileLists) { run_rows("sim/engine/sweep_file.cpp", 
 TEST_F(InputErrorTable, SweepFileRangesAndLimits) { run_rows("sim/engine/sweep_file.cpp", 12); }
 TEST_F(InputErrorTable, Units) { run_rows("sim/base/units.cpp"); }
 TEST_F(InputErrorTable, InputFile) { run_rows("sim/base/input_file.cpp"); }
+TEST_F(InputErrorTable, MeasuredLayersCsv) { run_rows("sim/engine/measured_layers.cpp"); }
+TEST_F(InputErrorTable, OnnxModels) { run_rows("sim/workload/onnx_reader.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call
 // (TomlFields::fail, or units' local `fail`).
