@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "plots/data_file.hpp"
@@ -43,10 +44,33 @@ struct Bar {
   std::string name;
   size_t layers = 0;
   double compute = 0, exposed = 0, link = 0, launch = 0, time = 0;
-  double memory_bound_time = 0;
+  std::map<Bound::Kind, double> time_by_bound;  // of its layers, by their bound (the Result's)
   std::string bound;  // the layer's bound label; a group's: "mixed" unless all agree
   bool other = false;
+  // The bound of most of its time; none for "other" and for bars that take no time.
+  Bound::Kind kind() const {
+    Bound::Kind k = Bound::Kind::none;
+    double most = 0;
+    for (const auto& [kind, time] : time_by_bound)
+      if (kind != Bound::Kind::none && time > most) {
+        most = time;
+        k = kind;
+      }
+    return other ? Bound::Kind::none : k;
+  }
 };
+
+// Column 7 of the bars block: the bound of the bar (see kLayersColumns).
+int bound_code(Bound::Kind k) {
+  switch (k) {
+    case Bound::Kind::compute: return 0;
+    case Bound::Kind::memory: return 1;
+    case Bound::Kind::overhead: return 2;
+    case Bound::Kind::link: return 3;
+    case Bound::Kind::none: return -1;
+  }
+  return -1;
+}
 
 void add_layer(Bar& b, const LayerResult& l) {
   const LayerTiming& tm = l.timing;
@@ -55,7 +79,7 @@ void add_layer(Bar& b, const LayerResult& l) {
   b.link += tm.link_s;
   b.launch += tm.overhead_s;
   b.time += tm.time_s;
-  if (tm.memory_bound()) b.memory_bound_time += tm.time_s;
+  b.time_by_bound[l.bound.kind] += tm.time_s;
   b.bound = b.layers == 0 || b.bound == l.bound.label ? l.bound.label : "mixed";
   ++b.layers;
 }
@@ -122,8 +146,14 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
                                     std::string(dtype_name(req.settings.dtype)) + ",",
                                     std::string(phase_name(req.settings.phase)) + ";",
                                     "step " + si_label(t.totals.timing.time_s, "s")};
-  const std::vector<std::string> key = {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"};
   std::vector<Bar> bars = bars_of(req);
+  // The key names the bounds the bars have (a marker each), launch-overhead- and
+  // link-bound only when a bar is.
+  std::set<Bound::Kind> kinds;
+  for (const Bar& b : bars) kinds.insert(b.kind());
+  std::vector<std::string> key = {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"};
+  if (kinds.count(Bound::Kind::overhead)) key.push_back("launch-bound");
+  if (kinds.count(Bound::Kind::link)) key.push_back("link-bound");
   std::vector<std::string> notes;
   // A figure of a given size draws as many bars as fit a line each (the rest in "other").
   if (style.size_given) {
@@ -189,10 +219,11 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   dat.comment("each bar adds up to its time: compute + exposed memory + link + launch, where");
   dat.comment("exposed memory = max(0, memory time - compute time) (the rest of the memory time overlaps compute)");
   dat.out() << "\n";
-  int block = dat.begin_block("bars from the top: position compute_s exposed_memory_s link_s launch_s time_s memory_bound name layers bound");
+  int block = dat.begin_block("bars from the top: position compute_time_s exposed_memory_s link_time_s overhead_time_s time_s "
+                              "bound_code (0 compute, 1 memory, 2 overhead, 3 link, -1 none) name layers bound");
   for (size_t i = 0; i < n; ++i) {
     const Bar& b = bars[i];
-    int bound = b.other ? -1 : (b.memory_bound_time > b.time / 2 ? 1 : 0);
+    int bound = bound_code(b.kind());
     dat.out() << n - i << " " << gp_number(b.compute) << " " << gp_number(b.exposed) << " " << gp_number(b.link) << " "
               << gp_number(b.launch) << " " << gp_number(b.time) << " " << bound << " " << data_string(b.name, mk) << " "
               << b.layers << " " << data_string(b.bound, mk) << "\n";
@@ -235,7 +266,14 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
     << d << " using (($2+$3)/2/unit):1:(($2+$3)/2/unit):" << h << " with boxxyerror lt 2 title 'exposed memory', \\\n"
     << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 title 'compute', \\\n"
     << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35 lc rgb '#222222' title 'compute-bound', \\\n"
-    << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'\n";
+    << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'";
+  // Launch-overhead-bound in the launch colour, link-bound in the link colour: neither
+  // reads as memory-bound. Bars with no bound (no time, "other") have no marker.
+  if (kinds.count(Bound::Kind::overhead))
+    g << ", \\\n" << d << " using ($7 == 2 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 7 ps 0.5 lt 4 title 'launch-bound'";
+  if (kinds.count(Bound::Kind::link))
+    g << ", \\\n" << d << " using ($7 == 3 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 13 ps 0.5 lt 3 title 'link-bound'";
+  g << "\n";
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   bundle.notes = notes;
   return bundle;

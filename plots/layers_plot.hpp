@@ -8,8 +8,12 @@
 //   exposed memory   the memory time not hidden under compute, max(0, memory - compute);
 //   link             host-link transfer (with --data-on host);
 //   launch           kernel-launch overhead.
-// A symbol after each bar marks its bound: a square for compute-bound, a triangle for
-// memory-bound (a group: the bound of most of its time; the level is in the .dat file).
+// A symbol after each bar marks its bound, as the Result stage gives it: a square for
+// compute-bound, a triangle for memory-bound, a circle in the launch colour for
+// launch-overhead-bound (most of its time is kernel launches, whatever its roofline
+// says), a diamond in the link colour for link-bound; none for a bar that takes no
+// time, nor for "other" (a group: the bound of most of its time; the level is in the
+// .dat file).
 #pragma once
 
 #include <string>
@@ -40,8 +44,9 @@ struct LayersRequest {
 PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem);
 
 // Columns of the .dat file's bars block, one row per bar from the top: 1 position,
-// 2 compute_s, 3 exposed_memory_s, 4 link_s, 5 launch_s, 6 time_s, 7 bound (0 compute,
-// 1 memory, -1 "other"), 8 name, 9 layers in the bar, 10 bound name.
+// 2 compute_time_s, 3 exposed_memory_s, 4 link_time_s, 5 overhead_time_s, 6 time_s,
+// 7 bound code (0 compute, 1 memory, 2 overhead, 3 link, -1 none: no time, or "other"),
+// 8 name, 9 layers in the bar, 10 bound (the schema's label, "mixed" for a group that differs).
 inline constexpr int kLayersColumns = 10;
 
 }  // namespace ridge::plots

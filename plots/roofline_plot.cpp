@@ -7,12 +7,14 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "plots/data_file.hpp"
 #include "plots/label_layout.hpp"
 #include "plots/plot_text.hpp"
 #include "sim/base/error.hpp"
+#include "sim/views/layer_fields.hpp"
 
 namespace ridge::plots {
 
@@ -39,6 +41,7 @@ struct Point {
   std::string name;             // the layer's name, or the group's pattern ("encoder.*.ffn")
   double intensity, attained, share, time_s, size;
   double r_in = 0;              // marker radius, inches
+  bool launch_bound = false;    // the Result's bound is `overhead`: kernel launches take most of its time
   std::string label() const {
     return name + (layers.size() > 1 ? " x" + std::to_string(layers.size()) + "," : "") + " " + percent_label(share);
   }
@@ -54,8 +57,12 @@ struct Hardware {
 struct Scene {
   std::vector<Hardware> hw;
   std::vector<Point> points;
+  bool launch_bound = false;  // some point is launch-bound: the key explains its marker
   double x_lo = 1e300, x_hi = 0, y_lo = 1e300, y_hi = 0;
 };
+
+// The key's entry for launch-bound layers' square markers.
+constexpr const char* kLaunchBoundKey = "launch-bound (placed without launch time)";
 
 // Roof, bandwidth and ridge labels are set at this fraction of the font size.
 constexpr double kLineFont = 0.9;
@@ -165,7 +172,7 @@ std::vector<Point> points_of(size_t h, const Model& model, const RunResult& t, b
   std::map<std::string, std::vector<size_t>> by_pattern;  // pattern -> indices into out
   for (size_t i = 0; i < t.layers.size(); ++i) {
     const LayerResult& l = t.layers[i];
-    if (!(l.arithmetic_intensity > 0) || !(l.attained_flops > 0)) {
+    if (!(l.arithmetic_intensity > 0) || !(l.roofline_attained_flops > 0)) {
       ++skipped;
       continue;
     }
@@ -174,7 +181,9 @@ std::vector<Point> points_of(size_t h, const Model& model, const RunResult& t, b
       bool merged = false;
       for (size_t k : by_pattern[pattern]) {
         Point& p = out[k];
-        if (std::fabs(p.intensity / l.arithmetic_intensity - 1) < 0.01 && std::fabs(p.attained / l.attained_flops - 1) < 0.01) {
+        if (std::fabs(p.intensity / l.arithmetic_intensity - 1) < 0.01 &&
+            std::fabs(p.attained / l.roofline_attained_flops - 1) < 0.01 &&
+            p.launch_bound == (l.bound.kind == Bound::Kind::overhead)) {
           p.layers.push_back(i);
           p.name = pattern;
           p.share += l.step_share;
@@ -186,7 +195,9 @@ std::vector<Point> points_of(size_t h, const Model& model, const RunResult& t, b
       if (merged) continue;
       by_pattern[pattern].push_back(out.size());
     }
-    out.push_back({h, {i}, model.layers[i].name, l.arithmetic_intensity, l.attained_flops, l.step_share, l.timing.time_s, 0});
+    // At its roofline position: FLOPs over max(compute, memory), its launch time shown apart.
+    out.push_back({h, {i}, model.layers[i].name, l.arithmetic_intensity, l.roofline_attained_flops, l.step_share,
+                   l.timing.time_s, 0, 0, l.bound.kind == Bound::Kind::overhead});
   }
   for (Point& p : out) {
     p.size = marker_size(p.share);
@@ -222,6 +233,7 @@ Scene scene_of(const RooflineRequest& req) {
       s.x_lo = std::min(s.x_lo, p.intensity);
       s.x_hi = std::max(s.x_hi, p.intensity);
       s.y_lo = std::min(s.y_lo, p.attained);
+      s.launch_bound = s.launch_bound || p.launch_bound;
       s.points.push_back(std::move(p));
     }
     s.hw.push_back(std::move(H));
@@ -516,6 +528,18 @@ void write_texts(DataFile& dat, const std::vector<Text>& texts, TextMarkup mk) {
               << t.lt << "\n";
 }
 
+// The points block's columns: the layer schema's keys (sim/views/layer_fields), and the
+// plot's own marker_size and layer_index between them. A key the schema lacks is a bug.
+std::vector<std::string> point_columns(const RunResult& run) {
+  const std::vector<std::string> columns = {"arithmetic_intensity", "roofline_attained_flops", "step_share", "marker_size",
+                                            "time_s", "layer_index", "bound", "name"};
+  std::set<std::string> keys;
+  for (const auto& f : layer_fields(run)) keys.insert(f.key);
+  for (const std::string& c : columns)
+    if (c != "marker_size" && c != "layer_index" && !keys.count(c)) throw RunError("roofline plot: no field '" + c + "' in the layer schema");
+  return columns;
+}
+
 Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s, const Layout& L, size_t h, TextMarkup mk) {
   const HardwareSpec& hw = req.runs[h].hw;
   const RunResult& t = req.runs[h].timing;
@@ -540,11 +564,15 @@ Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s,
   const std::vector<double>& ridges = t.hardware->ridge_points;
   for (size_t m = 0; m < ridges.size(); ++m)
     dat.out() << gp_number(ridges[m]) << " " << gp_number(H.run_flops) << " " << m << "\n";
-  b.points = dat.begin_block(which + ": layers: intensity attained share marker_size time_s layer_index bound name (" +
-                             std::to_string(H.skipped) + " layers without arithmetic or traffic left out; " +
-                             "repeated blocks on one spot are one row named by their pattern, layer_index the first)");
-  dat.out() << data_string(hardware_title(hw), mk)
-            << " \"attained\" \"share\" \"marker_size\" \"time_s\" \"layer_index\" \"bound\" \"name\"\n";
+  const std::vector<std::string> columns = point_columns(t);
+  std::string names;
+  for (const std::string& c : columns) names += (names.empty() ? "" : " ") + c;
+  b.points = dat.begin_block(which + ": layers: " + names + " (" + std::to_string(H.skipped) +
+                             " layers without arithmetic or traffic left out; repeated blocks on one spot are one row " +
+                             "named by their pattern, layer_index the first; y is the roofline position, launch time aside)");
+  dat.out() << data_string(hardware_title(hw), mk);
+  for (size_t c = 1; c < columns.size(); ++c) dat.out() << " " << data_string(columns[c], TextMarkup::plain);
+  dat.out() << "\n";
   for (const Point& p : s.points) {
     if (p.run != h) continue;
     const LayerResult& l = t.layers[p.layers.front()];
@@ -602,9 +630,13 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
     const Blocks& b = blocks[h];
     std::string lt = "lt " + std::to_string(h % kOkabeIto.size() + 1);
     std::string rgb = kOkabeIto[h % kOkabeIto.size()];
-    // Filled translucent circles (#AARRGGBB: alpha 0x70) with an outline in the same colour.
-    clauses.push_back(idx(b.points) + " using 1:2:4 with points pt 7 ps variable lc rgb '#70" + rgb.substr(1) + "' notitle");
-    clauses.push_back(idx(b.points) + " using 1:2:4 with points pt 6 ps variable " + lt + " lw 0.8 notitle");
+    // Filled translucent circles (#AARRGGBB: alpha 0x70) with an outline in the same colour;
+    // launch-bound layers (column 7 "overhead") as squares, at their roofline position.
+    const std::string circle = "(strcol(7) eq 'overhead' ? NaN : $2)", square = "(strcol(7) eq 'overhead' ? $2 : NaN)";
+    clauses.push_back(idx(b.points) + " using 1:" + circle + ":4 with points pt 7 ps variable lc rgb '#70" + rgb.substr(1) + "' notitle");
+    clauses.push_back(idx(b.points) + " using 1:" + circle + ":4 with points pt 6 ps variable " + lt + " lw 0.8 notitle");
+    if (s.launch_bound)
+      clauses.push_back(idx(b.points) + " using 1:" + square + ":4 with points pt 4 ps variable " + lt + " lw 1.2 notitle");
     clauses.push_back(idx(b.drops) + " using 1:2 with lines " + lt + " lw 0.6 dt (2,3) notitle");
     clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 13 ps 1.1 " + lt + " notitle");
     clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 12 ps 1.1 lc rgb '#222222' lw 0.8 notitle");
@@ -614,6 +646,9 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
     clauses.push_back("keyentry with linespoints pt 7 ps 0.8 lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 title " +
                       gp_string(key_texts[h], style.markup()));
   clauses.push_back("keyentry with points pt 6 ps 1.4 lc rgb '#555555' title 'marker area: time share'");
+  if (s.launch_bound)
+    clauses.push_back("keyentry with points pt 4 ps 1.4 lc rgb '#555555' lw 1.2 title " +
+                      gp_string(kLaunchBoundKey, style.markup()));
   const std::string line_font = " font '," + gp_number(style.font_size * kLineFont) + "'";
   // LaTeX draws gnuplot's opaque text boxes with \widthof (the calc package): in .tex
   // output such labels go without their box, so that a plain article compiles them.
@@ -663,6 +698,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   if (H > 1)
     for (size_t h = 0; h < H; ++h) key_texts.push_back(hardware_key(req.runs[h], scene.hw[h]));
   key_texts.push_back("marker area: time share");
+  if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
   // Several hardware: without --size, room for their roof labels in the margin.
   PlotStyle sized = style;
   if (H > 1 && !style.size_given) {

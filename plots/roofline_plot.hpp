@@ -10,8 +10,11 @@
 //     al. 2009; hierarchical rooflines as NERSC and Nsight Compute draw them); the other
 //     dtypes' roofs are drawn lighter, from where the fastest level would meet them;
 //   - each level's ridge point at the run's dtype marked and labelled at its own corner;
-//   - each layer a point at (its arithmetic intensity, its attained FLOP/s), marker
-//     area proportional to its share of the step time; repeated blocks at one spot are
+//   - each layer a point at its roofline position (its arithmetic intensity, its FLOPs
+//     over max(compute, memory) time: launch overhead and the host link aside), marker
+//     area proportional to its share of the step time (launches included); a layer
+//     whose bound is `overhead` (launches take most of its time) is a square, and the
+//     key says so; repeated blocks at one spot are
 //     one point ("encoder.*.ffn x12, 19%") unless `group` is off; the `labels`
 //     heaviest labelled clear of each other, and a note says when fewer fit.
 // Achievable = peak x the descriptor's efficiency factors, as the hardware models use.
@@ -46,9 +49,10 @@ struct RooflineRequest {
 PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, const std::string& stem);
 
 // Columns of the points block of the .dat file (one row per layer that does work),
-// so tests and authors can read it back: 1 intensity [FLOP/B], 2 attained [FLOP/s],
-// 3 share of step time, 4 marker size, 5 time [s], 6 layer index, 7 bound, 8 name
-// (a group: its first layer's index and bound, its pattern and count as the name).
+// so tests and authors can read it back, named by the layer schema's keys:
+// 1 arithmetic_intensity [FLOP/B], 2 roofline_attained_flops [FLOP/s], 3 step_share,
+// 4 marker size, 5 time_s, 6 layer index, 7 bound, 8 name (a group: its first layer's
+// index and bound, its pattern and count as the name).
 inline constexpr int kRooflinePointColumns = 8;
 
 }  // namespace ridge::plots

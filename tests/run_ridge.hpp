@@ -19,7 +19,7 @@ inline std::string slurp(const std::filesystem::path& p) {
 }
 
 struct RidgeRun {
-  int status = -1;  // exit status; 124 when it ran past the time limit
+  int status = -1;  // exit status; -1 when killed (a minute of CPU is the limit)
   std::string out;
   std::string err;
 };
@@ -38,8 +38,11 @@ inline RidgeRun run_ridge(const std::string& args, const RunIn& in = {}) {
   std::string pattern = (fs::temp_directory_path() / "ridge-run-XXXXXX").string();
   if (!::mkdtemp(pattern.data())) return {};
   fs::path dir = pattern, out = dir / "stdout", err = dir / "stderr";
-  std::string cmd = (in.folder.empty() ? "" : "cd '" + in.folder + "' && ") + (in.path.empty() ? "" : "PATH='" + in.path + "' ") +
-                    "/usr/bin/timeout 60 '" RIDGE_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  // `ulimit -t` bounds a runaway ridge (killed by SIGXCPU: status -1) without a
+  // `timeout` process per run; `exec` spares one more.
+  std::string cmd = (in.folder.empty() ? "" : "cd '" + in.folder + "' && ") + "ulimit -t 60; " +
+                    (in.path.empty() ? "" : "PATH='" + in.path + "' ") + "exec '" RIDGE_BINARY "' " + args + " >'" + out.string() +
+                    "' 2>'" + err.string() + "'";
   int raw = std::system(cmd.c_str());
   RidgeRun r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -49,6 +49,7 @@ struct Case {
   "dim { dim_value: 8 } dim { dim_value: 8 } } } } } output { name: \"y\" } " EXTRA " }"
 #define ONNX_INT(NAME, VALUES) "initializer { name: \"" NAME "\" data_type: 7 " VALUES " } "
 #define ONNX "RIDGE analyze ./in.onnx"
+#define PLOT_CSV "hardware,dtype,batch,samples_per_s,bound\nv100,fp16,1,10,compute\na100,fp16,1,20,compute\n"
 
 const Case kCases[] = {
     // sim/engine/sweep_file.cpp
@@ -81,6 +82,10 @@ const Case kCases[] = {
      "a context must be a non-negative integer", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"decode\"]\n", "RIDGE sweep in.toml", "phase \"decode\" needs context = [...]", true},
     {"sim/engine/sweep_file.cpp", SWEEP "context = [128]\n", "RIDGE sweep in.toml", "'context' applies to phase = [\"decode\"] only", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\"]\nseq = [0]\n", "RIDGE sweep in.toml",
+     "a seq must be a positive integer", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\", \"inference\"]\nseq = [128]\n", "RIDGE sweep in.toml",
+     "'seq' applies to phase = [\"prefill\"] only", true},
     // sim/workload/model_reader.cpp and ops (most are in the backlog below)
     {"sim/workload/model_reader.cpp", "name = \"m\"\nmax_positions = 0\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\n",
      "RIDGE analyze ./in.toml", "'max_positions' must be a positive integer (got 0)", false},
@@ -128,6 +133,10 @@ const Case kCases[] = {
      "RIDGE analyze ./in.toml", "'axes' must be in [-2, 2) for the input 4x8 (got 5)", false},
     {"sim/workload/ops/normalization.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\neps = -1\n",
      "RIDGE analyze ./in.toml", "'eps' must be positive", false},
+    {"sim/workload/ops/moe.cpp",
+     "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"r\"\nop = \"linear\"\nout_features = 4\n[[layer]]\nname = \"e\"\n"
+     "op = \"moe\"\ninputs = [\"@input\", \"r\"]\nnum_experts = 4\ntop_k = 5\nintermediate_size = 16\n",
+     "RIDGE analyze ./in.toml", "'top_k' must be at most num_experts = 4 (got 5)", false},
     // sim/base/units.cpp (datasheet quantities, here through --set compute.fp32)
     {"sim/base/units.cpp", "", SET "'compute.fp32='", "is empty", false},
     {"sim/base/units.cpp", "", SET "'compute.fp32=abc TFLOPS'", "does not start with a number", false},
@@ -224,6 +233,13 @@ const Case kCases[] = {
     {"sim/base/input_file.cpp", "name = \"x\"\n", "truncate -s 1G in.toml && RIDGE analyze ./in.toml", "more than the limit of 16 MiB", false},
     {"sim/base/input_file.cpp", "", "mkfifo f && (head -c 17000000 /dev/zero > f &) && RIDGE analyze ./f", "the input is more than the limit of 16 MiB",
      false},
+    // plots/sweep_figure.cpp: the figure's axes as chosen (in.toml holds a sweep CSV here)
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --x hardware --output o.png",
+     "--x hardware: not a column that can be numbers on the x axis", false},
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --colour dtype --output o.png",
+     "--colour dtype: every row drawn has dtype=fp16", false},
+    {"plots/sweep_figure.cpp", PLOT_CSV, "RIDGE plot sweep in.toml --y bound --output o.png",
+     "--y bound: not a quantity of this CSV", false},
 };
 
 // Throw sites per reader that this table does not provoke: covered by the other bad-input
@@ -234,7 +250,8 @@ const std::map<std::string, int> kBacklog = {
     {"sim/workload/model_reader.cpp", 3}, {"sim/workload/ops/conv2d.cpp", 1},  {"sim/workload/ops/embedding.cpp", 1},
     {"sim/workload/ops/layout.cpp", 6},    {"sim/workload/ops/normalization.cpp", 2}, {"sim/workload/ops/pooling.cpp", 3},
     {"sim/workload/ops/structural.cpp", 3}, {"hw/descriptor_reader.cpp", 8},     {"sim/base/toml_fields.cpp", 20},
-    {"plots/sweep_plot.cpp", 18},          {"sim/workload/onnx_reader.cpp", 47},
+    {"plots/sweep_table.cpp", 14},         {"plots/sweep_figure.cpp", 3},        {"plots/sweep_plot.cpp", 1},
+    {"sim/workload/onnx_reader.cpp", 47},
 };
 
 // A row's file as written: an `.onnx` row's text is a ModelProto in protobuf text format.
@@ -295,6 +312,8 @@ TEST_F(InputErrorTable, DescriptorKeys) { run_rows("hw/descriptor_reader.cpp", 0
 TEST_F(InputErrorTable, DescriptorTablesAndOverrides) { run_rows("hw/descriptor_reader.cpp", 13); }
 TEST_F(InputErrorTable, MeasuredLayersCsv) { run_rows("sim/engine/measured_layers.cpp"); }
 TEST_F(InputErrorTable, OnnxModels) { run_rows("sim/workload/onnx_reader.cpp"); }
+TEST_F(InputErrorTable, MixtureOfExperts) { run_rows("sim/workload/ops/moe.cpp"); }
+TEST_F(InputErrorTable, SweepPlotChoices) { run_rows("plots/sweep_figure.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call
 // (TomlFields::fail, or units' local `fail`).

@@ -256,6 +256,65 @@ context = [512, 7000, 9000]
   EXPECT_THROW(parse_sweep("models = [\"gpt2\"]\nhardware = [\"a100\"]\ncontext = [1]\n", "s.toml"), InputError);
 }
 
+TEST(LlmSweep, PrefillSeqListEqualsAnalyzeAtEachLength) {
+  // A sweep over the prompt length: each model is read at each seq, on models with and
+  // without a [params] seq; past llama-2-7b's max_positions = 4096 the point is an error.
+  SweepPlan plan = plan_sweep(parse_sweep(R"(models = ["llama-2-7b", "mixtral-8x7b"]
+hardware = ["h200"]
+dtype = ["fp16"]
+phase = ["prefill"]
+seq = [128, 2048, 5000]
+batch = [1, 4]
+)", "s.toml"));
+  ASSERT_EQ(plan.point_count(), 12u);
+  SweepResult r = run_sweep(plan, {1, false, nullptr, nullptr});
+  HardwareSpec hw = load_hardware("h200");
+  for (size_t i = 0; i < plan.point_count(); ++i) {
+    SweepCoords c = plan.coords(i);
+    const std::string name = plan.file.models[c.model].text;
+    SCOPED_TRACE(name + " seq " + std::to_string(c.seq) + " batch " + std::to_string(c.batch));
+    if (name == "llama-2-7b" && c.seq == 5000) {
+      EXPECT_NE(r.points[i].status_text().find("max_positions"), std::string::npos) << r.points[i].status_text();
+      continue;
+    }
+    Model m = load_model(name, c.seq);
+    RunSettings s;
+    s.phase = Phase::prefill;
+    s.dtype = DType::fp16;
+    s.batch = c.batch;
+    s.seq = c.seq;
+    RunResult one = derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline"));
+    ASSERT_TRUE(r.points[i].ok()) << r.points[i].status_text();
+    EXPECT_EQ(r.points[i].flops, one.totals.work.flops);
+    EXPECT_NEAR(r.points[i].sums.time_s, one.totals.timing.time_s, 1e-12);
+  }
+  // Prefill FLOPs grow with the prompt: llama-2-7b at 128 tokens, batch 1, by hand the
+  // linear MACs 6,607,077,376 per token x 128 and attention 2 x 32 x 128 x (128 x 129 / 2)
+  // x 32 layers = 2,164,260,864: MACs 847,870,164,992 (FLOPs are 2 x MACs and the rest).
+  Model m128 = load_model("llama-2-7b", 128);
+  RunSettings s;
+  s.phase = Phase::prefill;
+  s.dtype = DType::fp16;
+  EXPECT_EQ(analyze_costs(m128, s).totals.macs, 6'607'077'376LL * 128 + 2'164'260'864);
+  EXPECT_EQ(r.points[plan.index(0, 0, 0, 0)].flops, analyze_costs(m128, s).totals.flops);
+  // The same sweep through [[vary]] key = "model.seq" on mixtral (a [params] model) gives
+  // the same points as its seq list.
+  SweepPlan vary = plan_sweep(parse_sweep(R"(models = ["mixtral-8x7b"]
+hardware = ["h200"]
+dtype = ["fp16"]
+phase = ["prefill"]
+batch = [1, 4]
+[[vary]]
+key = "model.seq"
+values = [128, 2048, 5000]
+)", "v.toml"));
+  SweepResult rv = run_sweep(vary, {1, false, nullptr, nullptr});
+  for (size_t i = 0; i < vary.point_count(); ++i) {
+    ASSERT_TRUE(rv.points[i].ok()) << rv.points[i].status_text();
+    EXPECT_EQ(rv.points[i].sums.time_s, r.points[6 + i].sums.time_s) << i;  // mixtral's six points, in the same order
+  }
+}
+
 }  // namespace
 }  // namespace ridge
 

@@ -100,10 +100,10 @@ TEST(OneValue, RooflinePlotDataHoldsTheAnalyzedValues) {
   bool found = false;
   for (const auto& block : ridge::test::data_blocks(ridge::test::read_all(dir / "r.dat")))
     for (const auto& row : block)
-      if (row.size() == 8 && row[7] == "conv2") {  // intensity attained share marker time_s index bound name
+      if (row.size() == 8 && row[7] == "conv2") {  // intensity roofline_attained share marker time_s index bound name
         found = true;
         EXPECT_EQ(std::stod(row[0]), conv2["arithmetic_intensity"].get<double>());
-        EXPECT_EQ(std::stod(row[1]), conv2["attained_flops"].get<double>());
+        EXPECT_EQ(std::stod(row[1]), conv2["roofline_attained_flops"].get<double>());
         EXPECT_EQ(std::stod(row[2]), conv2["step_share"].get<double>());
         EXPECT_EQ(std::stod(row[4]), conv2["time_s"].get<double>());
         EXPECT_EQ(row[6], conv2["bound"]);

@@ -14,10 +14,6 @@
 #include "plots/gnuplot_runner.hpp"
 #include "plots/layers_plot.hpp"
 #include "plots/roofline_plot.hpp"
-#include "plots/sweep_plot.hpp"
-#include "sim/engine/sweep_file.hpp"
-#include "sim/views/sweep_report.hpp"
-#include "sim/engine/sweep_run.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/model_catalog.hpp"
@@ -71,18 +67,48 @@ TEST(PlotRoofline, PointsAreTheEnginesNumbers) {
   const auto& rows = blocks.at(5);
   const RunResult& t = r.runs[0].timing;
   size_t expected = 0;
-  for (const LayerResult& l : t.layers) expected += (l.arithmetic_intensity > 0 && l.attained_flops > 0);
+  for (const LayerResult& l : t.layers) expected += (l.arithmetic_intensity > 0 && l.roofline_attained_flops > 0);
   ASSERT_EQ(rows.size(), expected + 1);
+  // The header names the columns by the layer schema's keys.
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"NVIDIA V100 SXM2 16 GB", "roofline_attained_flops", "step_share", "marker_size",
+                                               "time_s", "layer_index", "bound", "name"}));
   for (size_t i = 1; i < rows.size(); ++i) {
     size_t layer = static_cast<size_t>(std::stoul(rows[i].at(5)));
     const LayerResult& l = t.layers.at(layer);
     SCOPED_TRACE(r.model.layers[layer].name);
     EXPECT_EQ(rows[i].at(7), r.model.layers[layer].name);
     expect_rel(std::stod(rows[i][0]), l.arithmetic_intensity, "intensity");
-    expect_rel(std::stod(rows[i][1]), l.attained_flops, "attained");
+    // At its roofline position: FLOPs over max(compute, memory), launches aside.
+    expect_rel(std::stod(rows[i][1]), l.work.flops / std::max(l.timing.compute_s, l.timing.memory_s), "roofline attained");
     expect_rel(std::stod(rows[i][4]), l.timing.time_s, "time");
     expect_rel(std::stod(rows[i][2]), l.timing.time_s / t.totals.timing.time_s, "share");
   }
+}
+
+// bert-base at batch 1 on an A100: most layers are launch-bound (issue #11). They sit
+// at their roofline position, above what they attain with their launches, as squares
+// the key explains.
+TEST(PlotRoofline, LaunchBoundLayersSitAtTheirRooflinePositionAsSquares) {
+  TimedRun r = timed("bert-base", {"a100"});
+  RooflineRequest req{&r.model, r.settings, r.runs, 8, false};
+  PlotBundle b = roofline_plot(req, style_for(ImageFormat::png), "roof");
+  const auto blocks = test::data_blocks(b.files[1].content);
+  const RunResult& t = r.runs[0].timing;
+  size_t launch_bound = 0;
+  for (size_t i = 1; i < blocks.at(5).size(); ++i) {
+    const auto& row = blocks[5][i];
+    const LayerResult& l = t.layers.at(std::stoul(row.at(5)));
+    EXPECT_EQ(row.at(6), l.bound.label);
+    if (l.bound.kind != Bound::Kind::overhead) continue;
+    ++launch_bound;
+    // Launches take more than compute and memory together, so the roofline position is
+    // over twice what the layer attains with them.
+    EXPECT_GT(std::stod(row.at(1)), 2 * l.attained_flops) << row.at(7);
+  }
+  EXPECT_GT(launch_bound, 10u);
+  const std::string& gp = b.files[0].content;
+  EXPECT_NE(gp.find("launch-bound (placed without launch time)"), std::string::npos);
+  EXPECT_NE(gp.find("strcol(7) eq 'overhead' ? $2 : NaN"), std::string::npos);
 }
 
 TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {
@@ -198,8 +224,45 @@ TEST(PlotLayers, StacksAddUpToTheLayerTime) {
     expect_rel(std::stod(rows[i][5]), tm.time_s, "time");
     EXPECT_LE(tm.time_s, previous) << "heaviest first";
     previous = tm.time_s;
-    EXPECT_EQ(rows[i][6], tm.memory_bound() ? "1" : "0");
+    // The bound is the Result's: only a compute- or memory-bound layer is drawn as one.
+    const Bound& bound = t.layers[layer].bound;
+    const char* code = bound.kind == Bound::Kind::compute    ? "0"
+                       : bound.kind == Bound::Kind::memory   ? "1"
+                       : bound.kind == Bound::Kind::overhead ? "2"
+                       : bound.kind == Bound::Kind::link     ? "3"
+                                                             : "-1";
+    EXPECT_EQ(rows[i][6], code) << rows[i][7] << " is " << bound.label;
+    EXPECT_EQ(rows[i][9], bound.label);
   }
+}
+
+// bert-base at batch 1 on an A100 spends most of its step in kernel launches (issue #11:
+// 1.175 of 1.330 ms): its launch-bound layers get their own marker, never the memory
+// one; AlexNet's flatten and dropouts take no time and get none.
+TEST(PlotLayers, LaunchBoundAndIdleLayersAreNotDrawnAsMemoryBound) {
+  TimedRun bert = timed("bert-base", {"a100"});
+  LayersRequest req{&bert.model, bert.settings, bert.runs[0], LayerGrouping::none, 1000};
+  PlotBundle b = layers_plot(req, style_for(ImageFormat::png), "layers");
+  size_t launch_bound = 0;
+  const auto bert_blocks = test::data_blocks(b.files[1].content);
+  for (const auto& row : bert_blocks.at(0))
+    if (row.at(9) == "overhead") {
+      EXPECT_EQ(row.at(6), "2") << row.at(7);
+      ++launch_bound;
+    }
+  EXPECT_GT(launch_bound, 0u);
+  EXPECT_NE(b.files[0].content.find("title 'launch-bound'"), std::string::npos);
+  TimedRun alex = timed("alexnet", {"v100"});
+  LayersRequest areq{&alex.model, alex.settings, alex.runs[0], LayerGrouping::none, 100};
+  size_t idle = 0;
+  const auto alex_blocks = test::data_blocks(layers_plot(areq, style_for(ImageFormat::png), "l").files[1].content);
+  for (const auto& row : alex_blocks.at(0))
+    if (row.at(7) == "flatten" || row.at(7) == "drop6" || row.at(7) == "drop7") {
+      EXPECT_EQ(std::stod(row.at(5)), 0.0) << row.at(7);
+      EXPECT_EQ(row.at(6), "-1") << row.at(7) << " takes no time: no bound marker";
+      ++idle;
+    }
+  EXPECT_EQ(idle, 3u);
 }
 
 // Blocks by name prefix; the bars past --top summed into "other", so that every bar
@@ -231,195 +294,6 @@ TEST(PlotLayers, GroupsAndTheRestAddUpToTheStep) {
   size_t encoder_blocks = 0;
   for (const auto& row : rows) encoder_blocks += row.at(7).rfind("encoder.", 0) == 0;
   EXPECT_EQ(encoder_blocks, 12u);
-}
-
-TEST(PlotSweep, SeriesFromTheCsvColumns) {
-  SweepTable t = parse_sweep_csv(test::sample_sweep_csv(), "s.csv");
-  auto blocks = test::data_blocks(sweep_plot(t, style_for(ImageFormat::png), "s").files[1].content);
-  // One model, one facet. Throughput: one line per (hardware, bandwidth value): v100 x 2
-  // values, a100 x 2 values. Time against bandwidth: one line per (hardware, batch): 2 x 2.
-  // Four + four blocks, then the texts.
-  ASSERT_GE(blocks.size(), 8u);
-  EXPECT_EQ(blocks[0][0][0], "v100, 900 GB/s");
-  EXPECT_EQ(blocks[0][0][1], "alexnet");
-  EXPECT_EQ(blocks[0].size(), 3u);  // header + batch 1, 64
-  EXPECT_EQ(blocks[0][1][0], "1");
-  EXPECT_EQ(blocks[0][1][1], "100");
-  EXPECT_EQ(blocks[3][0][0], "a100, 1.5 TB/s");
-  EXPECT_EQ(blocks[3][2][1], "1600");
-  EXPECT_EQ(blocks[4][0][0], "v100, batch 1");
-  expect_rel(std::stod(blocks[4][1][0]), 900e9, "bandwidth parsed to B/s");
-  expect_rel(std::stod(blocks[4][2][0]), 1.5e12, "bandwidth parsed to B/s");
-  EXPECT_EQ(blocks[7][0][0], "a100, batch 64");
-  expect_rel(std::stod(blocks[7][2][1]), 0.04, "step time");
-}
-
-TEST(PlotSweep, ReadsTheCsvRidgeSweepWrites) {
-  // Points in order v100 b1, v100 b64, a100 b1, a100 b64; v100 has no bf16 peak, so its
-  // rows are 'unsupported' and not drawn; a100 gives one series whose points are the
-  // sweep's own batch / step time.
-  SweepPlan plan = plan_sweep(parse_sweep(
-      "models = [\"alexnet\"]\nhardware = [\"v100\", \"a100\"]\ndtype = [\"bf16\"]\nbatch = [1, 64]\n", "s.toml"));
-  SweepResult r = run_sweep(plan, {1, false, nullptr, nullptr});
-  std::ostringstream csv;
-  write_sweep(plan, r, false, OutputFormat::csv, ColumnChoice{}, csv);
-  SweepTable t = parse_sweep_csv(csv.str(), "s.csv");
-  ASSERT_EQ(t.rows.size(), 2u);
-  // One line: nothing tells lines apart, so it has no label; a100 is in the title.
-  SweepFigure fig = plan_sweep_figure(t);
-  ASSERT_EQ(fig.facets.size(), 1u);
-  ASSERT_EQ(fig.facets[0].through.size(), 1u);
-  EXPECT_TRUE(fig.legend.empty());
-  EXPECT_EQ(fig.title, (std::vector<std::string>{"alexnet,", "a100,", "roofline model,", "bf16,", "inference"}));
-  auto blocks = test::data_blocks(sweep_plot(t, style_for(ImageFormat::png), "s").files[1].content);
-  EXPECT_EQ(blocks[0][0][0], "");
-  EXPECT_EQ(blocks[0][0][1], "alexnet");
-  ASSERT_EQ(blocks[0].size(), 3u);
-  // The CSV carries 6 significant digits, so the round trip holds to 5e-6 relative.
-  EXPECT_NEAR(std::stod(blocks[0][1][1]), 1 / r.points[2].sums.time_s, 5e-6 / r.points[2].sums.time_s);
-  EXPECT_NEAR(std::stod(blocks[0][2][1]), 64 / r.points[3].sums.time_s, 64 * 5e-6 / r.points[3].sums.time_s);
-}
-
-TEST(PlotSweep, BadCsvIsAnInputError) {
-  EXPECT_THROW(parse_sweep_csv("model,batch\nx,1\n", "s.csv"), InputError);
-  EXPECT_THROW(parse_sweep_csv("hardware,batch,samples_per_s\nv100,1\n", "s.csv"), InputError);
-  EXPECT_THROW(parse_sweep_csv("hardware,batch,samples_per_s\n\"v100,1,2\n", "s.csv"), InputError);
-  SweepTable t = parse_sweep_csv("hardware,batch,samples_per_s\nv100,one,2\n", "s.csv");
-  EXPECT_THROW(sweep_plot(t, style_for(ImageFormat::png), "s"), InputError);
-}
-
-// --- selection, facets, legend ---
-
-// Six rows, two models; the counts in the tests below are by hand from these rows.
-const char* const kSmallSweep =
-    "model,hardware,batch,dtype,phase,samples_per_s,time_s\n"
-    "m1,v100,1,fp32,inference,10,0.1\n"
-    "m1,v100,8,fp32,inference,40,0.2\n"
-    "m1,a100,1,fp16,training,20,0.05\n"
-    "m1,a100,8,fp16,inference,80,0.1\n"
-    "m2,v100,1,fp32,inference,5,0.2\n"
-    "m2,a100,1,fp16,inference,15,0.07\n";
-
-TEST(PlotSweep, WhereSelectsRows) {
-  SweepTable t = parse_sweep_csv(kSmallSweep, "t.csv");
-  EXPECT_EQ(select_rows(t, {}).rows.size(), 6u);
-  EXPECT_EQ(select_rows(t, {"model=m1"}).rows.size(), 4u);
-  EXPECT_EQ(select_rows(t, {"model=m1", "phase=inference"}).rows.size(), 3u);
-  EXPECT_EQ(select_rows(t, {"dtype=fp16"}).rows.size(), 3u);
-  // One column twice: either value; columns together: all of them.
-  EXPECT_EQ(select_rows(t, {"hardware=v100", "hardware=a100", "dtype=fp16"}).rows.size(), 3u);
-  EXPECT_EQ(select_rows(t, {"batch=8", "model=m1"}).rows.size(), 2u);
-  // Values are matched whole, as the CSV writes them.
-  EXPECT_THROW(select_rows(t, {"model=m"}), InputError);
-  EXPECT_THROW(select_rows(t, {"model"}), InputError);
-  EXPECT_THROW(select_rows(t, {"model=m2", "phase=training"}), InputError);  // no row has both
-  try {
-    select_rows(t, {"modle=m1"});
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("no column 'modle'"), std::string::npos) << e.what();
-    EXPECT_NE(e.hint().find("model"), std::string::npos) << e.hint();
-  }
-  try {
-    select_rows(t, {"hardware=h100"});
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(e.hint().find("v100"), std::string::npos) << e.hint();
-    EXPECT_NE(e.hint().find("a100"), std::string::npos) << e.hint();
-  }
-}
-
-TEST(PlotSweep, OneFacetPerModel) {
-  SweepTable t = parse_sweep_csv(kSmallSweep, "t.csv");
-  SweepFigure fig = plan_sweep_figure(t);
-  ASSERT_EQ(fig.facets.size(), 2u);
-  EXPECT_EQ(fig.facets[0].model, "m1");
-  EXPECT_EQ(fig.facets[1].model, "m2");
-  // m1: (v100, fp32, inference), (a100, fp16, training), (a100, fp16, inference); m2: two lines.
-  EXPECT_EQ(fig.facets[0].through.size(), 3u);
-  EXPECT_EQ(fig.facets[1].through.size(), 2u);
-  // In the .dat: each line's header names its model, m1's lines first, then m2's.
-  auto blocks = test::data_blocks(sweep_plot(t, style_for(ImageFormat::png), "s").files[1].content);
-  std::vector<std::string> models;
-  for (size_t i = 0; i < 5; ++i) models.push_back(blocks.at(i).at(0).at(1));
-  EXPECT_EQ(models, (std::vector<std::string>{"m1", "m1", "m1", "m2", "m2"}));
-  size_t rows = 0;
-  for (size_t i = 0; i < 5; ++i) rows += blocks[i].size() - 1;
-  EXPECT_EQ(rows, 6u);  // every row is a point, once
-  // The same colour means the same hardware in both facets.
-  EXPECT_EQ(fig.facets[0].through[0].colour, fig.facets[1].through[0].colour);
-}
-
-TEST(PlotSweep, LegendNamesOnlyWhatVaries) {
-  SweepTable t = select_rows(parse_sweep_csv(kSmallSweep, "dir/t.csv"), {"phase=inference"});
-  SweepFigure fig = plan_sweep_figure(t);
-  // hardware and dtype vary (colour, dash); phase does not: it is in the title instead.
-  ASSERT_EQ(fig.legend.size(), 2u);
-  EXPECT_EQ(fig.legend[0].title, "hardware");
-  ASSERT_EQ(fig.legend[0].entries.size(), 2u);
-  EXPECT_EQ(fig.legend[0].entries[0].text, "v100");
-  EXPECT_EQ(fig.legend[0].entries[0].colour, 0);
-  EXPECT_EQ(fig.legend[1].title, "dtype");
-  ASSERT_EQ(fig.legend[1].entries.size(), 2u);
-  EXPECT_EQ(fig.legend[1].entries[1].text, "fp16");
-  EXPECT_EQ(fig.legend[1].entries[1].style, 1);
-  for (const LegendGroup& g : fig.legend)
-    for (const LegendEntry& e : g.entries) EXPECT_EQ(e.text.find("inference"), std::string::npos) << e.text;
-  EXPECT_EQ(fig.title, (std::vector<std::string>{"inference"}));
-  // Line labels hold the varying values only.
-  EXPECT_EQ(fig.facets[0].through[0].label, "v100, fp32");
-  // v100 alone ran only fp32: nothing varies, so no legend and every value is in the title.
-  SweepFigure one = plan_sweep_figure(select_rows(t, {"hardware=v100"}));
-  EXPECT_TRUE(one.legend.empty());
-  EXPECT_EQ(one.title, (std::vector<std::string>{"v100,", "fp32,", "inference"}));
-}
-
-std::string crowded_sweep() {
-  std::string csv = "model,hardware,batch,dtype,phase,samples_per_s\n";
-  for (const char* hw : {"h0", "h1", "h2", "h3"})
-    for (const char* dt : {"fp32", "fp16"})
-      for (const char* ph : {"inference", "training"})
-        for (int b : {1, 8}) csv += std::string("m,") + hw + "," + std::to_string(b) + "," + dt + "," + ph + ",10\n";
-  return csv;
-}
-
-TEST(PlotSweep, TooManySeriesSaysWhichWhere) {
-  SweepTable t = parse_sweep_csv(crowded_sweep(), "c.csv");
-  try {
-    plan_sweep_figure(t);
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("16 series in one panel"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("too many to read"), std::string::npos) << e.what();
-    EXPECT_NE(e.hint().find("hardware (4), dtype (2), phase (2)"), std::string::npos) << e.hint();
-    EXPECT_NE(e.hint().find("--where phase=inference"), std::string::npos) << e.hint();
-  }
-  // What the hint says is enough.
-  EXPECT_EQ(plan_sweep_figure(select_rows(t, {"phase=inference"})).facets[0].through.size(), 8u);
-}
-
-TEST(PlotSweep, CliSelectionErrorsExit2) {
-  test::TempDir dir;
-  fs::path csv = dir.path() / "c.csv";
-  std::ofstream(csv) << crowded_sweep();
-  std::string out = " --output '" + (dir.path() / "c.png").string() + "'";
-  test::CliResult r = test::run_cli("plot sweep '" + csv.string() + "'" + out);
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("error: "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("16 series in one panel"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("hint: "), std::string::npos) << r.err;
-  r = test::run_cli("plot sweep '" + csv.string() + "' --where hw=h0" + out);
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("no column 'hw'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("hardware"), std::string::npos) << r.err;
-  r = test::run_cli("plot sweep '" + csv.string() + "' --where hardware=h9" + out);
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("h0"), std::string::npos) << r.err;
-  if (test::gnuplot_available()) {
-    r = test::run_cli("plot sweep '" + csv.string() + "' --where phase=inference" + out);
-    EXPECT_EQ(r.status, 0) << r.err;
-    test::expect_image(dir.path(), "c", ImageFormat::png);
-  }
 }
 
 TEST(PlotTitle, WrapsBetweenPhrasesOnly) {

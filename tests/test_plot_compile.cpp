@@ -161,5 +161,30 @@ TEST(PlotTex, KeepsAPdfOfTheSameName) {
   EXPECT_FALSE(fs::exists(dir.path() / "fig-graphics.tex"));
 }
 
+// At its default size a sweep figure fits \textwidth of a default LaTeX article (345 pt):
+// LaTeX measures the figure it sets, and reports no overfull box.
+TEST(PlotTex, SweepFitsTheTextWidthOfAnArticle) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  if (!have("pdflatex")) GTEST_SKIP() << "pdflatex is not installed: cannot check the width (scripts/install-deps)";
+  test::TempDir dir;
+  std::ofstream(dir.path() / "sweep.csv") << hostile_sweep_csv();
+  std::string log;
+  ASSERT_EQ(run_in(dir.path(), std::string(RIDGE_BINARY) + " plot sweep sweep.csv --output fig.tex", &log), 0) << log;
+  // The figure set once, in a box LaTeX measures, then into the text.
+  std::ofstream(dir.path() / "paper.tex") << "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{color}\n"
+                                             "\\begin{document}\n\\sbox0{\\input{fig.tex}}\n"
+                                             "\\typeout{FIGWIDTH=\\the\\wd0}\n\\typeout{TEXTWIDTH=\\the\\textwidth}\n"
+                                             "\\noindent\\usebox0\n\\end{document}\n";
+  ASSERT_EQ(run_in(dir.path(), "pdflatex -interaction=nonstopmode -halt-on-error -no-shell-escape paper.tex", &log), 0) << log;
+  const std::string tex_log = test::read_all(dir.path() / "paper.log");
+  std::smatch fig, text;
+  ASSERT_TRUE(std::regex_search(tex_log, fig, std::regex("FIGWIDTH=([0-9.]+)pt"))) << tex_log;
+  ASSERT_TRUE(std::regex_search(tex_log, text, std::regex("TEXTWIDTH=([0-9.]+)pt"))) << tex_log;
+  EXPECT_DOUBLE_EQ(std::stod(text[1]), 345.0);  // the article class's \textwidth at 10 pt on letter paper
+  EXPECT_LE(std::stod(fig[1]), std::stod(text[1]));
+  EXPECT_GT(std::stod(fig[1]), 0.9 * std::stod(text[1]));  // and uses it
+  EXPECT_EQ(tex_log.find("Overfull"), std::string::npos) << tex_log;
+}
+
 }  // namespace
 }  // namespace ridge

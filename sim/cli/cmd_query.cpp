@@ -1,5 +1,5 @@
-// `ridge query MODEL --hw HW --layer NAME`: is this layer bandwidth-limited, where, and
-// what would flip it; plain sentences or JSON.
+// `ridge query MODEL --hw HW [--layer NAME]`: is this layer (without --layer: the model
+// as a whole) bandwidth-limited, where, and what would flip it; plain sentences or JSON.
 #include <iostream>
 
 #include "sim/base/error.hpp"
@@ -7,6 +7,8 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/layer_query.hpp"
+#include "sim/engine/model_query.hpp"
+#include "sim/views/model_query_report.hpp"
 #include "sim/views/query_report.hpp"
 #include "sim/workload/model_catalog.hpp"
 
@@ -16,13 +18,18 @@ namespace {
 const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::json};
 
 const CommandHelp kHelp = {
-    "ridge query MODEL --hw HW --layer NAME [options]",
+    "ridge query MODEL --hw HW [--layer NAME] [options]",
     "Answers, in a few sentences, whether one layer is bandwidth-limited on the hardware and at which memory\n"
     "level: the bandwidth it needs against what the level gives (per stream and in total), its arithmetic\n"
     "intensity against the ridge point, and what would flip it: the batch at which it turns compute-bound, or\n"
-    "why no batch does. --format json gives the same numbers under the keys `analyze --format json` uses.",
+    "why no batch does. --format json gives the same numbers under the keys `analyze --format json` uses.\n"
+    "Without --layer it answers for the model as a whole (\"is decode bandwidth-limited?\"): the share of the\n"
+    "step memory-bound, compute-bound and bound by launches, the bytes per token split into weights, KV cache\n"
+    "and activations, the KV cache stream, the bandwidth each level delivers over the step against its peak,\n"
+    "and the batch at which the largest linear layer turns compute-bound.",
     {"ridge query alexnet --hw v100 --layer conv1", "ridge query alexnet --hw v100 --layer fc6 --batch 64",
      "ridge query bert-base --hw a100 --layer encoder.0.attn --dtype fp16 --format json",
+     "ridge query llama-2-7b --hw a100 --dtype fp16 --phase decode --context 1024",
      "ridge query llama-2-7b --hw a100 --dtype fp16 --phase decode --context 1024 --layer layers.0.attn",
      "ridge query llama-2-7b --hw a100 --dtype fp16 --phase decode --context 1024 --layer layers.0.down_proj"}};
 }  // namespace
@@ -34,7 +41,7 @@ int run_query(const Args& args) {
   OutputOptionValues out;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file")(
-      "layer,l", po::value(&layer), "the layer to explain (ridge analyze MODEL lists them)");
+      "layer,l", po::value(&layer), "the layer to explain (ridge analyze MODEL lists them); without it, the model as a whole");
   po::options_description visible;
   visible.add(general).add(hardware_option_group(hwo)).add(run_option_group(run)).add(output_option_group(out, kFormats, false));
   po::positional_options_description pos;
@@ -43,12 +50,21 @@ int run_query(const Args& args) {
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "query: which model?", "ridge query alexnet --hw v100 --layer conv1");
   if (hwo.hw.empty()) throw InputError({}, "query: which hardware? (--hw)", "ridge list hardware");
-  if (layer.empty()) throw InputError({}, "query: which layer? (--layer)", "ridge analyze " + model_arg + " lists them");
   OutputFormat format = to_output_format(out, kFormats);
 
   RunSettings settings = to_run_settings(run);
   Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
   SelectedHardware hw = *to_hardware(hwo);
+  if (layer.empty()) {
+    ModelQuery m = query_model(model, settings, hw.spec, *hw.model);
+    write_output(out.output, [&](std::ostream& os) {
+      if (format == OutputFormat::json)
+        model_query_json(m).write(os);
+      else
+        os << model_query_text(m);
+    });
+    return 0;
+  }
   LayerQuery q = query_layer(model, settings, hw.spec, *hw.model, layer);
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)

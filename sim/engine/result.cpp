@@ -1,6 +1,8 @@
 // Deriving every reported number once (see result.hpp).
 #include "sim/engine/result.hpp"
 
+#include <algorithm>
+
 #include "sim/base/error.hpp"
 #include "sim/base/ratio.hpp"
 
@@ -70,6 +72,7 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
   r.timing = t;
   r.bound = bound_of(t, r.work, hw);
   r.attained_flops = ratio(r.work.flops, t.time_s);
+  r.roofline_attained_flops = ratio(r.work.flops, std::max(t.compute_s, t.memory_s));
   r.peak_fraction = ratio(r.attained_flops, peak);
   r.streams = {StreamResult{"input", r.work.input_bytes, t.input_level, "", t.required_input_Bps, 0},
                StreamResult{"output", r.work.output_bytes, t.output_level, "", t.required_output_Bps, 0},
@@ -134,6 +137,7 @@ RunResult derive_untimed(const Model& model, const CostAnalysis& costs, const st
   r.totals.name = "total";
   r.totals.cost = costs.totals;
   r.totals.work.kernels = 0;  // a sum: starts from no launches
+  r.layers.reserve(model.layers.size());
   for (size_t i = 0; i < model.layers.size(); ++i) {
     r.layers.push_back(untimed_layer(model.layers[i], costs.layers[i], work[i], costs.settings.batch));
     add_work(r.totals.work, work[i]);

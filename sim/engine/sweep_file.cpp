@@ -144,7 +144,8 @@ namespace {
 std::optional<size_t> checked_point_count(const SweepFile& s) {
   size_t n = 1;
   std::vector<size_t> sizes = {s.models.size(), s.hardware.size(), s.hw_models.size(), s.batches.size(),
-                               s.dtypes.size(),  s.phases.size(),   s.optimizers.size(), s.contexts.size()};
+                               s.dtypes.size(),  s.phases.size(),   s.optimizers.size(), s.contexts.size(),
+                               s.seqs.size()};
   for (const SweepVary& v : s.vary) sizes.push_back(v.values.size());
   for (size_t k : sizes)
     if (__builtin_mul_overflow(n, k, &n)) return std::nullopt;
@@ -211,6 +212,16 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
            "e.g. phase = [\"decode\"] and context = [128, 1024, 8192]; sweep other phases in a file of their own");
   if (!decode && !s.contexts.empty()) f.fail("context", "applies to phase = [\"decode\"] only");
   if (s.contexts.empty()) s.contexts.push_back(0);
+  read_list(f, "seq", false, [&](const toml::node& e, const SourceLoc& w) {
+    auto n = e.value<int64_t>();
+    if (!e.is_integer() || !n || *n <= 0) throw InputError(w, "sweep: a seq must be a positive integer");
+    s.seqs.push_back(*n);
+  });
+  bool prefill_only = s.phases.size() == 1 && s.phases[0] == Phase::prefill;
+  if (!s.seqs.empty() && !prefill_only)
+    f.fail("seq", "applies to phase = [\"prefill\"] only, as its only phase",
+           "e.g. phase = [\"prefill\"] and seq = [128, 1024, 8192]; sweep other phases in a file of their own");
+  if (s.seqs.empty()) s.seqs.push_back(0);
   named_list(f, "optimizer", parse_optimizer, "use sgd, momentum, adam or adamw", Optimizer::adam, s.optimizers);
 
   if (const toml::node* vary = f.node("vary")) {

@@ -54,6 +54,9 @@ struct SweepFile {
   // Decode: tokens already in the KV cache (`context = [...]`, required with phase
   // "decode", which must then be the only phase); {0} otherwise.
   std::vector<int64_t> contexts;
+  // Prefill: prompt tokens per sequence (`seq = [...]`; phase "prefill" must then be
+  // the only phase): each model is read at each length. {0} otherwise: the model file's.
+  std::vector<int64_t> seqs;
   std::vector<SweepVary> vary;
 
   // The number of points: the product of every list's length (parse_sweep has checked

@@ -43,7 +43,8 @@ size_t vary_combinations(const SweepFile& f) {
 
 // Points per (model, hw point, hw model) block: the group dimensions.
 size_t group_block(const SweepFile& f) {
-  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.contexts.size() * f.batches.size();
+  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.contexts.size() * f.seqs.size() *
+         f.batches.size();
 }
 
 }  // namespace
@@ -64,6 +65,9 @@ SweepCoords SweepPlan::coords(size_t index) const {
   size_t i = rest;
   c.batch = file.batches[i % file.batches.size()];
   i /= file.batches.size();
+  c.seq_index = i % file.seqs.size();
+  c.seq = file.seqs[c.seq_index];
+  i /= file.seqs.size();
   c.context = file.contexts[i % file.contexts.size()];
   i /= file.contexts.size();
   c.optimizer = file.optimizers[i % file.optimizers.size()];
@@ -117,6 +121,8 @@ SweepPlan plan_sweep(SweepFile file) {
       }
       plan.models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides); }));
       if (decodes) plan.decode_models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides, {}, 1); }));
+      for (int64_t seq : file.seqs)
+        if (seq > 0) plan.seq_models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides, {}, seq); }));
     }
   }
   size_t combos = vary_combinations(file);
@@ -197,13 +203,16 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
   size_t model_index = variant / plan.model_combos, model_combo = variant % plan.model_combos;
   // Any point of the group gives its settings.
   SweepCoords c = plan.coords(plan.index(model_index, 0, 0, rest));
-  const Model& model = c.phase == Phase::decode ? plan.decode_models[variant] : plan.models[variant];
+  const Model& model = c.phase == Phase::decode ? plan.decode_models[variant]
+                       : c.seq > 0                ? plan.seq_models[variant * f.seqs.size() + c.seq_index]
+                                                  : plan.models[variant];
   RunSettings settings;
   settings.batch = c.batch;
   settings.dtype = c.dtype;
   settings.phase = c.phase;
   settings.optimizer = c.optimizer;
   settings.context = c.context;
+  settings.seq = c.seq;
 
   std::string group_error;
   CostAnalysis costs;

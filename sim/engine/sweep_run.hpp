@@ -1,5 +1,5 @@
 // The sweep driver: a sweep file's cartesian product (models x hardware x hw_model x
-// [[vary]] values x phase x dtype x optimizer x context x batch), evaluated in parallel.
+// [[vary]] values x phase x dtype x optimizer x context x seq x batch), evaluated in parallel.
 //
 // A [[vary]] key "model.NAME" sets a model parameter: each model is then loaded once
 // per combination of the model keys' values (a model variant), and a hardware point
@@ -7,7 +7,7 @@
 //
 // Everything is prepared once: each model (variant) is loaded once, each descriptor parsed once
 // and a HardwareSpec built per [[vary]] combination (HardwareDescriptor::spec). Work is
-// grouped by (model, phase, dtype, optimizer, context, batch): a group runs analyze_costs and
+// grouped by (model, phase, dtype, optimizer, context, seq, batch): a group runs analyze_costs and
 // layer_work once, packs the work as struct-of-arrays, and times it against every
 // hardware point through HardwareModel::time_layers (vectorised where the model
 // overrides it). Results are stored by point index, so output does not depend on the
@@ -47,8 +47,10 @@ struct SweepCoords {
   DType dtype = DType::fp32;
   Optimizer optimizer = Optimizer::adam;
   int64_t context = 0;  // decode: tokens in the KV cache
+  int64_t seq = 0;      // prefill: prompt tokens per sequence (0: the model file's input length)
+  size_t seq_index = 0; // into SweepFile::seqs
   int64_t batch = 1;
-  size_t group = 0;  // index of its (model variant, phase, dtype, optimizer, batch) group
+  size_t group = 0;  // index of its (model variant, phase, dtype, optimizer, context, seq, batch) group
 };
 
 struct SweepPlan {
@@ -58,6 +60,8 @@ struct SweepPlan {
   std::vector<Model> models;
   size_t model_combos = 1;
   std::vector<Model> decode_models;  // parallel to models: the same read at one token, when the sweep decodes
+  // With a seq list: per model variant and seq (variant * seqs + i), the model read at that length.
+  std::vector<Model> seq_models;
   std::vector<SweepHardwarePoint> hw_points;   // hardware-major, then [[vary]] combinations
   // Per hw point and hw_model entry (hw_point * hw_models + i): the model used.
   std::vector<const HardwareModel*> hw_model_of;
@@ -65,7 +69,7 @@ struct SweepPlan {
   size_t point_count() const { return file.point_count(); }
   size_t group_count() const;
   // The point at `index` (row order: model, hardware, hw_model, [[vary]]..., phase,
-  // dtype, optimizer, context, batch; the last varies fastest).
+  // dtype, optimizer, context, seq, batch; the last varies fastest).
   SweepCoords coords(size_t index) const;
   size_t index(size_t model, size_t hw_point, size_t hw_model, size_t group_rest) const;
 };

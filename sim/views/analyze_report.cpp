@@ -1,6 +1,7 @@
 // Building the analyze report (see analyze_report.hpp).
 #include "sim/views/analyze_report.hpp"
 
+#include "sim/base/format_units.hpp"
 #include "sim/views/conventions.hpp"
 #include "sim/views/hardware_view.hpp"
 #include "sim/views/layer_fields.hpp"
@@ -29,6 +30,11 @@ std::string settings_line(const RunResult& run) {
 
 std::vector<std::string> preamble(const RunResult& run) {
   std::vector<std::string> lines = {settings_line(run)};
+  const LayerCost& total = run.totals.cost;
+  if (total.active_params != total.params)
+    lines.push_back("parameters " + format_count(static_cast<double>(total.params)) + " in all, " +
+                    format_count(static_cast<double>(total.active_params)) +
+                    " active per token (a mixture of experts: each token runs top_k of num_experts)");
   if (run.hardware) {
     lines.push_back(hardware_line(*run.hardware, run.settings.dtype));
     lines.push_back(run_summary_line(run));

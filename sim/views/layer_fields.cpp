@@ -58,6 +58,8 @@ void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw, bool kv) {
   f.push_back({"bound", "bound", Unit::text, per_layer([](R r) -> FieldValue { return r.bound.label; }), true});
   f.push_back({"step_share", "share", Unit::fraction, [](R r) -> FieldValue { return r.step_share; }, true});
   f.push_back({"attained_flops", "FLOP/s", Unit::flop_rate, [](R r) -> FieldValue { return r.attained_flops; }});
+  f.push_back({"roofline_attained_flops", "roof FLOP/s", Unit::flop_rate,
+               per_layer([](R r) -> FieldValue { return r.roofline_attained_flops; })});
   f.push_back({"peak_fraction", "%peak", Unit::fraction, [](R r) -> FieldValue { return r.peak_fraction; }});
   f.push_back({"required_bandwidth_Bps", "need BW", Unit::bandwidth,
                per_layer([](R r) -> FieldValue { return r.required_Bps; }), true});
@@ -104,6 +106,9 @@ std::vector<Field<LayerResult>> layer_fields(const RunResult& run) {
 
 std::vector<Field<RunResult>> run_fields(const RunResult& run) {
   std::vector<Field<RunResult>> f;
+  if (run.totals.cost.active_params != run.totals.cost.params)  // a mixture of experts
+    f.push_back({"active_params", "active params", Unit::count,
+                 [](const RunResult& r) -> FieldValue { return r.totals.cost.active_params; }});
   if (!run.hardware) return f;
   f.push_back({"samples_per_s", "samples/s", Unit::number, [](const RunResult& r) -> FieldValue { return r.samples_per_s; }});
   f.push_back({"memory_bound_share", "memory-bound", Unit::fraction,

@@ -16,7 +16,8 @@ std::vector<Field<LayerResult>> layer_fields(const RunResult& run);
 // The same for a layer derived alone (query): `hw` is null without hardware.
 std::vector<Field<LayerResult>> layer_fields(const RunSettings& settings, const HardwareSpec* hw);
 
-// Run-level numbers reported beside the totals (with hardware): samples_per_s,
+// Run-level numbers reported beside the totals: active_params (a mixture-of-experts
+// model only: the parameters one token uses), and with hardware samples_per_s and
 // memory_bound_share.
 std::vector<Field<RunResult>> run_fields(const RunResult& run);
 

@@ -30,7 +30,7 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
   };
   if (vary_as_columns)
     for (size_t k = 0; k < plan.file.vary.size(); ++k)
-      f.push_back({plan.file.vary[k].key, plan.file.vary[k].key, Unit::text, [k](R r) -> FieldValue {
+      f.push_back({plan.file.vary[k].key, vary_key_title(plan.file.vary[k].key), Unit::text, [k](R r) -> FieldValue {
                      const SweepHardwarePoint& hp = r.plan->hw_points[r.plan->coords(r.point).hw_point];
                      return r.plan->file.vary[k].values[hp.value[k]].text;
                    }, true});
@@ -40,6 +40,8 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
                [](R r) -> FieldValue { return std::string(optimizer_name(r.plan->coords(r.point).optimizer)); }, true});
   if (std::find(plan.file.phases.begin(), plan.file.phases.end(), Phase::decode) != plan.file.phases.end())
     f.push_back({"context", "context", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).context; }, true});
+  if (plan.file.seqs.front() > 0)
+    f.push_back({"seq", "seq", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).seq; }, true});
   f.push_back({"batch", "batch", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).batch; }, true});
   f.push_back({"status", "status", Unit::text, [](R r) -> FieldValue { return point(r).status_text(); }, true});
   return f;
@@ -49,7 +51,7 @@ std::vector<Field<SweepRow>> sweep_point_total_fields() {
   auto sum = [](double TimingSums::*m) { return when_ran([m](R r) -> FieldValue { return point(r).sums.*m; }); };
   auto num = [](double SweepPointResult::*m) { return when_ran([m](R r) -> FieldValue { return point(r).*m; }); };
   return {
-      {"time_s", "step", Unit::seconds, sum(&TimingSums::time_s), true},
+      {"time_s", "step time", Unit::seconds, sum(&TimingSums::time_s), true},
       {"samples_per_s", "samples/s", Unit::number, num(&SweepPointResult::samples_per_s), true},
       {"compute_time_s", "compute", Unit::seconds, sum(&TimingSums::compute_s)},
       {"memory_time_s", "memory", Unit::seconds, sum(&TimingSums::memory_s)},
@@ -107,6 +109,37 @@ std::vector<std::string> sweep_reported_keys() {
   for (const auto& f : sweep_point_total_fields()) keys.push_back(f.key);
   for (const auto& f : sweep_layer_fields()) keys.push_back(f.key);
   return keys;
+}
+
+std::string vary_key_title(const std::string& key) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (parts.size() > 1) parts.erase(parts.begin());  // the section: memory, compute, link, ...
+  if (key.rfind("compute.", 0) == 0 && parts.size() == 1) parts.push_back("peak");
+  std::string title;
+  for (const std::string& p : parts) title += (title.empty() ? "" : " ") + p;
+  std::replace(title.begin(), title.end(), '_', ' ');
+  return title;
+}
+
+std::optional<SweepColumn> sweep_column(const std::string& key) {
+  static const std::vector<std::pair<std::string, SweepColumn>> declared = [] {
+    SweepPlan any;
+    any.file.phases = {Phase::decode};  // so that the context column is declared
+    std::vector<std::pair<std::string, SweepColumn>> out;
+    for (const auto& f : sweep_point_name_fields(any, false)) out.push_back({f.key, {f.title, f.unit}});
+    for (const auto& f : sweep_point_total_fields()) out.push_back({f.key, {f.title, f.unit}});
+    return out;
+  }();
+  for (const auto& [k, c] : declared)
+    if (k == key) return c;
+  if (key.find('.') != std::string::npos) return SweepColumn{vary_key_title(key), Unit::text};
+  return std::nullopt;
 }
 
 }  // namespace ridge

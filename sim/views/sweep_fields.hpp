@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,19 @@ std::vector<Field<SweepRow>> sweep_layer_fields();
 // Keys of the point totals and layer fields, for readers of sweep CSVs (plot sweep):
 // a CSV column that is not one of these, nor a naming column, is a [[vary]] key.
 std::vector<std::string> sweep_reported_keys();
+
+// A [[vary]] key's column title, in words: the key path without its section, its level
+// or dtype named first ("memory.HBM2e.bandwidth" -> "HBM2e bandwidth", "compute.fp16"
+// -> "fp16 peak", "overhead.kernel_launch" -> "kernel launch").
+std::string vary_key_title(const std::string& key);
+
+// A sweep CSV column's title and unit by its key, as the schema declares them (a
+// naming column, a point total, or a [[vary]] key: its title, Unit::text since its
+// values are written as in descriptors); nothing for a key the schema lacks.
+struct SweepColumn {
+  std::string title;
+  Unit unit = Unit::text;
+};
+std::optional<SweepColumn> sweep_column(const std::string& key);
 
 }  // namespace ridge

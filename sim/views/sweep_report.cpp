@@ -122,6 +122,7 @@ std::string series_name(const SweepPlan& plan, const SweepResult& result, size_t
   s += " " + std::string(dtype_name(c.dtype)) + " " + std::string(phase_name(c.phase));
   if (plan.file.optimizers.size() > 1 && c.phase == Phase::training) s += " " + std::string(optimizer_name(c.optimizer));
   if (c.phase == Phase::decode) s += " context " + std::to_string(c.context);
+  if (c.seq > 0) s += " seq " + std::to_string(c.seq);
   if (skip_vary >= 0 && plan.file.batches.size() > 1) s += " batch " + std::to_string(c.batch);
   return s;
 }

@@ -1,6 +1,8 @@
 // Scaling per-sample counts to a run (see cost_analysis.hpp).
 #include "sim/workload/cost_analysis.hpp"
 
+#include <cmath>
+
 #include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/ops/ops.hpp"
@@ -62,6 +64,8 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   const LayerCounts& c = attends_cache ? ops::attention_counts(layer.counts.attention, s.context) : layer.counts;
   LayerCost r;
   r.params = c.params;
+  const ExpertShape& e = c.experts;
+  r.active_params = c.params - (e.experts - e.top_k) * e.expert_weight_elems;
   bool skipped = s.phase != Phase::training && c.identity_at_inference;
   if (skipped || c.is_view) return r;  // no arithmetic and no data moved
   int64_t b = s.batch;
@@ -75,6 +79,14 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
   if (c.quantizable && s.weight_format != WeightFormat::same)
     r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype);
+  if (e.experts > 0 && s.phase != Phase::training) {
+    // The step's tokens touch some experts; each touched one's weights are read once.
+    double touched = ops::expected_experts_touched(e.experts, e.top_k, checked_mul(e.tokens, b));
+    int64_t one = s.weight_format != WeightFormat::same && c.quantizable
+                      ? quantized_weight_bytes(e.expert_weight_elems, s.weight_format, s.dtype)
+                      : checked_mul(e.expert_weight_elems, size);
+    r.weight_bytes = std::llround(touched * static_cast<double>(one));
+  }
   if (s.uses_kv_cache() && c.kv_elems_per_token > 0) {
     int64_t tokens = checked_add(c.attention.queries, attends_cache ? s.context : 0);  // written + read
     r.kv_bytes = checked_product({tokens, c.kv_elems_per_token, b, dtype_bytes(s.cache_dtype())});
@@ -86,7 +98,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
 }
 
 void accumulate(LayerCost& total, const LayerCost& l) {
-  for (auto field : {&LayerCost::params, &LayerCost::macs, &LayerCost::flops, &LayerCost::input_bytes,
+  for (auto field : {&LayerCost::params, &LayerCost::active_params, &LayerCost::macs, &LayerCost::flops, &LayerCost::input_bytes,
                      &LayerCost::output_bytes, &LayerCost::weight_bytes, &LayerCost::kv_bytes, &LayerCost::backward_macs,
                      &LayerCost::backward_flops, &LayerCost::backward_input_macs, &LayerCost::backward_weight_macs,
                      &LayerCost::backward_input_bytes, &LayerCost::backward_output_bytes,

@@ -14,11 +14,16 @@ namespace ridge {
 
 struct LayerCost {
   int64_t params = 0;
+  // Parameters one token uses: `params`, less the experts a mixture-of-experts layer
+  // does not route the token to ((E - k) x one expert's weights).
+  int64_t active_params = 0;
   int64_t macs = 0;
   int64_t flops = 0;
   int64_t epilogue_flops = 0;  // of `flops`, done in a fused epilogue (LayerCounts::epilogue_flops)
   int64_t input_bytes = 0;
   int64_t output_bytes = 0;
+  // A mixture-of-experts layer reads the experts its step's tokens touch: the expected
+  // number under uniform routing (ops::expected_experts_touched) x one expert's bytes.
   int64_t weight_bytes = 0;
   // KV cache traffic of an attention layer in prefill and decode (its own stream, in the
   // cache's dtype): the new tokens' keys and values written, the cached ones read.

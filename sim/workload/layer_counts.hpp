@@ -23,6 +23,17 @@ struct AttentionShape {
   bool skip_masked = false;  // causal pairs above the diagonal are neither computed nor counted
 };
 
+// The shape of a mixture-of-experts layer (sim/workload/ops/moe.cpp), kept so that a
+// run can count the weights its tokens read: how many distinct experts a step touches
+// depends on the step's tokens (batch x tokens per sample), not on one sample.
+// experts == 0: not a mixture-of-experts layer.
+struct ExpertShape {
+  int64_t experts = 0;              // E
+  int64_t top_k = 0;                // k experts per token
+  int64_t expert_weight_elems = 0;  // weights of one expert
+  int64_t tokens = 0;               // tokens per sample (the sequence the layer sees)
+};
+
 struct LayerCounts {
   // Per model (independent of batch).
   int64_t params = 0;        // trainable parameters this layer owns
@@ -73,6 +84,9 @@ struct LayerCounts {
   // for each new token and reads them for each cached one, as its own `kv` stream.
   AttentionShape attention;
   int64_t kv_elems_per_token = 0;
+
+  // Mixture-of-experts layers only: `params` and `weight_elems` hold every expert.
+  ExpertShape experts;
 };
 
 }  // namespace ridge

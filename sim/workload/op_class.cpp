@@ -38,7 +38,7 @@ std::vector<std::string> op_class_name_list() {
 
 OpClass default_op_class(std::string_view op) {
   if (op == "conv2d") return OpClass::conv_kxk;
-  if (op == "linear") return OpClass::linear;
+  if (op == "linear" || op == "moe") return OpClass::linear;  // moe: grouped GEMMs over its experts
   if (op == "matmul" || op == "softmax") return OpClass::attention;
   if (op == "batchnorm" || op == "layernorm" || op == "local_response_norm") return OpClass::normalization;
   if (op.find("pool") != std::string_view::npos) return OpClass::pooling;

@@ -36,6 +36,7 @@ const std::vector<OpInfo>& all_ops() {
       {"rotary", ops::rotary, 1, 1, "rotary position embedding of [tokens, heads x head_dim]"},
       {"swiglu", ops::swiglu, 2, 2, "silu(gate) x up, the gated MLP of LLaMA"},
       {"geglu", ops::geglu, 2, 2, "gelu(gate) x up, the gated MLP of GeGLU models"},
+      {"moe", ops::moe, 2, 2, "mixture of SwiGLU experts: x, router logits -> top_k of num_experts per token"},
       {"attention", ops::attention, 3, 3, "q, k, v -> softmax(q k^T / sqrt(d)) v; heads, kv_heads, causal, fused"},
       {"softmax", ops::softmax, 1, 1, "softmax over the last dimension"},
       {"embedding", ops::embedding, 1, 1, "table lookup: ids [...] -> [..., embedding_dim]"},

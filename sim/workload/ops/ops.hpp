@@ -44,6 +44,11 @@ OpResult attention(TomlFields& attrs, const std::vector<Shape>& in);
 // cache (attention.cpp states the formulas); attention() is this with cached = 0.
 LayerCounts attention_counts(const AttentionShape& shape, int64_t cached);
 
+OpResult moe(TomlFields& attrs, const std::vector<Shape>& in);
+// Expected distinct experts that `tokens` tokens touch when each picks top_k of
+// `experts` uniformly at random: E (1 - (1 - k/E)^T) (moe.cpp).
+double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens);
+
 OpResult softmax(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult embedding(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult matmul(TomlFields& attrs, const std::vector<Shape>& in);

@@ -1,0 +1,74 @@
+// Tick marks (see axis_ticks.hpp).
+#include "plots/axis_ticks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <set>
+
+#include "plots/gnuplot_text.hpp"
+#include "plots/plot_text.hpp"
+
+namespace ridge::plots {
+
+LinearAxis nice_axis(double lo, double hi, double count) {
+  // A range below double resolution (1e16 and 1e16 + 2) is drawn as one value.
+  if (hi - lo <= std::max(std::fabs(lo), std::fabs(hi)) * 1e-12) {
+    double d = lo != 0 ? std::fabs(lo) * 0.1 : 1;
+    lo -= d;
+    hi += d;
+  }
+  double raw = (hi - lo) / std::max(2.0, count);
+  double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag * 10;
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * mag >= raw) {
+      step = m * mag;
+      break;
+    }
+  LinearAxis a{std::floor(lo / step + 1e-9) * step, std::ceil(hi / step - 1e-9) * step, {}};
+  // Each tic from its index, never by a running sum that a step below resolution would not advance.
+  const int64_t n = std::llround((a.hi - a.lo) / step);
+  for (int64_t i = 0; i <= n; ++i) {
+    double v = a.lo + static_cast<double>(i) * step;
+    a.tics.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  }
+  return a;
+}
+
+// `set ytics ("2.5 ms" 0.0025, ...)`: SI labels with as many digits as keep them apart.
+std::string tic_list(const std::vector<double>& tics, const std::string& unit) {
+  std::vector<std::string> labels;
+  for (int digits = 3; digits <= 8; ++digits) {
+    labels.clear();
+    for (double v : tics) labels.push_back(si_label(v, unit, digits));
+    if (std::set<std::string>(labels.begin(), labels.end()).size() == labels.size()) break;
+  }
+  std::string out = "(";
+  for (size_t i = 0; i < tics.size(); ++i) out += (i ? ", " : "") + gp_string(labels[i], TextMarkup::plain) + " " + gp_number(tics[i]);
+  return out + ")";
+}
+
+// Tic positions: the x values the data has, thinned so that labels `label_in` wide
+// keep apart on an axis `axis_in` long (first and last kept).
+std::vector<double> tics_at(std::vector<double> xs, bool log, double axis_in, double label_in) {
+  std::sort(xs.begin(), xs.end());
+  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+  if (xs.size() < 2) return xs;
+  auto pos = [&](double v) {
+    double a = log ? std::log(v) : v, lo = log ? std::log(xs.front()) : xs.front(),
+           hi = log ? std::log(xs.back()) : xs.back();
+    return (a - lo) / (hi - lo) * axis_in;
+  };
+  std::vector<double> out{xs.front()};
+  for (size_t i = 1; i < xs.size(); ++i) {
+    if (pos(xs[i]) - pos(out.back()) < label_in) {
+      if (i + 1 == xs.size() && out.size() > 1) out.back() = xs[i];  // keep the last
+      continue;
+    }
+    out.push_back(xs[i]);
+  }
+  return out;
+}
+
+}  // namespace ridge::plots

@@ -1,0 +1,25 @@
+// Tick marks for plots whose axes ridge lays out itself: linear axes at 1, 2 or 5 x 10^k
+// with SI labels, and tics at the values the data has, thinned to keep labels apart.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ridge::plots {
+
+// Linear-axis tics at 1, 2 or 5 x 10^k, about `count` of them, covering [lo, hi]; the
+// range is widened to the outer tics.
+struct LinearAxis {
+  double lo, hi;
+  std::vector<double> tics;
+};
+LinearAxis nice_axis(double lo, double hi, double count);
+
+// `set ytics ("2.5 ms" 0.0025, ...)`: SI labels with as many digits as keep them apart.
+std::string tic_list(const std::vector<double>& tics, const std::string& unit);
+
+// Tic positions: the x values the data has, thinned so that labels `label_in` wide
+// keep apart on an axis `axis_in` long (first and last kept).
+std::vector<double> tics_at(std::vector<double> xs, bool log, double axis_in, double label_in);
+
+}  // namespace ridge::plots
