@@ -133,6 +133,17 @@ const Case kCases[] = {
      "RIDGE analyze ./in.toml", "'axes' must be in [-2, 2) for the input 4x8 (got 5)", false},
     {"sim/workload/ops/normalization.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\neps = -1\n",
      "RIDGE analyze ./in.toml", "'eps' must be positive", false},
+    // the layer types ONNX import added (conv_transpose2d, instancenorm, resize)
+#define IMAGE "name = \"m\"\n[input]\nshape = [3, 8, 8]\n[[layer]]\nname = \"l\"\n"
+    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\n", "RIDGE analyze ./in.toml",
+     "'kernel' is required", false},
+    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
+     "RIDGE analyze ./in.toml", "'output_padding' must be smaller than the stride or the dilation", false},
+    {"sim/workload/ops/normalization.cpp", IMAGE "op = \"instancenorm\"\neps = 0\n", "RIDGE analyze ./in.toml",
+     "'eps' must be positive", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\n", "RIDGE analyze ./in.toml", "'size' is required", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"cubic\"\n", "RIDGE analyze ./in.toml",
+     "'mode' must be \"nearest\" or \"linear\"", false},
     {"sim/workload/ops/moe.cpp",
      "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"r\"\nop = \"linear\"\nout_features = 4\n[[layer]]\nname = \"e\"\n"
      "op = \"moe\"\ninputs = [\"@input\", \"r\"]\nnum_experts = 4\ntop_k = 5\nintermediate_size = 16\n",
@@ -251,7 +262,7 @@ const std::map<std::string, int> kBacklog = {
     {"sim/workload/ops/layout.cpp", 6},    {"sim/workload/ops/normalization.cpp", 2}, {"sim/workload/ops/pooling.cpp", 3},
     {"sim/workload/ops/structural.cpp", 3}, {"hw/descriptor_reader.cpp", 8},     {"sim/base/toml_fields.cpp", 20},
     {"plots/sweep_table.cpp", 14},         {"plots/sweep_figure.cpp", 3},        {"plots/sweep_plot.cpp", 1},
-    {"sim/workload/onnx_reader.cpp", 47},
+    {"sim/workload/onnx_reader.cpp", 68},
 };
 
 // A row's file as written: an `.onnx` row's text is a ModelProto in protobuf text format.
@@ -312,7 +323,14 @@ TEST_F(InputErrorTable, DescriptorKeys) { run_rows("hw/descriptor_reader.cpp", 0
 TEST_F(InputErrorTable, DescriptorTablesAndOverrides) { run_rows("hw/descriptor_reader.cpp", 13); }
 TEST_F(InputErrorTable, MeasuredLayersCsv) { run_rows("sim/engine/measured_layers.cpp"); }
 TEST_F(InputErrorTable, OnnxModels) { run_rows("sim/workload/onnx_reader.cpp"); }
-TEST_F(InputErrorTable, MixtureOfExperts) { run_rows("sim/workload/ops/moe.cpp"); }
+TEST_F(InputErrorTable, ModelOps) {
+  for (const char* reader : {"sim/workload/ops/layout.cpp", "sim/workload/ops/normalization.cpp", "sim/workload/ops/moe.cpp"})
+    run_rows(reader);
+}
+TEST_F(InputErrorTable, ImportedLayerTypes) {
+  run_rows("sim/workload/ops/conv_transpose2d.cpp");
+  run_rows("sim/workload/ops/resize.cpp");
+}
 TEST_F(InputErrorTable, SweepPlotChoices) { run_rows("plots/sweep_figure.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call
