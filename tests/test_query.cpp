@@ -157,7 +157,7 @@ TEST(AnalyzeCli, CsvCarriesTheTableColumns) {
   EXPECT_EQ(rc, 0) << out;
   // Every field of the schema, under the keys JSON uses (README "Reported quantities").
   EXPECT_NE(out.find("compute_time_s,memory_time_by_level_s.HBM2,memory_time_s,link_time_s,overhead_time_s,time_s,bound,"
-                     "step_share,attained_flops,peak_fraction,required_bandwidth_Bps"),
+                     "step_share,attained_flops,roofline_attained_flops,peak_fraction,required_bandwidth_Bps"),
             std::string::npos) << out;
   EXPECT_NE(out.find("required_bandwidth_by_tensor_Bps.input,required_bandwidth_by_tensor_Bps.output,"
                      "required_bandwidth_by_tensor_Bps.weights"),

@@ -129,8 +129,9 @@ std::string vary_key_title(const std::string& key) {
 
 std::optional<SweepColumn> sweep_column(const std::string& key) {
   static const std::vector<std::pair<std::string, SweepColumn>> declared = [] {
-    SweepPlan any;
-    any.file.phases = {Phase::decode};  // so that the context column is declared
+    SweepPlan any;  // a plan that has every optional column: decode's context, prefill's seq
+    any.file.phases = {Phase::decode};
+    any.file.seqs = {1};
     std::vector<std::pair<std::string, SweepColumn>> out;
     for (const auto& f : sweep_point_name_fields(any, false)) out.push_back({f.key, {f.title, f.unit}});
     for (const auto& f : sweep_point_total_fields()) out.push_back({f.key, {f.title, f.unit}});
