@@ -78,6 +78,17 @@ const Case kCases[] = {
      "RIDGE analyze ./in.toml", "'axes' must be in [-2, 2) for the input 4x8 (got 5)", false},
     {"sim/workload/ops/normalization.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\neps = -1\n",
      "RIDGE analyze ./in.toml", "'eps' must be positive", false},
+    // the layer types ONNX import added (conv_transpose2d, instancenorm, resize)
+#define IMAGE "name = \"m\"\n[input]\nshape = [3, 8, 8]\n[[layer]]\nname = \"l\"\n"
+    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\n", "RIDGE analyze ./in.toml",
+     "'kernel' is required", false},
+    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
+     "RIDGE analyze ./in.toml", "'output_padding' must be smaller than the stride or the dilation", false},
+    {"sim/workload/ops/normalization.cpp", IMAGE "op = \"instancenorm\"\neps = 0\n", "RIDGE analyze ./in.toml",
+     "'eps' must be positive", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\n", "RIDGE analyze ./in.toml", "'size' is required", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"cubic\"\n", "RIDGE analyze ./in.toml",
+     "'mode' must be \"nearest\" or \"linear\"", false},
     {"sim/workload/ops/moe.cpp",
      "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"r\"\nop = \"linear\"\nout_features = 4\n[[layer]]\nname = \"e\"\n"
      "op = \"moe\"\ninputs = [\"@input\", \"r\"]\nnum_experts = 4\ntop_k = 5\nintermediate_size = 16\n",
@@ -164,7 +175,15 @@ TEST_F(InputErrorTable, SweepFileLists) { run_rows("sim/engine/sweep_file.cpp", 
 TEST_F(InputErrorTable, SweepFileRangesAndLimits) { run_rows("sim/engine/sweep_file.cpp", 12); }
 TEST_F(InputErrorTable, Units) { run_rows("sim/base/units.cpp"); }
 TEST_F(InputErrorTable, InputFile) { run_rows("sim/base/input_file.cpp"); }
-TEST_F(InputErrorTable, MixtureOfExperts) { run_rows("sim/workload/ops/moe.cpp"); }
+TEST_F(InputErrorTable, ModelFilesAndOps) {
+  for (const char* reader : {"sim/workload/model_reader.cpp", "sim/workload/ops/layout.cpp",
+                             "sim/workload/ops/normalization.cpp", "sim/workload/ops/moe.cpp"})
+    run_rows(reader);
+}
+TEST_F(InputErrorTable, ImportedLayerTypes) {
+  run_rows("sim/workload/ops/conv_transpose2d.cpp");
+  run_rows("sim/workload/ops/resize.cpp");
+}
 TEST_F(InputErrorTable, SweepPlotChoices) { run_rows("plots/sweep_figure.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call

@@ -61,7 +61,8 @@ TEST(OnnxImport, GeluChainCostsTheFusedGeluAndShapesFold) {
   // tokens [5, 16] x [16, 32]: 2,560 MACs; the bias [32] is a parameter added by broadcast.
   EXPECT_EQ(m.layers[m.find("fc")].counts.macs, 5 * 16 * 32);
   EXPECT_EQ(total_params(m), 16 * 32 + 32);
-  // Div, Erf, Add, Mul, Mul over 160 elements: 5 FLOPs each, as ridge's gelu counts.
+  // Div, Erf, Add, Mul, Mul over 160 elements is recognised as one gelu: 5 FLOPs each.
+  EXPECT_EQ(m.layers[m.find("act")].op, "gelu");
   int64_t act = 0;
   for (const Layer& l : m.layers)
     if (l.name.rfind("act", 0) == 0) act += l.counts.flops;
@@ -69,6 +70,95 @@ TEST(OnnxImport, GeluChainCostsTheFusedGeluAndShapesFold) {
   // Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds to [N, 5, 4, 8]; the transpose keeps N first.
   EXPECT_EQ(m.layers[m.find("Reshape")].output, (Shape{5, 4, 8}));
   EXPECT_EQ(m.layers.back().output, (Shape{4, 5, 8}));
+}
+
+TEST(OnnxImport, TransposedConvInstanceNormResizeAndAFoldedPad) {
+  Model m = load_model(kDir + "upsample-block.onnx");
+  ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"up", "norm", "up2", "down", "pool"}));
+  // ConvTranspose 3 -> 4, k3, stride 2, pads 1, output_padding 1 on 8x8:
+  // Ho = (8 - 1) * 2 - 2 * 1 + (3 - 1) + 1 + 1 = 16. Each of the 3 * 8 * 8 input
+  // elements is multiplied into 4 * 3 * 3 outputs: 6,912 MACs; weight 3 * 4 * 9 + bias 4.
+  const Layer& up = m.layers[0];
+  EXPECT_EQ(up.op, "conv_transpose2d");
+  EXPECT_EQ(up.output, (Shape{4, 16, 16}));
+  EXPECT_EQ(up.counts.macs, 3 * 8 * 8 * 4 * 3 * 3);
+  EXPECT_EQ(up.counts.params, 3 * 4 * 9 + 4);
+  // InstanceNorm over 16 * 16 = 256 positions per channel: 7 * 256 + 2 per channel; 2 * 4 params.
+  EXPECT_EQ(m.layers[1].counts.flops, 4 * (7 * 256 + 2));
+  EXPECT_EQ(m.layers[1].counts.params, 8);
+  // Resize x2 nearest: a copy to 32x32; to 8x8 bilinear: 7 FLOPs per output element.
+  EXPECT_EQ(m.layers[2].output, (Shape{4, 32, 32}));
+  EXPECT_EQ(m.layers[2].counts.flops, 0);
+  EXPECT_EQ(m.layers[3].output, (Shape{4, 8, 8}));
+  EXPECT_EQ(m.layers[3].counts.flops, 7 * 4 * 8 * 8);
+  // Pad 1 + AveragePool 3x3 stride 1 is the pool with padding 1: 8x8 stays 8x8 (6x6 unpadded).
+  EXPECT_EQ(m.layers[4].output, (Shape{4, 8, 8}));
+  EXPECT_EQ(total_params(m), 112 + 8);
+}
+
+TEST(OnnxImport, LayerNormChainEinsumAndWhere) {
+  Model m = load_model(kDir + "attention-ops.onnx");
+  ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"ln", "q", "k", "scores", "mask", "softmax", "context"}));
+  // The opset-13 LayerNorm chain (ReduceMean .. Add beta) is one layernorm: 5 rows of
+  // D = 16 at 7D + 2 each, gamma and beta 2 * 16 parameters.
+  EXPECT_EQ(m.layers[0].op, "layernorm");
+  EXPECT_EQ(m.layers[0].counts.flops, 5 * (7 * 16 + 2));
+  EXPECT_EQ(m.layers[0].counts.params, 32);
+  // Einsum by a [16, 16] weight, read as [in, out] or [out, in]: linear, 5 * 16 * 16 MACs.
+  for (int i : {1, 2}) {
+    EXPECT_EQ(m.layers[i].op, "linear");
+    EXPECT_EQ(m.layers[i].counts.macs, 5 * 16 * 16);
+    EXPECT_EQ(m.layers[i].counts.params, 16 * 16);
+  }
+  // bid,bjd->bij: q . k^T, 5 * 5 * 16 MACs; bij,bjd->bid: 5 * 16 * 5 MACs.
+  EXPECT_EQ(m.layers[3].op, "matmul");
+  EXPECT_EQ(m.layers[3].output, (Shape{5, 5}));
+  EXPECT_EQ(m.layers[3].counts.macs, 5 * 5 * 16);
+  EXPECT_EQ(m.layers[6].output, (Shape{5, 16}));
+  EXPECT_EQ(m.layers[6].counts.macs, 5 * 16 * 5);
+  // Where(constant mask, scores, -inf): one operation per score.
+  EXPECT_EQ(m.layers[4].counts.flops, 25);
+  EXPECT_EQ(total_params(m), 32 + 2 * 256);
+}
+
+TEST(OnnxImport, VitFollowsTheBatchThroughMultiheadAttention) {
+  // torchvision VisionTransformer(image_size=32, patch_size=16, num_layers=1, num_heads=2,
+  // hidden_dim=8, mlp_dim=16, num_classes=3), exported by `scripts/onnx-zoo --test-files`:
+  // 6,843 parameters (sum of the module's p.numel()). nn.MultiheadAttention works on
+  // [S, N, E] and [S, N x heads, d]: per sample the scores are [heads 2, 5, 5].
+  Model m = load_model(kDir + "vit-tiny.onnx");
+  EXPECT_EQ(total_params(m), 6'843);
+  // MACs by hand, S = 4 patches + class token = 5, E = 8, d = 4: patch conv 4 * 8 * 3*16*16
+  // = 24,576; qkv 5*8*24 = 960; scores and context 2 heads * 5*5*4 each = 200 + 200;
+  // out_proj 5*8*8 = 320; MLP 5*8*16 * 2 = 1,280; head 8*3 = 24.
+  CostAnalysis one = analyze_costs(m, RunSettings{});
+  EXPECT_EQ(one.totals.macs, 24'576 + 960 + 200 + 200 + 320 + 1'280 + 24);
+  bool scores = false;
+  for (const Layer& l : m.layers)
+    if (l.op == "matmul" && l.output == Shape{2, 5, 5}) scores = true;
+  EXPECT_TRUE(scores);
+  RunSettings three;
+  three.batch = 3;
+  EXPECT_EQ(analyze_costs(m, three).totals.macs, 3 * one.totals.macs);
+}
+
+TEST(OnnxImport, SwinFollowsTheBatchMergedWithTheWindows) {
+  // torchvision SwinTransformer(patch_size=[4, 4], embed_dim=8, depths=[2], num_heads=[2],
+  // window_size=[4, 4], num_classes=3) on 32x32 (`scripts/onnx-zoo --test-files`): 2,391
+  // parameters, the relative position bias tables (7*7 x 2 each) included once each and
+  // the shifted block's attention mask not at all.
+  Model m = load_model(kDir + "swin-tiny.onnx");
+  EXPECT_EQ(total_params(m), 2'391);
+  // The 8x8 grid in 4 windows of 16 tokens, merged with the batch: per sample the scores are
+  // [windows 4, heads 2, 16, 16]. MACs: patch conv 64 * 8 * 48 = 24,576; per block qkv
+  // 64*8*24 = 12,288, scores and context 4*2*16*16*4 = 8,192 each, proj 64*8*8 = 4,096,
+  // MLP 64*8*32 * 2 = 32,768 (65,536 per block, two blocks); head 8*3 = 24.
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.macs, 24'576 + 2 * 65'536 + 24);
+  bool scores = false;
+  for (const Layer& l : m.layers)
+    if (l.op == "matmul" && l.output == Shape{4, 2, 16, 16}) scores = true;
+  EXPECT_TRUE(scores);
+  EXPECT_GE(m.find("features.1.0.attn.relative_position_bias_table"), 0);
 }
 
 TEST(OnnxImport, Resnet50ShapesOnlyMatchesTorchvisionAndTheZoo) {
@@ -139,6 +229,12 @@ TEST(OnnxImport, UnknownNodesFailOrStandInWithAllowUnknown) {
   auto allowed = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx --allow-unknown");
   EXPECT_EQ(allowed.status, 0);
   EXPECT_NE(allowed.err.find("note: 1 unmodelled layer(s) counted at zero cost: norm"), std::string::npos) << allowed.err;
+  // ... and under the totals of the table itself, and in the JSON totals.
+  EXPECT_NE(allowed.out.find("\nunmodelled: 1 layer(s) counted at zero cost, left out of the totals: norm\n"),
+            std::string::npos)
+      << allowed.out;
+  auto json = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx --allow-unknown --format json");
+  EXPECT_NE(json.out.find("\"unmodelled\": [\"norm\"]"), std::string::npos) << json.out;
   OnnxOptions allow;
   allow.allow_unknown = true;
   Model m = load_model(kDir + "unknown-op.onnx", {}, allow);

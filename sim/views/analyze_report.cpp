@@ -54,6 +54,14 @@ std::vector<std::string> preamble(const RunResult& run) {
   return lines;
 }
 
+// Layers that stand in, at zero cost, for ONNX nodes ridge does not model (--allow-unknown).
+std::vector<std::string> unmodelled_layers(const RunResult& run) {
+  std::vector<std::string> names;
+  for (const LayerResult& l : run.layers)
+    if (l.op == "unmodelled") names.push_back(l.name);
+  return names;
+}
+
 }  // namespace
 
 ColumnTable analyze_table(const RunResult& run, const ColumnChoice& columns) {
@@ -64,6 +72,12 @@ ColumnTable analyze_table(const RunResult& run, const ColumnChoice& columns) {
   add_columns(t, chosen);
   for (const LayerResult& l : run.layers) t.rows.push_back(field_cells(chosen, l));
   t.totals = field_cells(chosen, run.totals);
+  if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {
+    std::string names;
+    for (size_t i = 0; i < u.size() && i < 8; ++i) names += (i ? ", " : "") + u[i];
+    t.footer.push_back("unmodelled: " + std::to_string(u.size()) + " layer(s) counted at zero cost, left out of the "
+                       "totals: " + names + (u.size() > 8 ? ", ..." : ""));
+  }
   return t;
 }
 
@@ -89,6 +103,11 @@ Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
   put_fields(totals, chosen, run.totals);
   std::vector<Field<RunResult>> extra = run_fields(run);
   put_fields(totals, all_fields(extra), run);
+  if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {  // counted at zero cost (--allow-unknown)
+    Json unmodelled = Json::array();
+    for (const std::string& name : u) unmodelled.push(name);
+    totals.set("unmodelled", unmodelled);
+  }
   root.set("totals", totals);
   return root;
 }

@@ -75,6 +75,7 @@ void write_text_table(const ColumnTable& t, std::ostream& out) {
     for (const auto& cell : t.totals) cells.push_back(cell.text);
     line(cells);
   }
+  for (const auto& note : t.footer) out << note << '\n';
 }
 
 void write_csv_head(const ColumnTable& t, std::ostream& out) {
@@ -92,6 +93,7 @@ void write_csv(const ColumnTable& t, std::ostream& out) {
   write_csv_head(t, out);
   for (const auto& row : t.rows) write_csv_row(row, out);
   if (!t.totals.empty()) write_csv_row(t.totals, out);
+  for (const auto& note : t.footer) out << "# " << note << '\n';
 }
 
 void write_markdown(const ColumnTable& t, std::ostream& out) {
@@ -114,6 +116,7 @@ void write_markdown(const ColumnTable& t, std::ostream& out) {
   };
   for (const auto& row : t.rows) row_out(row, false);
   if (!t.totals.empty()) row_out(t.totals, true);
+  for (const auto& note : t.footer) out << '\n' << md(note) << '\n';
 }
 
 std::string latex_escape(const std::string& s) {
@@ -160,6 +163,7 @@ void write_latex(const ColumnTable& t, std::ostream& out) {
     row_out(cells);
   }
   out << "\\bottomrule\n\\end{tabular}\n";
+  for (const auto& note : t.footer) out << "% " << note << '\n';
 }
 
 }  // namespace ridge

@@ -24,6 +24,7 @@ struct ColumnTable {
   std::vector<Column> columns;
   std::vector<std::vector<Cell>> rows;
   std::vector<Cell> totals;           // optional last row
+  std::vector<std::string> footer;    // lines under the totals (what they leave out)
 };
 
 Cell text_cell(const std::string& s);

@@ -40,7 +40,7 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
                [](R r) -> FieldValue { return std::string(optimizer_name(r.plan->coords(r.point).optimizer)); }, true});
   if (std::find(plan.file.phases.begin(), plan.file.phases.end(), Phase::decode) != plan.file.phases.end())
     f.push_back({"context", "context", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).context; }, true});
-  if (plan.file.seqs.front() > 0)
+  if (!plan.file.seqs.empty() && plan.file.seqs.front() > 0)
     f.push_back({"seq", "seq", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).seq; }, true});
   f.push_back({"batch", "batch", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).batch; }, true});
   f.push_back({"status", "status", Unit::text, [](R r) -> FieldValue { return point(r).status_text(); }, true});
@@ -129,9 +129,9 @@ std::string vary_key_title(const std::string& key) {
 
 std::optional<SweepColumn> sweep_column(const std::string& key) {
   static const std::vector<std::pair<std::string, SweepColumn>> declared = [] {
-    SweepPlan any;  // a plan that has every optional column: decode's context, prefill's seq
-    any.file.phases = {Phase::decode};
-    any.file.seqs = {1};
+    SweepPlan any;
+    any.file.phases = {Phase::decode};  // so that the context column is declared
+    any.file.seqs = {1};                // and the seq column
     std::vector<std::pair<std::string, SweepColumn>> out;
     for (const auto& f : sweep_point_name_fields(any, false)) out.push_back({f.key, {f.title, f.unit}});
     for (const auto& f : sweep_point_total_fields()) out.push_back({f.key, {f.title, f.unit}});

@@ -21,9 +21,11 @@
 #include "sim/workload/onnx_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -34,6 +36,7 @@
 #include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/toml_fields.hpp"
+#include "sim/workload/onnx_patterns.hpp"
 #include "sim/workload/op_registry.hpp"
 
 namespace ridge {
@@ -43,13 +46,32 @@ namespace {
 constexpr int64_t kMinOpset = 7;
 constexpr int64_t kMaxOpset = 18;
 
+// Where an activation's batch lies in its ONNX shape. Torch's exports keep it first
+// until an attention or window reshape moves it: nn.MultiheadAttention works on
+// [S, N, E], then [S, N x heads, d]; Swin merges it with the windows, [N x windows, ...].
+// `batch` is the ONNX axis holding it; alone on that axis (size 1 at batch 1) it is
+// dropped from the shape per sample; merged with other factors (`merged`, `factor` of
+// that axis's elements inside each batch index) the axis stays, holding one sample's part.
+struct Placement {
+  int64_t batch = 0;
+  bool merged = false;
+  int64_t factor = 1;
+  bool operator==(const Placement&) const = default;
+};
+
 struct Tensor {
   bool activation = false;
+  Placement at;       // activation: where its batch is
   std::string layer;  // activation: the ridge layer making it ("@input" for the model input)
   Shape shape;        // activation: per sample; constant: full shape
   std::optional<std::vector<int64_t>> values;  // constant: its integer values when known
   std::optional<double> scalar;                // constant: its value when it has one element
+  std::optional<std::vector<double>> reals;    // constant: its values when small and floating-point
   bool learned = false;                        // an initializer (a trained weight)
+  std::string source;  // constant: the initializer it was computed from (gathered, reshaped, ...)
+  // activation: a zero Pad not yet applied, [top, left] = [bottom, right], which the
+  // Conv or pool that reads it folds into its own padding.
+  std::pair<int64_t, int64_t> pad{0, 0};
 };
 
 std::string shape_list(const Shape& s) { return "[" + shape_to_string(s) + "]"; }
@@ -90,7 +112,33 @@ class Translator {
     check_opset();
     for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
     read_input();
-    for (int i = 0; i < g.node_size(); ++i) translate_node(g.node(i), i);
+    // Constants first: a chain recogniser looks ahead at values made by later nodes.
+    for (int i = 0; i < g.node_size(); ++i)
+      if (g.node(i).op_type() == "Constant") translate_node(g.node(i), i);
+    OnnxGraphView view{g, {}, {}, {}, {}};
+    for (int i = 0; i < g.node_size(); ++i)
+      for (const std::string& in : g.node(i).input()) view.consumers[in].push_back(i);
+    view.scalar = [this](const std::string& t) -> std::optional<double> {
+      auto it = tensors_.find(t);
+      return it == tensors_.end() || it->second.activation ? std::nullopt : it->second.scalar;
+    };
+    view.learned_shape = [this](const std::string& t) -> std::optional<std::vector<int64_t>> {
+      auto it = tensors_.find(t);
+      return it == tensors_.end() || !it->second.learned ? std::nullopt : std::optional(it->second.shape);
+    };
+    view.reduces_last_axis = [this](const onnx::NodeProto& n, const std::string& like) {
+      return reduces_last_axis(n, like);
+    };
+    std::set<int> fused;
+    for (int i = 0; i < g.node_size(); ++i) {
+      if (fused.count(i) || g.node(i).op_type() == "Constant") continue;
+      if (std::optional<OnnxChain> c = match_chain(view, i)) {
+        emit_chain(*c, i);
+        fused.insert(c->nodes.begin(), c->nodes.end());
+        continue;
+      }
+      translate_node(g.node(i), i);
+    }
     toml::table root;
     root.insert("name", std::filesystem::path(file_).stem().string());
     std::string producer = model_.producer_name();
@@ -160,6 +208,7 @@ class Translator {
       for (int64_t v : ints) reals.push_back(static_cast<double>(v));
     }
     if (count == 1 && reals.size() == 1) c.scalar = reals[0];
+    if (!reals.empty() && static_cast<int64_t>(reals.size()) == count) c.reals = reals;
     tensors_[t.name()] = std::move(c);
   }
 
@@ -245,14 +294,83 @@ class Translator {
     return std::vector<int64_t>(a->ints().begin(), a->ints().end());
   }
 
-  // A full-rank axis (counting the batch) as a per-sample axis; the batch axis is refused.
-  int64_t sample_axis(const onnx::NodeProto& n, int64_t axis, size_t sample_rank) {
-    int64_t full_rank = static_cast<int64_t>(sample_rank) + 1;
+  // An activation's ONNX shape at batch 1.
+  static Shape full_shape(const Tensor& t) {
+    Shape f = t.shape;
+    if (t.activation && !t.at.merged) f.insert(f.begin() + t.at.batch, 1);
+    return f;
+  }
+  static int64_t inner(const Shape& s, size_t from) {
+    int64_t p = 1;
+    for (size_t i = from; i < s.size(); ++i) p = checked_mul(p, s[i]);
+    return p;
+  }
+  // Elements inside one batch index of the activation's ONNX tensor at batch 1.
+  static int64_t batch_stride(const Tensor& t) {
+    return checked_mul(t.at.factor, inner(full_shape(t), static_cast<size_t>(t.at.batch) + 1));
+  }
+
+  // The placement of the batch in an ONNX shape `full` (at batch 1) whose batch index has
+  // `stride` elements inside: a size-1 axis with exactly that many inside is the batch's
+  // own (`prefer` first among several); otherwise the axis it is merged into. Where the
+  // batch sits between two axes, it is taken as the outer factor of the inner one
+  // ([S, N x heads, d] rather than [S x N, heads, d]: the same layout, and the costs per
+  // sample are the same either way).
+  Placement place(const onnx::NodeProto& n, const Shape& full, int64_t stride, int64_t prefer) {
+    Placement p;
+    int64_t pick = -1;
+    for (size_t a = 0; a < full.size(); ++a)
+      if (full[a] == 1 && inner(full, a + 1) == stride && (pick < 0 || static_cast<int64_t>(a) == prefer))
+        pick = static_cast<int64_t>(a);
+    if (pick >= 0) {
+      p.batch = pick;
+      return p;
+    }
+    p.merged = true;
+    for (size_t a = 0; a < full.size(); ++a) {
+      int64_t below = inner(full, a + 1), whole = checked_mul(below, full[a]);
+      if (stride == whole && full[a] > 1) {  // outermost factor of axis a
+        p.batch = static_cast<int64_t>(a);
+        p.factor = full[a];
+        return p;
+      }
+      if (below < stride && stride < whole && stride % below == 0 && full[a] % (stride / below) == 0) {
+        p.batch = static_cast<int64_t>(a);
+        p.factor = stride / below;
+        return p;
+      }
+    }
+    if (stride == 1 && !full.empty()) {  // the innermost factor of the last axis
+      p.batch = static_cast<int64_t>(full.size()) - 1;
+      return p;
+    }
+    fail(n, "loses track of the batch axis (shape " + shape_list(full) + " at batch 1)",
+         "ridge follows the batch through reshapes that keep it whole");
+  }
+
+  // An activation with ONNX shape `full` (at batch 1) and placement `p`.
+  static Tensor placed(const Tensor& like, const Shape& full, const Placement& p) {
+    Tensor t = like;
+    t.at = p;
+    t.shape = full;
+    if (!p.merged) t.shape.erase(t.shape.begin() + p.batch);
+    return t;
+  }
+
+  // An ONNX axis of activation x as an axis per sample. The batch's own axis is refused;
+  // a merged batch's axis holds the sample's part and is taken as it is.
+  int64_t sample_axis(const onnx::NodeProto& n, int64_t axis, const Tensor& x) {
+    int64_t full_rank = static_cast<int64_t>(x.shape.size()) + (x.at.merged ? 0 : 1);
     if (axis < 0) axis += full_rank;
-    if (axis <= 0 || axis >= full_rank)
+    if (axis < 0 || axis >= full_rank || (!x.at.merged && axis == x.at.batch))
       fail(n, "works along the batch axis (axis " + std::to_string(axis) + "), which ridge does not model",
-           "ridge models a graph whose activations keep the batch first");
-    return axis - 1;
+           "ridge models a graph whose activations keep the batch apart");
+    return x.at.merged || axis < x.at.batch ? axis : axis - 1;
+  }
+  // The layers that read [N, C, H, W] need the batch first and alone.
+  void batch_first(const onnx::NodeProto& n, const Tensor& x) {
+    if (x.at.batch != 0 || x.at.merged)
+      fail(n, "needs its input's batch first (it is on axis " + std::to_string(x.at.batch) + ")");
   }
 
   std::string unique_name(const onnx::NodeProto& n, int index) {
@@ -294,11 +412,14 @@ class Translator {
   }
 
   // A layer from node `n` whose output becomes the node's output 0.
+  // The output's batch is placed as `at` says, by default as the first input's.
   void layer(const onnx::NodeProto& n, int index, const std::string& op, const std::vector<const Tensor*>& ins,
-             toml::table attrs = {}) {
+             toml::table attrs = {}, std::optional<Placement> at = std::nullopt) {
     std::vector<std::string> names;
     std::vector<Shape> shapes;
     for (const Tensor* t : ins) {
+      if (t->pad != std::pair<int64_t, int64_t>{0, 0})
+        fail(n, "reads a zero Pad that no Conv or pool folds in, which ridge does not model");
       names.push_back(t->layer);
       shapes.push_back(t->shape);
     }
@@ -306,14 +427,39 @@ class Translator {
     Tensor out;
     out.activation = true;
     out.layer = name;
+    out.at = at.value_or(ins.empty() ? Placement{} : ins[0]->at);
     out.shape = emit(n, name, op, names, shapes, std::move(attrs));
     tensors_[n.output(0)] = std::move(out);
   }
 
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
 
+  // The values of a constant rearranged into `shape`: output element (row-major index
+  // idx) is the input's element at the index `source` turns idx into. Nothing when the
+  // input's values are unknown.
+  static std::optional<std::vector<int64_t>> rearranged(const Tensor& c, const Shape& shape,
+                                                        const std::function<void(std::vector<int64_t>&)>& source) {
+    if (!c.values || element_count(c.shape) != static_cast<int64_t>(c.values->size())) return std::nullopt;
+    std::vector<int64_t> out, idx(shape.size(), 0);
+    for (int64_t k = 0, total = element_count(shape); k < total; ++k) {
+      std::vector<int64_t> src = idx;
+      source(src);
+      int64_t flat = 0;
+      for (size_t i = 0; i < src.size(); ++i) flat = flat * c.shape[i] + src[i];
+      out.push_back((*c.values)[flat]);
+      for (size_t i = shape.size(); i-- > 0;)  // next index, row-major
+        if (++idx[i] < shape[i]) break;
+        else idx[i] = 0;
+    }
+    return out;
+  }
+
   void folded(const onnx::NodeProto& n, Shape shape, std::optional<std::vector<int64_t>> values) {
     Tensor c;
+    for (int i = 0; i < n.input_size() && c.source.empty(); ++i) {
+      auto it = tensors_.find(n.input(i));
+      if (it != tensors_.end() && !it->second.activation) c.source = it->second.learned ? n.input(i) : it->second.source;
+    }
     c.shape = std::move(shape);
     c.values = std::move(values);
     if (c.values && c.values->size() == 1) c.scalar = static_cast<double>((*c.values)[0]);
@@ -322,22 +468,35 @@ class Translator {
 
   // A learned constant used as an activation: a `parameter` layer (once per initializer),
   // its shape per sample (a leading 1 of a full-rank tensor is the batch's place).
+  // `act` is the activation it meets (by broadcasting): the constant's axis aligned with
+  // act's own batch axis, if it reaches it, must be 1 and is dropped.
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
-                             size_t sample_rank) {
+                             const Tensor& act) {
     auto it = parameters_.find(tensor_name);
     if (it != parameters_.end()) return it->second;
     Shape s = c.shape;
-    if (s.size() == sample_rank + 1) {
-      if (s[0] != 1) fail(n, "a constant of shape " + shape_list(s) + " varies along the batch axis");
-      s.erase(s.begin());
+    int64_t full_rank = static_cast<int64_t>(full_shape(act).size());
+    int64_t at = act.at.merged ? -1 : act.at.batch - (full_rank - static_cast<int64_t>(s.size()));
+    if (at >= 0 && at < static_cast<int64_t>(s.size())) {
+      if (s[at] != 1) fail(n, "a constant of shape " + shape_list(s) + " varies along the batch axis");
+      s.erase(s.begin() + at);
     }
     if (s.empty()) s = {1};
-    std::string name = tensor_name;
-    std::replace(name.begin(), name.end(), '@', '_');
-    for (int k = 2; used_.count(name); ++k) name = tensor_name + "_" + std::to_string(k);
+    // Named after the initializer; a computed one after the initializer it came from, or
+    // after the module using it.
+    std::string base = c.learned ? tensor_name : !c.source.empty() ? c.source : module_name(n.name()) + ".constant";
+    std::replace(base.begin(), base.end(), '@', '_');
+    std::string name = base;
+    for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
     used_.insert(name);
     toml::table attrs;
     attrs.insert("shape", to_array(s));
+    if (!c.learned) {  // computed: its learned elements are its source's, counted once
+      int64_t learned = 0;
+      if (!c.source.empty() && counted_sources_.insert(c.source).second)
+        learned = element_count(tensors_.at(c.source).shape);
+      attrs.insert("learned", learned);
+    }
     Tensor out;
     out.activation = true;
     out.layer = name;
@@ -360,7 +519,8 @@ class Translator {
           if (op == "add") v->push_back(x + y);
           else if (op == "sub") v->push_back(x - y);
           else if (op == "mul") v->push_back(x * y);
-          else if (y != 0) v->push_back(x / y);
+          else if (op == "mod" && y != 0) v->push_back(((x % y) + y) % y);  // Mod's sign follows the divisor
+          else if (op == "div" && y != 0) v->push_back(x / y);
           else v.reset();
           if (!v) break;
         }
@@ -368,7 +528,8 @@ class Translator {
       folded(n, *s, v);
       return;
     }
-    if (a.activation && b.activation) return layer(n, index, op, {&a, &b});
+    if (a.activation && b.activation)  // the output keeps the placement of the operand with more axes
+      return layer(n, index, op, {&a, &b}, {}, full_shape(b).size() > full_shape(a).size() ? b.at : a.at);
     bool left = a.activation;
     const Tensor& act = left ? a : b;
     const Tensor& c = left ? b : a;
@@ -381,9 +542,9 @@ class Translator {
       return layer(n, index, "scale", {&act}, std::move(attrs));
     }
     // std::map keeps references valid as it grows.
-    const Tensor& p = as_parameter(n, c_name, c, act.shape.size());
+    const Tensor& p = as_parameter(n, c_name, c, act);
     if (left) layer(n, index, op, {&act, &p});
-    else layer(n, index, op, {&p, &act});
+    else layer(n, index, op, {&p, &act}, {}, act.at);
   }
 
   // Per-sample pads of a 2-D conv or pool: [top, left, bottom, right] must be symmetric.
@@ -408,14 +569,182 @@ class Translator {
     return {pads[0], pads[1]};
   }
 
+  // A Pad of zeros on the two spatial axes of [N, C, H, W], the same before and after
+  // (torch exports avg_pool2d(padding=1) as Pad + AveragePool): the Conv or pool reading
+  // it takes it as its own padding, which costs the same.
+  void pad(const onnx::NodeProto& n) {
+    const Tensor& x = activation(n, 0);
+    batch_first(n, x);
+    std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{});
+    if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
+    if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, x);
+    const onnx::AttributeProto* mode = attr(n, "mode");
+    std::optional<double> value;  // the pad value: input 2 (opset 11+) or attribute `value`
+    if (has_input(n, 2)) value = constant(n, 2).scalar;
+    else if (auto f = attr_float(n, "value")) value = *f;
+    if ((mode && mode->s() != "constant") || value.value_or(0.0) != 0.0)
+      fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
+    if (pads.size() != 8 || x.shape.size() != 3 || pads[0] || pads[1] || pads[4] || pads[5] || pads[2] != pads[6] ||
+        pads[3] != pads[7])
+      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides of H and W of [N, C, H, W]",
+           "ridge folds a zero Pad into the Conv or pool that follows it");
+    Tensor t = x;
+    t.pad = {t.pad.first + pads[2], t.pad.second + pads[3]};
+    tensors_[n.output(0)] = std::move(t);
+  }
+
+  // ConvTranspose: weight [C, out / groups, kh, kw]; symmetric pads and no output_shape.
+  void conv_transpose(const onnx::NodeProto& n, int index) {
+    const Tensor& x = activation(n, 0);
+    const Tensor& w = constant(n, 1);
+    batch_first(n, x);
+    if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D transposed convolutions only");
+    if (attr(n, "output_shape")) fail(n, "output_shape is not modelled", "give pads and output_padding instead");
+    const onnx::AttributeProto* ap = attr(n, "auto_pad");
+    if (ap && ap->s() != "NOTSET" && ap->s() != "VALID") fail(n, "auto_pad " + ap->s() + " is not modelled");
+    std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
+      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides");
+    int64_t groups = attr_int(n, "group", 1);
+    toml::table a;
+    a.insert("out_channels", w.shape[1] * groups);
+    a.insert("kernel", to_array(attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{w.shape[2], w.shape[3]})));
+    a.insert("stride", to_array(attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1})));
+    a.insert("padding", to_array({pads[0], pads[1]}));
+    a.insert("output_padding", to_array(attr_ints(n, "output_padding").value_or(std::vector<int64_t>{0, 0})));
+    a.insert("dilation", to_array(attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1})));
+    a.insert("groups", groups);
+    a.insert("bias", has_input(n, 2));
+    Tensor xin = x;
+    layer(n, index, "conv_transpose2d", {&xin}, std::move(a));
+  }
+
+  // Resize (opset 11+: X, roi, scales, sizes; Upsample and opset 10: X, scales) of
+  // [N, C, H, W] by constant scales or sizes; nearest or (bi)linear.
+  void resize(const onnx::NodeProto& n, int index) {
+    const Tensor& x = activation(n, 0);
+    batch_first(n, x);
+    if (x.shape.size() != 3) fail(n, "ridge models the resizing of [N, C, H, W] only");
+    int scales_at = n.input_size() <= 2 ? 1 : 2;
+    Shape full = full_shape(x);
+    std::vector<int64_t> size;
+    if (has_input(n, 3)) {
+      size = values(n, 3);
+    } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == 4) {
+      const std::vector<double>& f = *constant(n, scales_at).reals;
+      for (size_t i = 0; i < 4; ++i) size.push_back(static_cast<int64_t>(std::floor(full[i] * f[i])));
+    } else {
+      fail(n, "needs constant scales or sizes");
+    }
+    if (size.size() != 4 || size[0] != 1 || size[1] != full[1])
+      fail(n, "resizes more than H and W (to " + shape_list(size) + ")");
+    const onnx::AttributeProto* m = attr(n, "mode");
+    std::string mode = m ? m->s() : "nearest";
+    if (mode != "nearest" && mode != "linear") fail(n, "mode " + mode + " is not modelled (nearest and linear are)");
+    toml::table a;
+    a.insert("size", to_array({size[2], size[3]}));
+    a.insert("mode", mode);
+    Tensor xin = x;
+    layer(n, index, "resize", {&xin}, std::move(a));
+  }
+
+  // Einsum of two operands as the product it is: batch letters (in both operands and the
+  // output, leading and in the same order), then one row letter, one contracted letter
+  // and one column letter; the operand's last two axes in either order. An activation by
+  // a 2-D constant ("...k,kn->...n" or "...k,nk->...n") is a linear layer.
+  void einsum(const onnx::NodeProto& n, int index) {
+    const onnx::AttributeProto* eq = attr(n, "equation");
+    std::string e = eq ? eq->s() : "";
+    e.erase(std::remove(e.begin(), e.end(), ' '), e.end());
+    size_t comma = e.find(','), arrow = e.find("->");
+    if (n.input_size() != 2 || comma == std::string::npos || arrow == std::string::npos || arrow < comma ||
+        e.find("...") != std::string::npos)
+      fail(n, "equation '" + e + "' is not modelled", "ridge models two-operand Einsums written without '...'");
+    std::string x = e.substr(0, comma), y = e.substr(comma + 1, arrow - comma - 1), z = e.substr(arrow + 2);
+    auto unsupported = [&]() { fail(n, "equation '" + e + "' is not a (batched) matrix product ridge models"); };
+    const Tensor& a = tensor(n, 0);
+    const Tensor& b = tensor(n, 1);
+    if (a.activation && !b.activation && y.size() == 2 && b.shape.size() == 2) {
+      // ...k,kn->...n or ...k,nk->...n
+      char k = x.back();
+      size_t kat = y.find(k);
+      char out = y[1 - kat];
+      if (kat == std::string::npos || z != x.substr(0, x.size() - 1) + out) unsupported();
+      toml::table t;
+      t.insert("out_features", b.shape[1 - kat]);
+      t.insert("bias", false);
+      Tensor ain = a;
+      return layer(n, index, "linear", {&ain}, std::move(t));
+    }
+    if (!a.activation || !b.activation || x.size() != y.size() || x.size() != z.size() || x.size() < 3) unsupported();
+    size_t lead = x.size() - 2;
+    if (x.substr(0, lead) != y.substr(0, lead) || x.substr(0, lead) != z.substr(0, lead)) unsupported();
+    std::string xl = x.substr(lead), yl = y.substr(lead), zl = z.substr(lead);
+    char m = zl[0], c = zl[1];
+    char k = xl[0] == m ? xl[1] : xl[0];
+    if (k == m || k == c || m == c) unsupported();
+    if (xl != std::string{m, k} && xl != std::string{k, m}) unsupported();
+    if (yl != std::string{k, c} && yl != std::string{c, k}) unsupported();
+    bool ta = xl[0] == k;  // A read as [..., K, M]
+    bool tb = yl[0] == c;  // B read as [..., N, K]
+    toml::table t;
+    if (ta) t.insert("transpose_a", true);
+    if (tb) t.insert("transpose_b", true);
+    Tensor ain = a, bin = b;
+    layer(n, index, "matmul", {&ain, &bin}, std::move(t));
+  }
+
+  // Where(condition, X, Y): folded when all are constants; otherwise one operation per
+  // output element, as the elementwise op it is: `scale` over the one activation, or
+  // `add` of two (a constant mask selecting between a constant and an activation is the
+  // masked_fill of attention).
+  void where(const onnx::NodeProto& n, int index) {
+    std::vector<int> acts;
+    for (int i = 0; i < 3; ++i)
+      if (tensor(n, i).activation) acts.push_back(i);
+    if (acts.empty()) {
+      const Tensor &c = tensor(n, 0), &x = tensor(n, 1), &y = tensor(n, 2);
+      std::optional<Shape> s = broadcast_shape(c.shape, x.shape);
+      if (s) s = broadcast_shape(*s, y.shape);
+      if (!s) fail(n, "constant shapes do not broadcast");
+      std::optional<std::vector<int64_t>> v;
+      int64_t count = element_count(*s);
+      auto at = [&](const Tensor& t, int64_t i) { return (*t.values)[t.values->size() == 1 ? 0 : i]; };
+      if (c.values && x.values && y.values && s->size() <= 1) {
+        v.emplace();
+        for (int64_t i = 0; i < count; ++i) v->push_back(at(c, i) ? at(x, i) : at(y, i));
+      }
+      return folded(n, *s, v);
+    }
+    if (acts.size() == 3) fail(n, "a Where of three activations is not modelled");
+    for (int i = 0; i < 3; ++i) {
+      if (tensor(n, i).activation) continue;
+      const Tensor& act = tensor(n, acts[0]);
+      Shape full = full_shape(act);
+      std::optional<Shape> s = broadcast_shape(full, tensor(n, i).shape);
+      if (!s || *s != full) fail(n, "a constant operand widens the activation's shape, which ridge does not model");
+    }
+    if (acts.size() == 1) {
+      Tensor x = tensor(n, acts[0]);
+      toml::table a;
+      a.insert("factor", 1.0);
+      return layer(n, index, "scale", {&x}, std::move(a));
+    }
+    Tensor x = tensor(n, acts[0]), y = tensor(n, acts[1]);
+    layer(n, index, "add", {&x, &y});
+  }
+
   void conv(const onnx::NodeProto& n, int index) {
     const Tensor& x = activation(n, 0);
     const Tensor& w = constant(n, 1);
+    batch_first(n, x);
     if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D convolutions only");
     std::vector<int64_t> k = attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{w.shape[2], w.shape[3]});
     std::vector<int64_t> s = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
+    ph += x.pad.first;
+    pw += x.pad.second;
     toml::table a;
     a.insert("out_channels", w.shape[0]);
     a.insert("kernel", to_array(k));
@@ -425,16 +754,20 @@ class Translator {
     a.insert("groups", attr_int(n, "group", 1));
     a.insert("bias", has_input(n, 2));
     Tensor xin = x;
+    xin.pad = {0, 0};
     layer(n, index, "conv2d", {&xin}, std::move(a));
   }
 
   void pool(const onnx::NodeProto& n, int index, bool is_max) {
     const Tensor& x = activation(n, 0);
+    batch_first(n, x);
     if (x.shape.size() != 3) fail(n, "ridge models 2-D pools only");
     std::vector<int64_t> k = *attr_ints(n, "kernel_shape");
     std::vector<int64_t> s = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
+    ph += x.pad.first;
+    pw += x.pad.second;
     toml::table a;
     a.insert("kernel", to_array(k));
     a.insert("stride", to_array(s));
@@ -442,23 +775,38 @@ class Translator {
     if (is_max) a.insert("dilation", to_array(d));
     a.insert("ceil_mode", attr_int(n, "ceil_mode", 0) != 0);
     Tensor xin = x;
+    xin.pad = {0, 0};
     layer(n, index, is_max ? "max_pool2d" : "avg_pool2d", {&xin}, std::move(a));
   }
 
-  void view(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& sample) {
-    if (sample == x.shape) return pass_on(n, x);
+  // x seen as `out` (the same data, shape and batch placement from place()): passed on
+  // when nothing changes per sample, otherwise a reshape layer (a view).
+  void view(const onnx::NodeProto& n, int index, const Tensor& x, const Tensor& out) {
+    if (out.shape == x.shape && out.at == x.at) return pass_on(n, x);
     toml::table a;
-    a.insert("shape", to_array(sample));
+    a.insert("shape", to_array(out.shape));
     Tensor xin = x;
-    layer(n, index, "reshape", {&xin}, std::move(a));
+    layer(n, index, "reshape", {&xin}, std::move(a), out.at);
+  }
+  // x as the ONNX shape `full` at batch 1 (the same element count), its batch found again.
+  void view_as(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& full, int64_t prefer = -1) {
+    view(n, index, x, placed(x, full, place(n, full, batch_stride(x), prefer)));
   }
 
   void reshape(const onnx::NodeProto& n, int index) {
     const Tensor& x = tensor(n, 0);
     std::vector<int64_t> target = values(n, 1);
-    if (!x.activation) return folded(n, target, x.values);  // a constant reshaped: its shape only
-    Shape full = x.shape;
-    full.insert(full.begin(), 1);
+    if (!x.activation) {  // a constant reshaped: its shape only (0 copies, -1 takes the rest)
+      int64_t known = 1, infer = -1;
+      for (size_t i = 0; i < target.size(); ++i) {
+        if (target[i] == 0 && i < x.shape.size()) target[i] = x.shape[i];
+        if (target[i] == -1) infer = static_cast<int64_t>(i);
+        else known = checked_mul(known, target[i]);
+      }
+      if (infer >= 0 && known > 0) target[infer] = element_count(x.shape) / known;
+      return folded(n, target, x.values);
+    }
+    Shape full = full_shape(x);
     int64_t known = 1, infer = -1;
     for (size_t i = 0; i < target.size(); ++i) {
       if (target[i] == 0 && attr_int(n, "allowzero", 0) == 0) {
@@ -473,11 +821,10 @@ class Translator {
       if (known == 0 || total % known) fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(target));
       target[infer] = total / known;
     }
-    if (target.empty() || target[0] != 1)
-      fail(n, "reshapes " + shape_list(full) + " into " + shape_list(target) + ", moving the batch axis",
-           "ridge models a graph whose activations keep the batch first");
+    if (element_count(target) != total)
+      fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(target) + " (at batch 1)");
     Tensor xin = x;
-    view(n, index, xin, Shape(target.begin() + 1, target.end()));
+    view_as(n, index, xin, target, x.at.merged ? -1 : x.at.batch);
   }
 
   void translate_node(const onnx::NodeProto& n, int index) {
@@ -502,14 +849,23 @@ class Translator {
       return;
     }
     if (op == "Shape") {
-      const Tensor& x = tensor(n, 0);
-      Shape full = x.shape;
-      if (x.activation) full.insert(full.begin(), 1);
+      Shape full = full_shape(tensor(n, 0));
       return folded(n, {static_cast<int64_t>(full.size())}, full);
     }
-    if (op == "ConstantOfShape") {
+    if (op == "ConstantOfShape") {  // a small integer fill keeps its values (torch's expand(-1) builds on one)
       std::vector<int64_t> s = values(n, 0);
-      return folded(n, s, std::nullopt);
+      std::optional<std::vector<int64_t>> v;
+      const onnx::AttributeProto* fill = attr(n, "value");
+      int64_t count = element_count(s);
+      if (count >= 0 && count <= 64) {
+        int64_t x = 0;  // the default fill is a float 0
+        if (fill && fill->has_t() && fill->t().data_type() == onnx::TensorProto::INT64) {
+          if (fill->t().int64_data_size()) x = fill->t().int64_data(0);
+          else if (fill->t().raw_data().size() == 8) std::memcpy(&x, fill->t().raw_data().data(), 8);
+        }
+        v = std::vector<int64_t>(static_cast<size_t>(count), x);
+      }
+      return folded(n, s, v);
     }
     if (op == "Range") {
       std::vector<int64_t> a = values(n, 0), b = values(n, 1), c = values(n, 2);
@@ -518,13 +874,33 @@ class Translator {
       return folded(n, {static_cast<int64_t>(v.size())}, v);
     }
     if (op == "Identity" || op == "Dropout" || op == "Cast") return pass_on(n, tensor(n, 0));
-    if (op == "Pad") {  // only a zero pad (torch exports one before some pools) is modelled
-      std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{});
-      if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
-      if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, tensor(n, 0));
-      fail(n, "a non-zero Pad is not modelled", "fold the padding into the next Conv or pool when exporting");
-    }
+    if (op == "Pad") return pad(n);
+    if (elementwise_on_constants(n)) return;
     if (op == "Conv") return conv(n, index);
+    if (op == "ConvTranspose") return conv_transpose(n, index);
+    if (op == "InstanceNormalization") {
+      Tensor x = activation(n, 0);
+      batch_first(n, x);
+      toml::table a;
+      a.insert("eps", static_cast<double>(attr_float(n, "epsilon").value_or(1e-5f)));
+      return layer(n, index, "instancenorm", {&x}, std::move(a));
+    }
+    if (op == "Resize" || op == "Upsample") return resize(n, index);
+    if (op == "Einsum") return einsum(n, index);
+    if (op == "Where") return where(n, index);
+    if (op == "Equal") {  // on shape vectors (torch's expand(-1) exports Where(Equal(shape, -1), ...))
+      const Tensor& a = constant(n, 0);
+      const Tensor& b = constant(n, 1);
+      std::optional<Shape> s = broadcast_shape(a.shape, b.shape);
+      if (!s) fail(n, "constant shapes " + shape_list(a.shape) + " and " + shape_list(b.shape) + " do not broadcast");
+      std::optional<std::vector<int64_t>> v;
+      if (a.values && b.values && (a.values->size() == b.values->size() || b.values->size() == 1)) {
+        v.emplace();
+        for (size_t i = 0; i < a.values->size(); ++i)
+          v->push_back((*a.values)[i] == (*b.values)[b.values->size() == 1 ? 0 : i]);
+      }
+      return folded(n, *s, v);
+    }
     if (op == "Gemm") {
       const Tensor& x = activation(n, 0);
       const Tensor& w = constant(n, 1);
@@ -552,12 +928,14 @@ class Translator {
     }
     if (op == "BatchNormalization") {
       Tensor x = activation(n, 0);
+      batch_first(n, x);
       return layer(n, index, "batchnorm", {&x});
     }
     if (op == "LayerNormalization") {
       Tensor x = activation(n, 0);
       int64_t axis = attr_int(n, "axis", -1);
-      if (axis != -1 && axis != static_cast<int64_t>(x.shape.size())) fail(n, "normalises over more than the last axis");
+      if (axis != -1 && axis != static_cast<int64_t>(full_shape(x).size()) - 1)
+        fail(n, "normalises over more than the last axis");
       toml::table a;
       a.insert("elementwise_affine", true);
       a.insert("bias", has_input(n, 2));
@@ -592,12 +970,13 @@ class Translator {
     }
     if (op == "Softmax") {
       Tensor x = activation(n, 0);
-      sample_axis(n, attr_int(n, "axis", -1), x.shape.size());
+      sample_axis(n, attr_int(n, "axis", -1), x);
       return layer(n, index, "softmax", {&x});
     }
     if (op == "MaxPool" || op == "AveragePool") return pool(n, index, op == "MaxPool");
     if (op == "GlobalAveragePool") {
       Tensor x = activation(n, 0);
+      batch_first(n, x);
       return layer(n, index, "global_avg_pool2d", {&x});
     }
     if (op == "GlobalMaxPool") {
@@ -610,6 +989,7 @@ class Translator {
     if (op == "Sub") return binary(n, index, "sub");
     if (op == "Mul") return binary(n, index, "mul");
     if (op == "Div") return binary(n, index, "div");
+    if (op == "Mod" && !tensor(n, 0).activation && !tensor(n, 1).activation) return binary(n, index, "mod");
     if (op == "ReduceMean" || op == "ReduceSum") {
       Tensor x = activation(n, 0);
       std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
@@ -617,17 +997,25 @@ class Translator {
       if (axes.empty()) fail(n, "reduces over every axis, the batch included");
       toml::table a;
       toml::array per_sample;
-      for (int64_t ax : axes) per_sample.push_back(sample_axis(n, ax, x.shape.size()));
+      Placement at = x.at;
+      bool keep = attr_int(n, "keepdims", 1) != 0;
+      int64_t full_rank = static_cast<int64_t>(full_shape(x).size());
+      for (int64_t ax : axes) {
+        per_sample.push_back(sample_axis(n, ax, x));
+        if (!keep && (ax < 0 ? ax + full_rank : ax) < x.at.batch) --at.batch;  // axes before the batch's go
+      }
       a.insert("axes", std::move(per_sample));
-      a.insert("keepdims", attr_int(n, "keepdims", 1) != 0);
-      return layer(n, index, op == "ReduceMean" ? "reduce_mean" : "reduce_sum", {&x}, std::move(a));
+      a.insert("keepdims", keep);
+      return layer(n, index, op == "ReduceMean" ? "reduce_mean" : "reduce_sum", {&x}, std::move(a), at);
     }
     if (op == "Flatten") {
       const Tensor& x = activation(n, 0);
+      Shape full = full_shape(x);
       int64_t axis = attr_int(n, "axis", 1);
-      if (axis != 1) fail(n, "flattens from axis " + std::to_string(axis) + "; only axis 1 keeps the batch apart");
+      if (axis < 0) axis += static_cast<int64_t>(full.size());
+      if (axis < 0 || axis > static_cast<int64_t>(full.size())) fail(n, "axis " + std::to_string(axis) + " is out of range");
       Tensor xin = x;
-      return view(n, index, xin, {element_count(x.shape)});
+      return view_as(n, index, xin, {element_count(full) / inner(full, axis), inner(full, axis)});
     }
     if (op == "Reshape") return reshape(n, index);
     if (op == "Squeeze" || op == "Unsqueeze") {
@@ -650,27 +1038,37 @@ class Translator {
         }
         return folded(n, s, x.values);
       }
-      Shape full = x.shape;
-      full.insert(full.begin(), 1);
+      // The ONNX shape at batch 1, each axis tagged with whether it is the batch's own.
+      Shape full = full_shape(x);
+      std::vector<bool> own(full.size(), false);
+      if (!x.at.merged) own[x.at.batch] = true;
       if (op == "Unsqueeze") {
         int64_t rank = static_cast<int64_t>(full.size() + axes.size());
         std::vector<int64_t> sorted;
         for (int64_t a : axes) sorted.push_back(a < 0 ? a + rank : a);
         std::sort(sorted.begin(), sorted.end());
         for (int64_t a : sorted) {
-          if (a == 0) fail(n, "adds an axis before the batch");
-          full.insert(full.begin() + std::min<int64_t>(a, full.size()), 1);
+          size_t at = static_cast<size_t>(std::min<int64_t>(a, full.size()));
+          full.insert(full.begin() + at, 1);
+          own.insert(own.begin() + at, false);
         }
       } else {
+        int64_t rank = static_cast<int64_t>(full.size());
         std::set<int64_t> drop;
-        for (int64_t a : axes) drop.insert(sample_axis(n, a, x.shape.size()) + 1);
+        for (int64_t a : axes) drop.insert(a < 0 ? a + rank : a);
         Shape kept;
+        std::vector<bool> kept_own;
         for (size_t i = 0; i < full.size(); ++i)
-          if (!(axes.empty() ? (i > 0 && full[i] == 1) : drop.count(static_cast<int64_t>(i)) > 0)) kept.push_back(full[i]);
+          if (!(axes.empty() ? (full[i] == 1 && !own[i]) : drop.count(static_cast<int64_t>(i)) > 0)) {
+            kept.push_back(full[i]);
+            kept_own.push_back(own[i]);
+          }
         full = kept;
+        own = kept_own;
       }
+      int64_t prefer = std::find(own.begin(), own.end(), true) - own.begin();
       Tensor xin = x;
-      return view(n, index, xin, Shape(full.begin() + 1, full.end()));
+      return view_as(n, index, xin, full, prefer);
     }
     if (op == "Transpose") {
       const Tensor& c = tensor(n, 0);
@@ -678,21 +1076,35 @@ class Translator {
         std::vector<int64_t> perm = attr_ints(n, "perm").value_or(std::vector<int64_t>{});
         if (perm.empty())
           for (size_t i = c.shape.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+        if (perm.size() != c.shape.size()) fail(n, "perm " + shape_list(perm) + " does not match the constant's rank");
         Tensor t = c;
-        t.values.reset();
-        for (size_t i = 0; i < perm.size() && i < c.shape.size(); ++i) t.shape[i] = c.shape[perm[i]];
+        for (size_t i = 0; i < perm.size(); ++i) t.shape[i] = c.shape[perm[i]];
+        t.values = rearranged(c, t.shape, [&](std::vector<int64_t>& idx) {
+          std::vector<int64_t> src(idx.size());
+          for (size_t i = 0; i < perm.size(); ++i) src[perm[i]] = idx[i];
+          idx = src;
+        });
         tensors_[n.output(0)] = std::move(t);
         return;
       }
       const Tensor& x = activation(n, 0);
-      std::vector<int64_t> perm = *attr_ints(n, "perm");
-      if (perm.empty() || perm[0] != 0) fail(n, "moves the batch axis (perm " + shape_list(perm) + ")");
-      toml::table a;
+      Shape full = full_shape(x);
+      std::vector<int64_t> perm = attr_ints(n, "perm").value_or(std::vector<int64_t>{});
+      if (perm.empty())
+        for (size_t i = full.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+      if (perm.size() != full.size()) fail(n, "perm " + shape_list(perm) + " does not match the input's rank");
+      // The batch moves with its axis; per sample the permutation of the other axes (a copy
+      // even when only the batch moved, as the ONNX Transpose is).
+      Placement at = x.at;
+      at.batch = std::find(perm.begin(), perm.end(), x.at.batch) - perm.begin();
       toml::array p;
-      for (size_t i = 1; i < perm.size(); ++i) p.push_back(perm[i] - 1);
+      for (int64_t v : perm)
+        if (x.at.merged) p.push_back(v);
+        else if (v != x.at.batch) p.push_back(v > x.at.batch ? v - 1 : v);
+      toml::table a;
       a.insert("perm", std::move(p));
       Tensor xin = x;
-      return layer(n, index, "transpose", {&xin}, std::move(a));
+      return layer(n, index, "transpose", {&xin}, std::move(a), at);
     }
     if (op == "Concat") {
       bool all_constant = true;
@@ -708,22 +1120,23 @@ class Translator {
         return folded(n, {static_cast<int64_t>(v.size())}, known ? std::optional(v) : std::nullopt);
       }
       std::vector<Tensor> ins;
-      size_t rank = 0;
-      for (int i = 0; i < n.input_size(); ++i)
-        if (tensor(n, i).activation) rank = tensor(n, i).shape.size();
+      Tensor first;  // the first activation: the others and the output follow its placement
+      for (int i = n.input_size(); i-- > 0;)
+        if (tensor(n, i).activation) first = tensor(n, i);
       for (int i = 0; i < n.input_size(); ++i) {
         const Tensor& t = tensor(n, i);
-        ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, rank));
+        if (t.activation && !(t.at == first.at)) fail(n, "joins activations whose batch lies on different axes");
+        ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, first));
       }
       toml::table a;
-      a.insert("axis", sample_axis(n, attr_int(n, "axis", 0), rank));
+      a.insert("axis", sample_axis(n, attr_int(n, "axis", 0), first));
       std::vector<const Tensor*> ptrs;
       for (const Tensor& t : ins) ptrs.push_back(&t);
-      return layer(n, index, "concat", ptrs, std::move(a));
+      return layer(n, index, "concat", ptrs, std::move(a), first.at);
     }
     if (op == "Split") {
       Tensor x = activation(n, 0);
-      int64_t axis = sample_axis(n, attr_int(n, "axis", 0), x.shape.size());
+      int64_t axis = sample_axis(n, attr_int(n, "axis", 0), x);
       std::vector<int64_t> sizes = attr_ints(n, "split").value_or(std::vector<int64_t>{});
       if (sizes.empty() && has_input(n, 1)) sizes = values(n, 1);
       if (sizes.empty()) sizes.assign(n.output_size(), x.shape[axis] / n.output_size());
@@ -738,6 +1151,7 @@ class Translator {
         Tensor out;
         out.activation = true;
         out.layer = name;
+        out.at = x.at;
         out.shape = emit(n, name, "slice", {x.layer}, {x.shape}, std::move(a));
         tensors_[n.output(o)] = std::move(out);
       }
@@ -750,18 +1164,35 @@ class Translator {
       if (has_input(n, 3)) axes = values(n, 3);
       else for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
       std::vector<int64_t> steps = has_input(n, 4) ? values(n, 4) : std::vector<int64_t>(axes.size(), 1);
-      if (!x.activation) {  // a piece of a shape vector
-        std::optional<std::vector<int64_t>> v;
-        if (x.values && axes.size() == 1 && steps[0] == 1) {
-          int64_t len = static_cast<int64_t>(x.values->size());
-          auto clamp = [len](int64_t i) { return std::clamp(i < 0 ? i + len : i, int64_t{0}, len); };
-          v = std::vector<int64_t>(x.values->begin() + clamp(starts[0]), x.values->begin() + std::max(clamp(starts[0]), clamp(ends[0])));
+      if (!x.activation) {  // a piece of a shape vector (F.pad reverses its pads with step -1)
+        const int64_t rank = static_cast<int64_t>(x.shape.size());
+        Shape out = x.shape;
+        std::vector<int64_t> first(rank, 0), step(rank, 1);
+        for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size(); ++k) {
+          int64_t ax = axes[k] < 0 ? axes[k] + rank : axes[k];
+          if (ax < 0 || ax >= rank || steps[k] == 0) fail(n, "slices a constant along no axis it has");
+          int64_t dim = x.shape[ax], st = starts[k], en = ends[k], sp = steps[k];
+          if (st < 0) st += dim;
+          if (en < 0) en += dim;
+          if (sp > 0) {
+            st = std::clamp<int64_t>(st, 0, dim);
+            en = std::clamp<int64_t>(en, 0, dim);
+            out[ax] = en > st ? (en - st + sp - 1) / sp : 0;
+          } else {
+            st = std::clamp<int64_t>(st, 0, dim - 1);
+            en = std::clamp<int64_t>(en, -1, dim - 1);
+            out[ax] = st > en ? (st - en - sp - 1) / -sp : 0;
+          }
+          first[ax] = st;
+          step[ax] = sp;
         }
-        return folded(n, {v ? static_cast<int64_t>(v->size()) : 0}, v);
+        return folded(n, out, rearranged(x, out, [&](std::vector<int64_t>& idx) {
+                        for (int64_t i = 0; i < rank; ++i) idx[i] = first[i] + idx[i] * step[i];
+                      }));
       }
       toml::table a;
       toml::array per_sample;
-      for (int64_t ax : axes) per_sample.push_back(sample_axis(n, ax, x.shape.size()));
+      for (int64_t ax : axes) per_sample.push_back(sample_axis(n, ax, x));
       a.insert("axes", std::move(per_sample));
       for (int64_t& e : ends) e = std::min<int64_t>(e, int64_t{1} << 62);
       a.insert("starts", to_array(starts));
@@ -779,7 +1210,12 @@ class Translator {
           v.emplace();
           for (int64_t i : *idx.values) v->push_back((*data.values)[i < 0 ? i + data.values->size() : i]);
         }
-        Shape s = idx.shape;
+        int64_t axis = attr_int(n, "axis", 0);  // data[:axis] + indices + data[axis + 1:]
+        if (axis < 0) axis += static_cast<int64_t>(data.shape.size());
+        if (axis < 0 || axis >= static_cast<int64_t>(data.shape.size())) fail(n, "gathers along no axis the data has");
+        Shape s(data.shape.begin(), data.shape.begin() + axis);
+        s.insert(s.end(), idx.shape.begin(), idx.shape.end());
+        s.insert(s.end(), data.shape.begin() + axis + 1, data.shape.end());
         return folded(n, s, v);
       }
       if (!data.activation) {  // an embedding table looked up by ids
@@ -792,10 +1228,14 @@ class Translator {
       }
       if (!idx.activation && idx.values && idx.values->size() == 1 && idx.shape.empty()) {
         toml::table a;
-        a.insert("axis", sample_axis(n, attr_int(n, "axis", 0), data.shape.size()));
+        int64_t axis = attr_int(n, "axis", 0);
+        if (axis < 0) axis += static_cast<int64_t>(full_shape(data).size());
+        a.insert("axis", sample_axis(n, axis, data));
         a.insert("index", (*idx.values)[0]);
+        Placement at = data.at;  // an axis before the batch's goes
+        if (axis < at.batch) --at.batch;
         Tensor d = data;
-        return layer(n, index, "select", {&d}, std::move(a));
+        return layer(n, index, "select", {&d}, std::move(a), at);
       }
       fail(n, "this Gather (of activations by computed indices) is not modelled");
     }
@@ -803,8 +1243,7 @@ class Translator {
       const Tensor& x = tensor(n, 0);
       std::vector<int64_t> target = values(n, 1);
       if (x.activation) {
-        Shape full = x.shape;
-        full.insert(full.begin(), 1);
+        Shape full = full_shape(x);
         std::optional<Shape> s = broadcast_shape(full, target);
         if (s && *s == full) return pass_on(n, x);
         fail(n, "an Expand of an activation is not modelled");
@@ -812,10 +1251,71 @@ class Translator {
       std::optional<Shape> s = broadcast_shape(x.shape, target);
       if (!s) fail(n, "cannot expand " + shape_list(x.shape) + " to " + shape_list(target));
       if (!x.learned) return folded(n, *s, std::nullopt);
-      const Tensor p = as_parameter(n, n.input(0), x, s->size() - 1);
+      Tensor like;  // an activation of the target's rank, its batch first
+      like.activation = true;
+      like.shape.assign(s->begin() + 1, s->end());
+      const Tensor p = as_parameter(n, n.input(0), x, like);
       return pass_on(n, p);
     }
     unknown(n, index);
+  }
+
+  // Whether a ReduceMean averages over the last axis only, keeping it, of an input with
+  // the rank of the activation `like`.
+  bool reduces_last_axis(const onnx::NodeProto& n, const std::string& like) {
+    auto it = tensors_.find(like);
+    if (it == tensors_.end() || !it->second.activation || attr_int(n, "keepdims", 1) == 0) return false;
+    std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
+    if (axes.empty() && has_input(n, 1)) {
+      auto a = tensors_.find(n.input(1));
+      if (a == tensors_.end() || !a->second.values) return false;
+      axes = *a->second.values;
+    }
+    int64_t rank = static_cast<int64_t>(it->second.shape.size()) + 1;
+    return axes.size() == 1 && (axes[0] == -1 || axes[0] == rank - 1);
+  }
+
+  // A recognised chain (onnx_patterns.hpp) as the one ridge layer it stands for, named
+  // after its first node's module.
+  void emit_chain(const OnnxChain& c, int index) {
+    const onnx::NodeProto& first = model_.graph().node(c.nodes.front());
+    Tensor x = activation(first, 0);
+    toml::table a;
+    std::string op = "gelu";
+    if (c.kind == OnnxChain::Kind::layernorm) {
+      op = "layernorm";
+      a.insert("elementwise_affine", c.gamma);
+      if (c.gamma) a.insert("bias", c.beta);
+      a.insert("eps", c.eps);
+    }
+    layer(first, index, op, {&x}, std::move(a));
+    tensors_[c.output] = tensors_[first.output(0)];
+  }
+
+  // An elementwise op whose inputs are all constants (Swin's attention mask and bias
+  // index arithmetic) is folded: its broadcast shape, its values unknown; so is a
+  // ScatterND into a constant (the mask filled region by region).
+  bool elementwise_on_constants(const onnx::NodeProto& n) {
+    static const std::set<std::string> ops = {"Pow", "Sqrt", "Exp", "Log", "Neg", "Abs", "Floor", "Ceil", "Sign",
+                                              "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And",
+                                              "Or", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf"};
+    if ((n.op_type() == "ScatterND" || n.op_type() == "ScatterElements") && !tensor(n, 0).activation &&
+        !tensor(n, 2).activation) {  // written into a constant: its shape
+      folded(n, tensor(n, 0).shape, std::nullopt);
+      return true;
+    }
+    if (!ops.count(n.op_type()) || n.input_size() == 0) return false;
+    Shape s;
+    for (int i = 0; i < n.input_size(); ++i) {
+      if (!has_input(n, i)) continue;
+      const Tensor& t = tensor(n, i);
+      if (t.activation) return false;
+      std::optional<Shape> b = broadcast_shape(s, t.shape);
+      if (!b) fail(n, "constant shapes do not broadcast");
+      s = *b;
+    }
+    folded(n, s, std::nullopt);
+    return true;
   }
 
   void unknown(const onnx::NodeProto& n, int index) {
@@ -842,6 +1342,7 @@ class Translator {
   const OnnxOptions& options_;
   std::map<std::string, Tensor> tensors_;
   std::map<std::string, Tensor> parameters_;
+  std::set<std::string> counted_sources_;  // initializers whose elements a computed parameter counted
   std::set<std::string> used_;
   Shape input_shape_;
   toml::array layers_;

@@ -40,7 +40,8 @@ OpClass default_op_class(std::string_view op) {
   if (op == "conv2d") return OpClass::conv_kxk;
   if (op == "linear" || op == "moe") return OpClass::linear;  // moe: grouped GEMMs over its experts
   if (op == "matmul" || op == "softmax") return OpClass::attention;
-  if (op == "batchnorm" || op == "layernorm" || op == "local_response_norm") return OpClass::normalization;
+  if (op == "batchnorm" || op == "layernorm" || op == "local_response_norm" || op == "instancenorm")
+    return OpClass::normalization;
   if (op.find("pool") != std::string_view::npos) return OpClass::pooling;
   if (op == "relu" || op == "relu6" || op == "gelu" || op == "sigmoid" || op == "tanh" || op == "silu" ||
       op == "hardswish" || op == "add" || op == "mul" || op == "scale" || op == "dropout")

@@ -9,6 +9,7 @@ namespace ridge {
 const std::vector<OpInfo>& all_ops() {
   static const std::vector<OpInfo> table = {
       {"conv2d", ops::conv2d, 1, 1, "2-D convolution (stride, padding, dilation, groups, bias)"},
+      {"conv_transpose2d", ops::conv_transpose2d, 1, 1, "transposed 2-D convolution (stride, padding, output_padding)"},
       {"linear", ops::linear, 1, 1, "fully connected over the last dimension"},
       {"max_pool2d", ops::max_pool2d, 1, 1, "max pooling with a fixed window"},
       {"avg_pool2d", ops::avg_pool2d, 1, 1, "average pooling with a fixed window"},
@@ -32,6 +33,7 @@ const std::vector<OpInfo>& all_ops() {
       {"batchnorm", ops::batchnorm, 1, 1, "batch normalisation over channel dim 0"},
       {"local_response_norm", ops::local_response_norm, 1, 1, "local response normalisation across channels"},
       {"layernorm", ops::layernorm, 1, 1, "layer normalisation over the last dimension"},
+      {"instancenorm", ops::instancenorm, 1, 1, "instance normalisation: each channel over its positions"},
       {"rmsnorm", ops::rmsnorm, 1, 1, "root-mean-square normalisation over the last dimension (LLaMA)"},
       {"rotary", ops::rotary, 1, 1, "rotary position embedding of [tokens, heads x head_dim]"},
       {"swiglu", ops::swiglu, 2, 2, "silu(gate) x up, the gated MLP of LLaMA"},
@@ -50,6 +52,7 @@ const std::vector<OpInfo>& all_ops() {
       {"parameter", ops::parameter, 0, 0, "a learned tensor of a given shape (class token, position embedding)"},
       {"scale", ops::scale, 1, 1, "multiply by a constant factor"},
       {"unmodelled", ops::unmodelled, 1, -1, "an imported node ridge does not model: zero cost (onnx_op)"},
+      {"resize", ops::resize, 1, 1, "resample [C, H, W] to size = [Ho, Wo] (mode nearest or linear)"},
       {"transpose", ops::transpose, 1, 1, "permute dimensions (perm), copying the data"},
       {"reshape", ops::reshape, 1, 1, "view as another shape (one -1 inferred)"},
       {"concat", ops::concat, 1, -1, "join along an axis (one input: a copy)"},

@@ -128,3 +128,33 @@ OpResult rmsnorm(TomlFields& a, const std::vector<Shape>& in) {
 }
 
 }  // namespace ridge::ops
+
+// instancenorm (PyTorch's InstanceNorm2d with affine, ONNX InstanceNormalization):
+//   input [C, ...]; each channel of one sample is normalised over its D = H x W
+//   positions, as layernorm normalises a row: 5D + 2 per channel, then the per-channel
+//   scale and shift D + D: 7D + 2 per channel; 2C parameters. Backward as layernorm's
+//   per element (input gradient 10, weight gradient 3). Saved: the input and per-channel
+//   mean and rstd (fp32).
+namespace ridge::ops {
+
+OpResult instancenorm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  if (x.size() < 2) throw ShapeMismatch("instancenorm needs a [C, ...] input, got " + shape_to_string(x));
+  if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
+  bool affine = a.boolean("affine", true);
+  int64_t c = x[0];
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.params = n.weight_elems = affine ? 2 * c : 0;
+  n.input_elems = n.output_elems = element_count(x);
+  int64_t d = n.input_elems / c;
+  n.flops = checked_add(checked_mul(c, checked_mul(5, d) + 2), affine ? checked_mul(2, n.input_elems) : 0);
+  n.bwd_input_other_flops = checked_mul(affine ? 10 : 9, n.input_elems);
+  n.bwd_weight_other_flops = affine ? checked_mul(3, n.input_elems) : 0;
+  n.saves_input = true;
+  n.saved_aux_bytes = checked_mul(c, 2 * 4);
+  return r;
+}
+
+}  // namespace ridge::ops

@@ -7,6 +7,7 @@
 namespace ridge::ops {
 
 OpResult conv2d(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult conv_transpose2d(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult linear(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
@@ -34,6 +35,7 @@ OpResult slice(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult layernorm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult instancenorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult rmsnorm(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult rotary(TomlFields& attrs, const std::vector<Shape>& in);
@@ -53,6 +55,7 @@ OpResult softmax(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult embedding(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult matmul(TomlFields& attrs, const std::vector<Shape>& in);
 
+OpResult resize(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult transpose(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult reshape(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult concat(TomlFields& attrs, const std::vector<Shape>& in);
