@@ -33,6 +33,13 @@ std::string data_string(std::string_view text, TextMarkup markup);
 // escape processing happens inside single quotes.
 std::string gp_string(std::string_view text, TextMarkup markup);
 
+// The same two, for a label set at `points` (not the figure's font size). gnuplot's
+// `font ',9'` on a label sizes it in every terminal but the LaTeX one, whose text
+// LaTeX sets: there the size goes into the text (\fontsize{9}{10.8}\selectfont ...);
+// elsewhere the text is as above and the caller adds the `font` option.
+std::string data_string(std::string_view text, TextMarkup markup, double points);
+std::string gp_string(std::string_view text, TextMarkup markup, double points);
+
 // A number for a data file or script: 12 significant digits (%.12g): readable, and within 1e-11 of the engine.
 std::string gp_number(double v);
 

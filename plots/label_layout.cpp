@@ -93,7 +93,7 @@ bool LabelPlacer::fits(const std::vector<Box>& boxes, bool labels_only) const {
 }
 
 std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h, double prefer_x,
-                                                         double prefer_y) {
+                                                         double prefer_y, bool allow_over_lines) {
   // Sixteen directions: the eight main ones (right, left, the diagonals, above, below)
   // and those between them; nearest the preferred direction first.
   std::vector<std::array<double, 2>> dirs = {{1, 0},       {-1, 0},       {0.71, 0.71},  {-0.71, 0.71},
@@ -108,7 +108,7 @@ std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, dou
   // First clear of everything; then, when nothing is free, over lines and markers
   // (the label is then drawn in an opaque box) but never over another label.
   for (bool over_lines : {false, true})
-    for (int ring = 0;; ++ring) {
+    for (int ring = 0; !over_lines || allow_over_lines; ++ring) {
       double d = r + gap + ring * h * 0.8;
       if (d > reach) break;
       for (const auto& dir : dirs) {

@@ -62,7 +62,9 @@ class LabelPlacer {
   // growing distances up to the plot area's diagonal, first clear of everything, then
   // over lines and markers (boxed); nothing when it would overlap a label wherever it went.
   // Directions nearest (`prefer_x`, `prefer_y`) are tried first (default: right).
-  std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0);
+  // Without `over_lines` a label never goes over lines and markers.
+  std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0,
+                                 bool over_lines = true);
 
  private:
   Box area_;

@@ -230,7 +230,7 @@ HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& t
   std::ostringstream g;
   g << "# Title and key in a band above the plot\n";
   for (size_t i = 0; i < lines.size(); ++i)
-    g << "set label " << 1000 + i << " " << gp_string(lines[i], style.markup()) << " at screen 0.5, screen "
+    g << "set label " << 1000 + i << " " << gp_string(lines[i], style.markup(), style.font_size * 1.1) << " at screen 0.5, screen "
       << gp_number(1 - (0.1 + title_line * (static_cast<double>(i) + 0.6)) / style.height_in) << " center font ',"
       << gp_number(style.font_size * 1.1) << "'\n";
   g << "set key horizontal maxcols " << cols << " maxrows " << std::max<size_t>(rows, 1) << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "

@@ -62,7 +62,7 @@ struct Scene {
 };
 
 // The key's entry for launch-bound layers' square markers.
-constexpr const char* kLaunchBoundKey = "launch-bound (placed without launch time)";
+constexpr const char* kLaunchBoundKey = "launch-bound (launches aside)";
 
 // Roof, bandwidth and ridge labels are set at this fraction of the font size.
 constexpr double kLineFont = 0.9;
@@ -81,8 +81,9 @@ struct MarginText {
 
 // Where the roofs' labels go, tried in this order: inside by their roofs; in the right
 // margin; then, for a small figure, the run's dtype's only (the other roofs are drawn,
-// unlabelled), inside or in the margin.
-enum class RoofLabels { inside, margin, inside_run_only, margin_run_only };
+// unlabelled), inside or in the margin. An overlay in a narrow figure (a journal
+// column) names each hardware's run roof in its key entry instead (`key`).
+enum class RoofLabels { inside, margin, inside_run_only, margin_run_only, key };
 bool run_only(RoofLabels m) { return m == RoofLabels::inside_run_only || m == RoofLabels::margin_run_only; }
 bool in_margin(RoofLabels m) { return m == RoofLabels::margin || m == RoofLabels::margin_run_only; }
 
@@ -242,11 +243,25 @@ Scene scene_of(const RooflineRequest& req) {
 }
 
 // With several hardware, a key entry names each one's bandwidths and DRAM ridge point:
-// "NVIDIA V100: HBM2 900 GB/s, L2 2.15 TB/s; ridge 17.4 FLOP/B".
+// "NVIDIA V100: HBM2 900 GB/s, L2 2.15 TB/s; ridge 17.4 FLOP/B". When that is wider
+// than the figure (a journal column), the short form: "v100: HBM2 900 GB/s, ridge 17.4".
 std::string hardware_key(const TimedHardware& run, const Hardware& H) {
   std::string text = hardware_title(run.hw) + ":";
   for (size_t m = 0; m < H.diags.size(); ++m) text += (m ? ", " : " ") + H.diags[m].label;
   return text + "; ridge " + si_label(run.timing.hardware->ridge_points.at(0), "FLOP/B");
+}
+// The short form, with the run's roof (then not labelled in the plot) and the DRAM
+// bandwidth, whose quotient is the ridge point: "v100: 15.7 TFLOP/s, 900 GB/s".
+std::string short_hardware_key(const TimedHardware& run, const Hardware& H) {
+  double roof = 0;
+  for (const Roof& r : H.roofs)
+    if (r.run) roof = r.flops;
+  return run.hw.id + ": " + si_label(roof, "FLOP/s") + ", " + si_label(H.diags[0].bandwidth, "B/s");
+}
+// Whether a key entry fits the figure's width: gnuplot's key sample and its estimate of
+// the text take about 0.8 in more than ours.
+bool key_entry_fits(const PlotStyle& style, const std::string& text) {
+  return style.text_width_in(text) * 1.25 + 0.8 <= style.width_in - 0.3;
 }
 
 // ---- phase 2: the frame and the labels, in inches ----
@@ -257,6 +272,7 @@ struct Placing {
   Layout& L;
   LabelPlacer& placer;
   double line_h;  // height of a line label
+  std::vector<Box> markers;  // the points' markers: no roof label goes over one
   double line_w(const std::string& s) const { return style.text_width_in(s) * kLineFont; }
 };
 
@@ -285,6 +301,8 @@ bool place_roof_labels(Placing& P) {
           double cx = right - shift - w / 2, cy = y + dy;
           std::vector<Box> b{{cx - w / 2, cy - P.line_h / 2, cx + w / 2, cy + P.line_h / 2}};
           if (!P.placer.fits(b, over_lines)) continue;
+          // Over lines as a last resort, but never over a point: it would hide the data.
+          if (std::any_of(P.markers.begin(), P.markers.end(), [&](const Box& m) { return m.overlaps(b[0]); })) continue;
           P.placer.take(b);
           P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), 0, r->label});
           placed = true;
@@ -402,12 +420,18 @@ void place_layer_labels(Placing& P, int labels) {
   std::stable_sort(heavy.begin(), heavy.end(), [](const Point* a, const Point* b) { return a->share > b->share; });
   if (heavy.size() > static_cast<size_t>(labels)) heavy.resize(static_cast<size_t>(labels));
   P.L.layers_wanted = heavy.size();
-  const double text_h = P.style.line_in() * 0.85;
+  // A line's height and a little: at a journal column's 8 pt the rendered text is
+  // taller than the estimate, and stacked labels must keep a gap.
+  const double text_h = P.style.line_in() * 0.85 + 0.025;
+  // In a plot area under 2.5 in wide (a journal column) a label in a box over the lines
+  // would hide the roofline itself: there only free spots are used.
+  const Box area = P.placer.area();
+  const bool over_lines = area.x1 - area.x0 >= 2.5;
   for (const Point* p : heavy) {
     std::string text = p->label();
     double x = f.to_in_x(p->intensity), y = f.to_in_y(p->attained);
     // A little wider than the estimate: neighbouring labels keep a gap.
-    auto spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h);
+    auto spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h, 1, 0, over_lines);
     if (!spot) continue;
     const Box& b = spot->box;
     (spot->boxed ? P.L.boxed_layer_labels : P.L.layer_labels)
@@ -426,7 +450,8 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
   f.height_in = style.height_in;
   f.x_min = decade_below(s.x_lo / 1.5);
   // Inside, the roofs' labels need room right of the ridge points: two decades.
-  f.x_max = decade_above(std::max(s.x_hi * 2, ridge_hi * (margin ? 4 : 100)));
+  const bool inside = mode == RoofLabels::inside || mode == RoofLabels::inside_run_only;
+  f.x_max = decade_above(std::max(s.x_hi * 2, ridge_hi * (inside ? 100 : 4)));
   if (f.x_max / f.x_min < 100) f.x_max = f.x_min * 100;
   f.y_min = decade_below(s.y_lo / 1.5);
   f.y_max = decade_above(s.y_hi * 2.5);
@@ -465,16 +490,20 @@ void clip_lines(Scene& s, const Frame& f) {
 
 // First with the roofs' labels inside the plot, by their roofs; when any does not fit
 // (several hardware, crowded roofs), again with all of them in the right margin.
-Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in) {
+Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in, bool roofs_in_key) {
   double ridge_hi = 0;
   for (const TimedHardware& r : req.runs)
     for (double x : r.timing.hardware->ridge_points) ridge_hi = std::max(ridge_hi, x);
   Layout L;
-  for (RoofLabels mode : {RoofLabels::inside, RoofLabels::margin, RoofLabels::inside_run_only, RoofLabels::margin_run_only}) {
+  const std::vector<RoofLabels> modes =
+      roofs_in_key ? std::vector<RoofLabels>{RoofLabels::key}
+                   : std::vector<RoofLabels>{RoofLabels::inside, RoofLabels::margin, RoofLabels::inside_run_only,
+                                             RoofLabels::margin_run_only};
+  for (RoofLabels mode : modes) {
     const bool margin = in_margin(mode);
     std::optional<Frame> frame = frame_of(style, s, ridge_hi, header_top_in, mode);
     if (!frame) {
-      if (mode == RoofLabels::margin_run_only)
+      if (mode == modes.back())
         throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
       continue;
     }
@@ -494,14 +523,16 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
         placer.block_segment(f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1),
                              kLineThickness);
     }
+    std::vector<Box> markers;
     for (const Point& p : s.points) {
       double x = f.to_in_x(p.intensity), y = f.to_in_y(p.attained);
-      placer.block({x - p.r_in, y - p.r_in, x + p.r_in, y + p.r_in});
+      markers.push_back({x - p.r_in, y - p.r_in, x + p.r_in, y + p.r_in});
+      placer.block(markers.back());
     }
     L.line_labels.assign(s.hw.size(), {});
     L.boxed_labels.assign(s.hw.size(), {});
-    Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont};
-    if (!margin && !place_roof_labels(P)) continue;
+    Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont, markers};
+    if (mode != RoofLabels::key && !margin && !place_roof_labels(P)) continue;
 
     if (margin) place_margin_roof_labels(P);
     // With several hardware the bandwidths and ridge points are named in the key instead:
@@ -522,9 +553,11 @@ struct Blocks {
   int run_roof, other_roofs, dram, other_levels, ridges, points, labels, boxed, drops;
 };
 
-void write_texts(DataFile& dat, const std::vector<Text>& texts, TextMarkup mk) {
+// Texts at the figure's font size or (points > 0) at `points`.
+void write_texts(DataFile& dat, const std::vector<Text>& texts, TextMarkup mk, double points = 0) {
   for (const Text& t : texts)
-    dat.out() << gp_number(t.x) << " " << gp_number(t.y) << " " << data_string(t.text, mk) << " " << gp_number(t.angle) << " "
+    dat.out() << gp_number(t.x) << " " << gp_number(t.y) << " "
+              << (points > 0 ? data_string(t.text, mk, points) : data_string(t.text, mk)) << " " << gp_number(t.angle) << " "
               << t.lt << "\n";
 }
 
@@ -540,7 +573,9 @@ std::vector<std::string> point_columns(const RunResult& run) {
   return columns;
 }
 
-Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s, const Layout& L, size_t h, TextMarkup mk) {
+// `line_points`: the size of the roof, bandwidth and ridge labels.
+Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s, const Layout& L, size_t h, TextMarkup mk,
+                      double line_points) {
   const HardwareSpec& hw = req.runs[h].hw;
   const RunResult& t = req.runs[h].timing;
   const Hardware& H = s.hw[h];
@@ -581,9 +616,9 @@ Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s,
               << data_string(p.layers.size() > 1 ? p.name + " x" + std::to_string(p.layers.size()) : p.name, mk) << "\n";
   }
   b.labels = dat.begin_block(which + ": roof, bandwidth and ridge labels: x y text angle linetype (centred)");
-  write_texts(dat, L.line_labels[h], mk);
+  write_texts(dat, L.line_labels[h], mk, line_points);
   b.boxed = dat.begin_block(which + ": bandwidth labels set on their line, in an opaque box: x y text angle");
-  write_texts(dat, L.boxed_labels[h], mk);
+  write_texts(dat, L.boxed_labels[h], mk, line_points);
   b.drops = dat.begin_block(which + ": lines dropped from the labelled ridge points to the floor, x y (segments)");
   for (const Layout::Drop& d : L.drops)
     if (d.run == h) dat.out() << segment(d.x, d.y, d.x, L.frame.y_min);
@@ -600,7 +635,7 @@ std::string margin_roof_script(const Layout& L, const PlotStyle& style) {
   int n = 0;
   for (const MarginText& m : L.margin_labels) {
     std::string lt = std::to_string(m.run % kOkabeIto.size() + 1);
-    g << "set label " << ++n << " " << gp_string(m.text, style.markup()) << " at screen "
+    g << "set label " << ++n << " " << gp_string(m.text, style.markup(), style.font_size * kLineFont) << " at screen "
       << gp_number((area.x1 + 0.12) / f.width_in) << ", screen " << gp_number(m.y_in / f.height_in) << " left font ',"
       << gp_number(style.font_size * kLineFont) << "' textcolor lt " << lt << "\n";
     g << "set arrow " << n << " from screen " << gp_number(area.x1 / f.width_in) << ", screen "
@@ -697,6 +732,13 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   std::vector<std::string> key_texts;
   if (H > 1)
     for (size_t h = 0; h < H; ++h) key_texts.push_back(hardware_key(req.runs[h], scene.hw[h]));
+  // An overlay too narrow for the full entries: short ones naming each run roof, which
+  // the plot then leaves unlabelled (labels by the roofs would crowd the points).
+  const bool roofs_in_key =
+      H > 1 && style.size_given &&
+      std::any_of(key_texts.begin(), key_texts.end(), [&](const std::string& k) { return !key_entry_fits(style, k); });
+  if (roofs_in_key)
+    for (size_t h = 0; h < H; ++h) key_texts[h] = short_hardware_key(req.runs[h], scene.hw[h]);
   key_texts.push_back("marker area: time share");
   if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
   // Several hardware: without --size, room for their roof labels in the margin.
@@ -707,7 +749,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   }
   const HeaderBand band = header_band(sized, title, key_texts);
 
-  const Layout L = layout_of(req, sized, scene, band.top_in);
+  const Layout L = layout_of(req, sized, scene, band.top_in, roofs_in_key);
   sized.width_in = L.frame.width_in;
 
   DataFile dat;
@@ -716,7 +758,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   dat.comment("roofs and diagonals are at achievable values: peak x the descriptor's efficiency factors");
   dat.out() << "\n";
   std::vector<Blocks> blocks;
-  for (size_t h = 0; h < H; ++h) blocks.push_back(write_hardware(dat, req, scene, L, h, mk));
+  for (size_t h = 0; h < H; ++h) blocks.push_back(write_hardware(dat, req, scene, L, h, mk, sized.font_size * kLineFont));
   int layer_block = dat.begin_block("labels of the heaviest layers: x y text angle linetype (x: left edge, y: vertical centre)");
   write_texts(dat, L.layer_labels, mk);
   int boxed_layer_block = dat.begin_block("labels of the heaviest layers set over lines, in an opaque box: x y text angle");

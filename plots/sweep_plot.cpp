@@ -23,9 +23,13 @@ constexpr double kDefaultWidthIn = 4.7;
 
 std::string screen(double in, double total) { return "screen " + gp_number(in / total); }
 
-void write_texts(DataFile& dat, const std::string& what, const std::vector<PlacedText>& texts, TextMarkup mk) {
+// Texts at the figure's font size or (points > 0) at `points`.
+void write_texts(DataFile& dat, const std::string& what, const std::vector<PlacedText>& texts, TextMarkup mk,
+                 double points = 0) {
   dat.begin_block(what);
-  for (const PlacedText& t : texts) dat.out() << gp_number(t.x) << " " << gp_number(t.y) << " " << data_string(t.text, mk) << "\n";
+  for (const PlacedText& t : texts)
+    dat.out() << gp_number(t.x) << " " << gp_number(t.y) << " "
+              << (points > 0 ? data_string(t.text, mk, points) : data_string(t.text, mk)) << "\n";
 }
 
 // The figure's grid in inches: facets in rows, each facet's panels (one per quantity)
@@ -226,7 +230,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   for (const PlacedText& tx : grid.legend.texts)
     legend_texts.push_back({grid.legend_x + tx.x, grid.legend_top + tx.y, tx.text});
   const int title_block = dat.blocks();
-  write_texts(dat, "the title: x y text (inches from the lower left)", title_texts, mk);
+  write_texts(dat, "the title: x y text (inches from the lower left)", title_texts, mk, style.font_size * 1.1);
   write_texts(dat, "facet titles and x labels: x y text", centred, mk);
   write_texts(dat, "y labels: x y text", rotated, mk);
   write_texts(dat, "the legend's texts: x y text", legend_texts, mk);

@@ -175,11 +175,15 @@ TEST_F(InputErrorTable, SweepFileLists) { run_rows("sim/engine/sweep_file.cpp", 
 TEST_F(InputErrorTable, SweepFileRangesAndLimits) { run_rows("sim/engine/sweep_file.cpp", 12); }
 TEST_F(InputErrorTable, Units) { run_rows("sim/base/units.cpp"); }
 TEST_F(InputErrorTable, InputFile) { run_rows("sim/base/input_file.cpp"); }
+TEST_F(InputErrorTable, ModelFilesAndOps) {
+  for (const char* reader : {"sim/workload/model_reader.cpp", "sim/workload/ops/layout.cpp",
+                             "sim/workload/ops/normalization.cpp", "sim/workload/ops/moe.cpp"})
+    run_rows(reader);
+}
 TEST_F(InputErrorTable, ImportedLayerTypes) {
   run_rows("sim/workload/ops/conv_transpose2d.cpp");
   run_rows("sim/workload/ops/resize.cpp");
 }
-TEST_F(InputErrorTable, MixtureOfExperts) { run_rows("sim/workload/ops/moe.cpp"); }
 TEST_F(InputErrorTable, SweepPlotChoices) { run_rows("plots/sweep_figure.cpp"); }
 
 // Lines of `source` that raise an input error: `throw InputError(` or a `fail(` call

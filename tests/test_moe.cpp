@@ -3,6 +3,9 @@
 // worked out by hand.
 #include <gtest/gtest.h>
 
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/engine/model_query.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/ops/ops.hpp"
@@ -131,6 +134,11 @@ TEST(ZooMoe, MixtralDecodeReadsTwoExpertsPrefillAllEight) {
   EXPECT_EQ(d.totals.weight_bytes, 25'497'714'688);
   // KV cache as Mistral-7B's (8 KV heads): 1025 tokens x 2 x 8 x 128 x 2 B per layer.
   EXPECT_EQ(d.totals.kv_bytes, 32LL * 1025 * 4096);
+  // int4 expert weights: one expert's 176,160,768 weights at 4 bits + one fp16 scale per
+  // 128 = 88,080,384 + 2,752,512 B; two of them 181,665,792 B.
+  RunSettings q = s;
+  q.weight_format = WeightFormat::int4;
+  EXPECT_EQ(analyze_costs(one, q).layers[one.find("layers.0.experts")].weight_bytes, 181'665'792);
   // Batch 4 (T = 4 tokens): 5.46875 experts of 352,321,536 B = 1,926,758,400 B.
   s.batch = 4;
   EXPECT_EQ(analyze_costs(one, s).layers[one.find("layers.0.experts")].weight_bytes, 1'926'758'400);
@@ -142,12 +150,37 @@ TEST(ZooMoe, MixtralDecodeReadsTwoExpertsPrefillAllEight) {
   EXPECT_EQ(analyze_costs(pre, p).layers[pre.find("layers.0.experts")].weight_bytes, 2'818'572'288);
 }
 
+TEST(ZooMoe, MixtralExpertsTurnComputeBoundAtAFourTimesLargerBatch) {
+  // Decode on the h200 (fp16 989.4 TFLOP/s, HBM3e 4.8 TB/s), context 4096: the experts
+  // layer is the largest of op class linear (2 experts x 352,321,536 B at batch 1, against
+  // lm_head's 262,144,000 B). Per token it computes F = 704,827,447 FLOPs (2 x 352,321,536
+  // MACs + 184,375: softmax 38, top-k 14, renormalise 3, gated activation 6 x 2 x 14336,
+  // weighted sum 3 x 4096) and moves A = (102,416 + 98,310) x 2 = 401,452 B of
+  // activations; once b is large every expert is read, W = 8 x 352,321,536 B. Compute-
+  // bound when b F / 989.4e12 >= (W + b A) / 4.8e12: b >= W / (F x 4.8 / 989.4 - A)
+  // = 2,818,572,288 / 3,017,959 = 933.93, so batch 934 (the dense lm_head needs 219).
+  RunSettings s;
+  s.phase = Phase::decode;
+  s.context = 4096;
+  s.dtype = DType::fp16;
+  ModelQuery q = query_model(load_model("mixtral-8x7b", 1), s, load_hardware("h200"), find_hardware_model("roofline"));
+  ASSERT_TRUE(q.biggest_linear.has_value());
+  EXPECT_EQ(q.biggest_linear->layer.name, "layers.0.experts");
+  EXPECT_EQ(q.biggest_linear->layer.work.flops, 704'827'447);
+  ASSERT_TRUE(q.biggest_linear->compute_bound_at_batch.has_value());
+  EXPECT_EQ(*q.biggest_linear->compute_bound_at_batch, 934);
+}
+
 TEST(ZooMoe, MixtralMemoryHoldsEveryExpert) {
   // ridge memory mixtral-8x7b --phase decode: all 46,702,792,704 parameters resident,
   // x 2 B (fp16) = 93,405,585,408 B, though a decode step reads only 2 experts.
   ridge_test::RidgeRun r = ridge_test::run_ridge("memory mixtral-8x7b --hw h200 --phase decode --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"parameters_bytes\": 93405585408"), std::string::npos) << r.out;
+  ridge_test::RidgeRun text = ridge_test::run_ridge("memory mixtral-8x7b --hw h200 --phase decode");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("every expert is resident: 46.70G params, though a token uses 12.88G"), std::string::npos)
+      << text.out;
   // The analyze report names both counts.
   ridge_test::RidgeRun t = ridge_test::run_ridge("analyze mixtral-8x7b --format json");
   ASSERT_EQ(t.status, 0) << t.err;

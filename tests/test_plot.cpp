@@ -107,8 +107,35 @@ TEST(PlotRoofline, LaunchBoundLayersSitAtTheirRooflinePositionAsSquares) {
   }
   EXPECT_GT(launch_bound, 10u);
   const std::string& gp = b.files[0].content;
-  EXPECT_NE(gp.find("launch-bound (placed without launch time)"), std::string::npos);
+  EXPECT_NE(gp.find("launch-bound (launches aside)"), std::string::npos);
   EXPECT_NE(gp.find("strcol(7) eq 'overhead' ? $2 : NaN"), std::string::npos);
+}
+
+// Two devices in a journal column (--style paper, 3.3 in at 8 pt): each device's roof
+// and DRAM bandwidth go into its key entry (V100 15.7 TFLOP/s and 900 GB/s, A100 19.5
+// TFLOP/s and 2.04 TB/s at fp32, from their descriptors) instead of labels by the
+// roofs, and layer labels take free spots only: none is boxed over the lines.
+TEST(PlotRoofline, PaperOverlayNamesRoofsInTheKeyAndKeepsLabelsOffTheLines) {
+  TimedRun r = timed("resnet50", {"v100", "a100"});
+  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  PlotStyle paper = make_style("f.pdf", {"paper", "", 0, "", 0});
+  PlotBundle b = roofline_plot(req, paper, "roof");
+  const std::string& gp = b.files[0].content;
+  EXPECT_NE(gp.find("title 'v100: 15.7 TFLOP/s, 900 GB/s'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title 'a100: 19.5 TFLOP/s, 2.04 TB/s'"), std::string::npos) << gp;
+  const auto blocks = test::data_blocks(b.files[1].content);
+  // An empty block holds one "NaN NaN" row (gnuplot needs a row to read).
+  auto texts = [&](size_t i) {
+    size_t n = 0;
+    for (const auto& row : blocks.at(i)) n += row.at(0) != "NaN";
+    return n;
+  };
+  for (size_t h = 0; h < 2; ++h) {
+    EXPECT_EQ(texts(h * 9 + 6), 0u) << "roof labels by the roofs of hardware " << h;
+    EXPECT_EQ(texts(h * 9 + 7), 0u) << "boxed line labels of hardware " << h;
+  }
+  EXPECT_GT(texts(18), 0u);  // some layers are labelled, in free spots
+  EXPECT_EQ(texts(19), 0u) << "a layer label boxed over the lines";
 }
 
 TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {

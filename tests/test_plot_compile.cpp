@@ -125,7 +125,14 @@ TEST_P(PlotCompiles, AndShowsItsTextAsText) {
                                                  "\\begin{figure}\\input{fig.tex}\\end{figure}\n\\end{document}\n";
       ASSERT_EQ(run_in(dir.path(), "pdflatex -interaction=nonstopmode -halt-on-error -no-shell-escape paper.tex", &log), 0) << log;
       // The text is set in the document's font, not in a family the document lacks.
-      EXPECT_EQ(test::read_all(dir.path() / "fig.tex").find("\\fontfamily"), std::string::npos);
+      const std::string tex = test::read_all(dir.path() / "fig.tex");
+      EXPECT_EQ(tex.find("\\fontfamily"), std::string::npos);
+      // Labels keep their own sizes, which LaTeX sets: the title at 1.1 x 10 pt and, in
+      // the roofline, the roof and bandwidth labels at 0.9 x 10 pt.
+      EXPECT_NE(tex.find("\\fontsize{11}{13.2}\\selectfont"), std::string::npos);
+      if (c.kind == "roofline") {
+        EXPECT_NE(tex.find("\\fontsize{9}{10.8}\\selectfont"), std::string::npos);
+      }
       EXPECT_EQ(test::read_all(dir.path() / "paper.log").find("LaTeX Font Warning"), std::string::npos) << "a font was substituted";
       pdf = "paper.pdf";
     }

@@ -27,7 +27,7 @@ ModelQuery query_model(const Model& model, const RunSettings& settings, const Ha
     by_kind[static_cast<int>(l.bound.kind)] += l.timing.time_s;
     for (const StreamResult& s : l.streams)
       if (s.bytes > 0) q.levels[static_cast<size_t>(s.level)].bytes += s.bytes;
-    if (l.op == "linear" && (biggest < 0 || l.work.weight_bytes > run.layers[static_cast<size_t>(biggest)].work.weight_bytes))
+    if (l.work.op_class == OpClass::linear && (biggest < 0 || l.work.weight_bytes > run.layers[static_cast<size_t>(biggest)].work.weight_bytes))
       biggest = static_cast<int>(i);
   }
   q.compute_share = ratio(by_kind[static_cast<int>(Bound::Kind::compute)], step);

@@ -2,7 +2,8 @@
 // whole, and the numbers behind the answer: the share of the step each kind of bound
 // takes, the bytes per token by stream (weights, KV cache, activations), the bandwidth
 // each memory level delivers over the step against its peak, and the batch at which the
-// largest linear layer turns compute-bound. Every number comes from the derived
+// largest linear layer (op class linear: a linear or the grouped GEMMs of a moe layer)
+// turns compute-bound. Every number comes from the derived
 // RunResult and the layer query; views/model_query_report only words them.
 #pragma once
 
@@ -37,8 +38,8 @@ struct ModelQuery {
   double weight_bytes_per_token = 0, kv_bytes_per_token = 0, activation_bytes_per_token = 0;
   std::vector<LevelTraffic> levels;  // parallel to HardwareSpec::memory
   int busiest_level = 0;             // the level with the longest traffic time
-  // The linear layer reading the most weights, and its own query (flip batch); empty
-  // when the model has no linear layer.
+  // The layer of op class linear (linear, moe) reading the most weights, and its own
+  // query (flip batch); empty when the model has none.
   std::optional<LayerQuery> biggest_linear;
 };
 

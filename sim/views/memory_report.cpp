@@ -57,6 +57,9 @@ std::vector<std::string> summary(const MemoryReport& r) {
     model += " + gradients " + b(f.gradients_bytes) + " + optimizer state " + b(f.optimizer_bytes);
   }
   l.push_back(model + " = " + b(f.model_bytes()));
+  if (f.active_params != f.params)
+    l.push_back("every expert is resident: " + format_count(static_cast<double>(f.params)) + " params, though a token uses " +
+                format_count(static_cast<double>(f.active_params)) + " (top_k of num_experts)");
   if (training) {
     l.push_back("activations kept for backward (end of forward): " + b(f.activations_bytes()) + " (" +
                 b(f.activations_per_sample) + " per sample)");

@@ -65,7 +65,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   LayerCost r;
   r.params = c.params;
   const ExpertShape& e = c.experts;
-  r.active_params = c.params - (e.experts - e.top_k) * e.expert_weight_elems;
+  r.active_params = c.active_params();
   bool skipped = s.phase != Phase::training && c.identity_at_inference;
   if (skipped || c.is_view) return r;  // no arithmetic and no data moved
   int64_t b = s.batch;

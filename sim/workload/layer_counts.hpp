@@ -87,6 +87,9 @@ struct LayerCounts {
 
   // Mixture-of-experts layers only: `params` and `weight_elems` hold every expert.
   ExpertShape experts;
+
+  // Parameters one token uses: `params` less the E - k experts it is not routed to.
+  int64_t active_params() const { return params - (experts.experts - experts.top_k) * experts.expert_weight_elems; }
 };
 
 }  // namespace ridge

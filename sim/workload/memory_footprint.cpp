@@ -134,6 +134,7 @@ void add_model_part(MemoryFootprint& f, const Model& model, bool training) {
   const RunSettings& s = f.settings;
   for (const Layer& l : model.layers) {
     f.params = checked_add(f.params, l.counts.params);
+    f.active_params += l.counts.active_params();
     // --weight-dtype stores the weights of linear layers narrower (with their group scales).
     bool narrow = l.counts.quantizable && s.weight_format != WeightFormat::same;
     f.parameters_bytes = checked_add(f.parameters_bytes, narrow ? quantized_weight_bytes(l.counts.params, s.weight_format, s.dtype)

@@ -73,7 +73,8 @@ struct MemoryFootprint {
   ByteSizes sizes;
 
   // Model part (batch-independent), bytes.
-  int64_t params = 0;
+  int64_t params = 0;         // all resident, every expert of a mixture of experts included
+  int64_t active_params = 0;  // of them, those one token uses (fewer only with experts)
   int64_t parameters_bytes = 0;
   int64_t master_weights_bytes = 0;
   int64_t gradients_bytes = 0;
