@@ -47,7 +47,7 @@ struct Columns {
 Columns columns_of(const SweepTable& t) {
   Columns c;
   c.model = t.column("model");
-  for (const char* n : {"batch", "context"})
+  for (const char* n : {"batch", "context", "seq"})
     if (t.column(n) >= 0) c.numeric.push_back(t.column(n));
   for (size_t i = 0; i < t.header.size(); ++i)
     if (t.header[i].find('.') != std::string::npos) c.numeric.push_back(static_cast<int>(i));

@@ -1,5 +1,5 @@
 // What a sweep plot shows, before any geometry. Two of the columns that vary are the
-// figure's axes: one is x (a number: batch, context or a [[vary]] field) and one the
+// figure's axes: one is x (a number: batch, context, seq or a [[vary]] field) and one the
 // lines' colour; every other column that varies is told apart by dash and marker, and
 // each model gets a facet. A facet holds one panel per quantity (samples/s and step
 // time unless chosen), every panel against the same x. So a colour means one thing in
@@ -23,7 +23,7 @@ inline constexpr size_t kMaxFacets = 12;
 // What the user picked (`plot sweep --x --colour --y`); empty: chosen from the data.
 struct SweepChoice {
   // x: a numeric column that varies; by default the one with the most values (batch
-  // first on a tie, then context, then [[vary]] fields).
+  // first on a tie, then context, seq, then [[vary]] fields).
   std::string x;
   // colour: a column that varies, other than x and model; by default hardware when it
   // varies, else the other numeric columns, else hw_model, dtype, phase, optimizer.

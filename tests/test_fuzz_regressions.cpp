@@ -36,6 +36,8 @@ TEST(FuzzReplay, DescriptorInputs) { EXPECT_GE(replay("descriptor", ridge_fuzz::
 TEST(FuzzReplay, SetInputs) { EXPECT_GE(replay("set", ridge_fuzz::set_input), 6); }
 TEST(FuzzReplay, SweepInputs) { EXPECT_GE(replay("sweep", ridge_fuzz::sweep_input), 4); }
 TEST(FuzzReplay, SweepCsvInputs) { EXPECT_GE(replay("sweep_csv", ridge_fuzz::sweep_csv_input), 2); }
+TEST(FuzzReplay, OnnxInputs) { EXPECT_GE(replay("onnx", ridge_fuzz::onnx_input), 7); }
+TEST(FuzzReplay, MeasuredInputs) { EXPECT_GE(replay("measured", ridge_fuzz::measured_input), 3); }
 
 TEST(FuzzReplay, TheEngineCheckSeesANonFiniteTime) {
   // The check the targets rely on must be able to fail.

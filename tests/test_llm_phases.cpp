@@ -357,5 +357,18 @@ TEST(LlmBound, LaunchOverheadIsItsOwnBound) {
   EXPECT_EQ(derive(m, analyze_costs(m, s), hw, find_hardware_model("roofline")).totals.timing.overhead_s, 0.0);
 }
 
+TEST(LlmMemory, NoContextWhenTheWeightsAloneDoNotFit) {
+  // Mixtral-8x7B's 46,702,792,704 fp16 parameters are 93.41 GB; an A100 80 GB holds
+  // 85.90 GB less 5 % reserve = 81.60 GB: no context fits, not "0 cached tokens".
+  ridge_test::RidgeRun json = ridge_test::run_ridge("memory mixtral-8x7b --hw a100 --phase decode --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"fits\": false"), std::string::npos) << json.out;
+  EXPECT_EQ(json.out.find("max_context"), std::string::npos) << json.out;
+  ridge_test::RidgeRun text = ridge_test::run_ridge("memory mixtral-8x7b --hw a100 --phase decode --timeline");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("no context fits at batch 1"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("longest context"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace ridge

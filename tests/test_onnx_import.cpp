@@ -219,6 +219,42 @@ TEST(OnnxImport, ImportWritesAModelFileWithTheSameNumbers) {
   fs::remove(out);
 }
 
+TEST(OnnxImport, ImportFoldsRepeatedBlocksAndReadsBackTheSame) {
+  // torchvision resnet50: stages of 3, 4, 6 and 3 bottlenecks (He et al. 2016, table 1);
+  // the first of each has the downsample branch, the others are alike, so the imported
+  // file holds four blocks of 2, 3, 5 and 2 instances from number 1 on.
+  namespace fs = std::filesystem;
+  fs::path out = fs::temp_directory_path() / ("ridge-import-r50-" + std::to_string(::getpid()) + ".toml");
+  auto r = ridge_test::run_ridge("import " + kDir + "resnet50-shapes.onnx -o " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  for (const char* block : {"name = 'layer1'", "name = 'layer2'", "name = 'layer3'", "name = 'layer4'"})
+    EXPECT_NE(text.find(block), std::string::npos) << block;
+  size_t blocks = 0, repeats = 0;
+  for (size_t at = 0; (at = text.find("\nrepeat = ", at)) != std::string::npos; ++at) {
+    ++blocks;
+    repeats += std::stoul(text.substr(at + 10));
+  }
+  EXPECT_EQ(blocks, 4u);
+  EXPECT_EQ(repeats, 2u + 3u + 5u + 2u);
+  Model from_file = load_model(out.string());
+  Model from_onnx = load_model(kDir + "resnet50-shapes.onnx");
+  ASSERT_EQ(from_file.layers.size(), from_onnx.layers.size());
+  CostAnalysis a = analyze_costs(from_file, RunSettings{}), b = analyze_costs(from_onnx, RunSettings{});
+  EXPECT_EQ(a.totals.macs, b.totals.macs);
+  EXPECT_EQ(a.totals.flops, b.totals.flops);
+  EXPECT_EQ(a.totals.params, b.totals.params);
+  // Same names, but a residual add named after its instance ("layer2.3") is "layer2.3.add".
+  EXPECT_GE(from_file.find("layer2.3.conv2"), 0);
+  EXPECT_GE(from_file.find("layer2.3.add"), 0);
+  for (size_t i = 0; i < from_file.layers.size(); ++i) {
+    EXPECT_EQ(from_file.layers[i].op, from_onnx.layers[i].op) << i;
+    EXPECT_EQ(from_file.layers[i].output, from_onnx.layers[i].output) << from_onnx.layers[i].name;
+  }
+  fs::remove(out);
+}
+
 TEST(OnnxImport, UnknownNodesFailOrStandInWithAllowUnknown) {
   auto r = ridge_test::run_ridge("analyze " + kDir + "unknown-op.onnx");
   EXPECT_EQ(r.status, 2);

@@ -16,6 +16,7 @@
 #include "sim/base/error.hpp"
 #include "sim/engine/sweep_file.hpp"
 #include "sim/engine/sweep_run.hpp"
+#include "sim/views/sweep_fields.hpp"
 #include "sim/views/sweep_report.hpp"
 #include "tests/plot_test_util.hpp"
 
@@ -53,6 +54,23 @@ std::string batch_bandwidth_csv() {
       csv += row.str();
     }
   return csv;
+}
+
+// Every column plot sweep reads has its title and unit in the sweep schema, the
+// optional ones (decode's context, prefill's seq) included; [[vary]] keys in words.
+TEST(PlotSweep, ColumnTitlesAndUnitsComeFromTheSchema) {
+  auto title = [](const std::string& key) { return sweep_column(key).value_or(SweepColumn{"(none)", Unit::text}); };
+  EXPECT_EQ(title("time_s").title, "step time");
+  EXPECT_EQ(title("time_s").unit, Unit::seconds);
+  EXPECT_EQ(title("samples_per_s").title, "samples/s");
+  EXPECT_EQ(title("batch").unit, Unit::integer);
+  EXPECT_EQ(title("context").unit, Unit::integer);
+  EXPECT_EQ(title("seq").unit, Unit::integer);
+  EXPECT_EQ(title("hw_model").title, "hw model");
+  EXPECT_EQ(title("memory.HBM2e.bandwidth").title, "HBM2e bandwidth");
+  EXPECT_EQ(title("compute.fp16").title, "fp16 peak");
+  EXPECT_EQ(title("overhead.kernel_launch").title, "kernel launch");
+  EXPECT_FALSE(sweep_column("no_such_column").has_value());
 }
 
 TEST(PlotSweep, SeriesFromTheCsvColumns) {

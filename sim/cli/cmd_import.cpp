@@ -1,5 +1,6 @@
 // `ridge import model.onnx -o model.toml`: writes the ridge model file an ONNX graph
-// translates to (the very table `ridge analyze model.onnx` reads, so both give the same
+// translates to (the very table `ridge analyze model.onnx` reads, with its repeated
+// instances folded into `repeat` blocks that expand back to it, so both give the same
 // numbers), after checking that it reads back as a model.
 #include <iostream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "sim/cli/run_options.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/onnx_reader.hpp"
+#include "sim/workload/repeat_blocks.hpp"
 
 namespace ridge::cli {
 
@@ -42,6 +44,7 @@ int run_import(const Args& args) {
   if (!is_onnx_path(onnx_path)) throw InputError({onnx_path}, "is not an .onnx file", "ridge import reads ONNX models");
 
   toml::table table = onnx_model_table(onnx_path, to_onnx_options(run));
+  table.insert_or_assign("layer", fold_repeats(*table.get_as<toml::array>("layer")));
   Model model = read_model_table(table, onnx_path);  // it must read back before it is written
   write_output(output, [&](std::ostream& os) {
     os << "# Imported by `ridge import " << onnx_path << "`: " << model.layers.size()

@@ -18,7 +18,7 @@ int run_plot_sweep(const Args& args) {
   selection.add_options()("where", po::value(&where)->composing(),
                           "COLUMN=VALUE: plot only the rows with that value (repeatable; the same column twice: "
                           "either value). One facet per model; at most 12 lines in a panel")(
-      "x", po::value(&choice.x), "COLUMN: the x axis, a number that varies (batch, context, a [[vary]] key); "
+      "x", po::value(&choice.x), "COLUMN: the x axis, a number that varies (batch, context, seq, a [[vary]] key); "
                                  "default: the one with the most values")(
       "colour", po::value(&choice.colour), "COLUMN: what the line colours stand for; default: hardware when it "
                                            "varies, else the next column that varies")(

@@ -63,9 +63,9 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
         int64_t mid = lo + (hi - lo) / 2;
         (fits_at(mid) ? lo : hi) = mid;
       }
-      ctx = std::max<int64_t>(lo, 0);
+      ctx = lo;  // -1: not even an empty cache fits at this batch
     }
-    d.max_context = ctx;
+    if (ctx >= 0) d.max_context = ctx;
   }
   if (fp.recompute_flops > 0 && hw.peak(fp.settings.dtype)) {
     CostAnalysis costs = analyze_costs(model, fp.settings);

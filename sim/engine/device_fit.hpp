@@ -31,7 +31,8 @@ struct DeviceFit {
   std::optional<double> recompute_s;
   // Decode: the longest context (cached tokens before the step) whose KV cache fits at
   // the run's batch, capped by the model's max_positions; 0 when the cache of one more
-  // token does not fit. Empty in other phases.
+  // token does not fit. Empty in other phases, and when not even that fits (the weights
+  // alone exceed the device).
   std::optional<int64_t> max_context;
   bool max_context_capped = false;  // the cap is the model's max_positions, not memory
 };

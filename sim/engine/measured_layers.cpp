@@ -3,10 +3,11 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "sim/base/close_names.hpp"
+#include "sim/base/input_file.hpp"
 
 namespace ridge {
 
@@ -132,11 +133,9 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
 }
 
 std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path}, "cannot read measured layers '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_measured_layers(text.str(), path, time_column);
+  std::optional<std::string> text = read_input_file(path);
+  if (!text) throw InputError({path}, "cannot read measured layers '" + path + "'");
+  return parse_measured_layers(*text, path, time_column);
 }
 
 }  // namespace ridge

@@ -113,6 +113,8 @@ std::vector<std::string> summary(const MemoryReport& r) {
                   std::to_string(*d.max_context) + " cached tokens" +
                   (d.max_context_capped ? " (the model's max_positions - 1; memory would hold more)"
                                         : " (the KV cache of the rest of the usable memory)"));
+    else if (s.phase == Phase::decode)
+      l.push_back("no context fits at batch " + std::to_string(s.batch) + ": not even an empty KV cache");
   }
   return l;
 }

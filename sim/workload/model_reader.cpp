@@ -90,15 +90,18 @@ class Expander {
     if (static_cast<size_t>(repeat) > kMaxLayers)
       throw InputError(f.where("repeat"), "repeat = " + std::to_string(repeat) + " is more than the limit of " +
                                               std::to_string(kMaxLayers) + " layers");
+    // `first`: the number of the first instance (an imported stage whose instance 0
+    // differs, resnet's layer1.1 and layer1.2 after layer1.0).
+    int64_t first = f.positive("first", 0, true);
     const toml::array* body = f.optional_array("body");
     if (body->empty()) f.fail("body", "must hold at least one layer");
     f.reject_unknown_keys();
     for (int64_t i = 0; i < repeat; ++i) {
-      std::string instance = repeat > 1 ? full + "." + std::to_string(i) : full;
+      std::string instance = repeat > 1 || first > 0 ? full + "." + std::to_string(first + i) : full;
       std::vector<std::string> inner = scopes;
       inner.insert(inner.begin(), instance + ".");
       expand(*body, inner, previous(), depth + 1);
-      if (repeat > 1) register_name(instance, previous(), f.where("name"));
+      if (instance != full) register_name(instance, previous(), f.where("name"));
     }
     register_name(full, previous(), f.where("name"));  // the block's output: its last layer
   }

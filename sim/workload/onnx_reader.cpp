@@ -45,6 +45,8 @@ namespace {
 
 constexpr int64_t kMinOpset = 7;
 constexpr int64_t kMaxOpset = 18;
+constexpr int64_t kMaxWindow = int64_t{1} << 16;  // kernel, stride or dilation of a conv or pool
+constexpr int64_t kMaxFoldedValues = int64_t{1} << 16;  // a shape vector folded from Range
 
 // Where an activation's batch lies in its ONNX shape. Torch's exports keep it first
 // until an attention or window reshape moves it: nn.MultiheadAttention works on
@@ -110,6 +112,7 @@ class Translator {
   toml::table translate() {
     const onnx::GraphProto& g = model_.graph();
     check_opset();
+    for (const onnx::NodeProto& n : g.node()) check_arity(n);
     for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
     read_input();
     // Constants first: a chain recogniser looks ahead at values made by later nodes.
@@ -160,6 +163,16 @@ class Translator {
     fail("node '" + n.name() + "' (" + n.op_type() + "): " + what, std::move(hint));
   }
 
+  // Every node has an output, and the ops the chain recognisers read have their inputs
+  // (they index them before any node is translated).
+  void check_arity(const onnx::NodeProto& n) const {
+    static const std::set<std::string> binary = {"Add", "Sub", "Mul", "Div", "Pow", "MatMul"};
+    static const std::set<std::string> unary = {"ReduceMean", "Sqrt", "Erf", "Tanh", "Sigmoid", "Relu", "Softmax"};
+    int needed = binary.count(n.op_type()) ? 2 : unary.count(n.op_type()) ? 1 : 0;
+    if (n.output_size() == 0 || n.output(0).empty()) fail(n, "the node has no output");
+    if (n.input_size() < needed) fail(n, "has " + std::to_string(n.input_size()) + " inputs, ONNX requires " + std::to_string(needed));
+  }
+
   void check_opset() {
     for (const onnx::OperatorSetIdProto& o : model_.opset_import()) {
       if (!o.domain().empty() && o.domain() != "ai.onnx") continue;
@@ -180,7 +193,7 @@ class Translator {
     for (int64_t d : c.shape) count = checked_mul(count, d);
     std::vector<int64_t> ints;
     std::vector<double> reals;
-    if (count <= 64) {
+    if (count > 0 && count <= 64) {  // (an empty or negative count has no values to read)
       if (t.data_type() == onnx::TensorProto::INT64) {
         if (t.int64_data_size()) ints.assign(t.int64_data().begin(), t.int64_data().end());
         else if (t.raw_data().size() == static_cast<size_t>(count) * 8) {
@@ -292,6 +305,33 @@ class Translator {
     const onnx::AttributeProto* a = attr(n, name);
     if (!a) return std::nullopt;
     return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  }
+
+  // A 2-D window attribute (kernel_shape, strides, dilations) of a conv or pool: two
+  // positive values; `fallback` when the node does not give it (none: it is required).
+  std::vector<int64_t> window_attr(const onnx::NodeProto& n, const std::string& name,
+                                   std::optional<std::vector<int64_t>> fallback) {
+    std::optional<std::vector<int64_t>> v = attr_ints(n, name);
+    if (!v && !fallback) fail(n, "has no '" + name + "' attribute", "ONNX requires it on this node");
+    if (!v) v = fallback;
+    if (v->size() != 2 || (*v)[0] < 1 || (*v)[1] < 1 || (*v)[0] > kMaxWindow || (*v)[1] > kMaxWindow)
+      fail(n, "'" + name + "' must be two values from 1 to " + std::to_string(kMaxWindow) + " (got " + shape_list(*v) +
+                  "): ridge models 2-D convolutions and pools only");
+    return *v;
+  }
+
+  // A Transpose's `perm` over `rank` axes: a permutation of 0 .. rank-1 (ONNX's default,
+  // when it is not given, reverses the axes).
+  std::vector<int64_t> permutation(const onnx::NodeProto& n, size_t rank) {
+    std::vector<int64_t> perm;
+    if (std::optional<std::vector<int64_t>> given = attr_ints(n, "perm")) perm = *given;
+    else for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    std::vector<int64_t> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    bool ok = sorted.size() == rank;
+    for (size_t i = 0; ok && i < rank; ++i) ok = sorted[i] == static_cast<int64_t>(i);
+    if (!ok) fail(n, "'perm' " + shape_list(perm) + " is not a permutation of the " + std::to_string(rank) + " axes");
+    return perm;
   }
 
   // An activation's ONNX shape at batch 1.
@@ -553,9 +593,9 @@ class Translator {
     const onnx::AttributeProto* ap = attr(n, "auto_pad");
     std::string mode = ap ? ap->s() : "NOTSET";
     if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
-      auto same = [&](int64_t in, int64_t k, int64_t s, int64_t d) {
-        int64_t out = (in + s - 1) / s;
-        int64_t total = std::max<int64_t>((out - 1) * s + (k - 1) * d + 1 - in, 0);
+      auto same = [&](int64_t in, int64_t k, int64_t s, int64_t d) {  // k, s, d in [1, kMaxWindow]
+        int64_t out = in / s + (in % s != 0);
+        int64_t total = std::max<int64_t>(checked_add(checked_mul(out - 1, s), (k - 1) * d + 1) - in, 0);
         if (total % 2) fail(n, "auto_pad " + mode + " pads unevenly, which ridge does not model");
         return total / 2;
       };
@@ -739,9 +779,9 @@ class Translator {
     const Tensor& w = constant(n, 1);
     batch_first(n, x);
     if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D convolutions only");
-    std::vector<int64_t> k = attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{w.shape[2], w.shape[3]});
-    std::vector<int64_t> s = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
-    std::vector<int64_t> d = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
+    std::vector<int64_t> k = window_attr(n, "kernel_shape", std::vector<int64_t>{w.shape[2], w.shape[3]});
+    std::vector<int64_t> s = window_attr(n, "strides", std::vector<int64_t>{1, 1});
+    std::vector<int64_t> d = window_attr(n, "dilations", std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
     ph += x.pad.first;
     pw += x.pad.second;
@@ -762,9 +802,9 @@ class Translator {
     const Tensor& x = activation(n, 0);
     batch_first(n, x);
     if (x.shape.size() != 3) fail(n, "ridge models 2-D pools only");
-    std::vector<int64_t> k = *attr_ints(n, "kernel_shape");
-    std::vector<int64_t> s = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
-    std::vector<int64_t> d = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
+    std::vector<int64_t> k = window_attr(n, "kernel_shape", std::nullopt);
+    std::vector<int64_t> s = window_attr(n, "strides", std::vector<int64_t>{1, 1});
+    std::vector<int64_t> d = window_attr(n, "dilations", std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
     ph += x.pad.first;
     pw += x.pad.second;
@@ -869,8 +909,16 @@ class Translator {
     }
     if (op == "Range") {
       std::vector<int64_t> a = values(n, 0), b = values(n, 1), c = values(n, 2);
+      if (a.size() != 1 || b.size() != 1 || c.size() != 1 || c[0] == 0)
+        fail(n, "start, limit and delta must be one integer each, delta not 0");
+      // max(ceil((limit - start) / delta), 0) values, counted in long double (no overflow)
+      long double count = std::ceil((static_cast<long double>(b[0]) - a[0]) / c[0]);
+      if (count > kMaxFoldedValues) fail(n, "folds to more than " + std::to_string(kMaxFoldedValues) + " values");
       std::vector<int64_t> v;
-      for (int64_t x = a[0]; c[0] > 0 ? x < b[0] : x > b[0]; x += c[0]) v.push_back(x);
+      for (int64_t k = 0, x = a[0]; k < count; ++k) {
+        v.push_back(x);
+        if (k + 1 < count) x += c[0];  // stays between start and limit: no overflow
+      }
       return folded(n, {static_cast<int64_t>(v.size())}, v);
     }
     if (op == "Identity" || op == "Dropout" || op == "Cast") return pass_on(n, tensor(n, 0));
@@ -1073,10 +1121,7 @@ class Translator {
     if (op == "Transpose") {
       const Tensor& c = tensor(n, 0);
       if (!c.activation) {  // a weight transposed for a MatMul (torch's Linear in training export)
-        std::vector<int64_t> perm = attr_ints(n, "perm").value_or(std::vector<int64_t>{});
-        if (perm.empty())
-          for (size_t i = c.shape.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-        if (perm.size() != c.shape.size()) fail(n, "perm " + shape_list(perm) + " does not match the constant's rank");
+        std::vector<int64_t> perm = permutation(n, c.shape.size());
         Tensor t = c;
         for (size_t i = 0; i < perm.size(); ++i) t.shape[i] = c.shape[perm[i]];
         t.values = rearranged(c, t.shape, [&](std::vector<int64_t>& idx) {
@@ -1089,10 +1134,7 @@ class Translator {
       }
       const Tensor& x = activation(n, 0);
       Shape full = full_shape(x);
-      std::vector<int64_t> perm = attr_ints(n, "perm").value_or(std::vector<int64_t>{});
-      if (perm.empty())
-        for (size_t i = full.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-      if (perm.size() != full.size()) fail(n, "perm " + shape_list(perm) + " does not match the input's rank");
+      std::vector<int64_t> perm = permutation(n, full.size());
       // The batch moves with its axis; per sample the permutation of the other axes (a copy
       // even when only the batch moved, as the ONNX Transpose is).
       Placement at = x.at;
@@ -1140,13 +1182,15 @@ class Translator {
       std::vector<int64_t> sizes = attr_ints(n, "split").value_or(std::vector<int64_t>{});
       if (sizes.empty() && has_input(n, 1)) sizes = values(n, 1);
       if (sizes.empty()) sizes.assign(n.output_size(), x.shape[axis] / n.output_size());
+      if (sizes.size() != static_cast<size_t>(n.output_size()))
+        fail(n, "'split' gives " + std::to_string(sizes.size()) + " sizes for " + std::to_string(n.output_size()) + " outputs");
       int64_t start = 0;
       for (int o = 0; o < n.output_size(); ++o) {
         toml::table a;
         a.insert("axes", to_array({axis}));
         a.insert("starts", to_array({start}));
-        a.insert("ends", to_array({start + sizes[o]}));
-        start += sizes[o];
+        a.insert("ends", to_array({checked_add(start, sizes[o])}));
+        start = checked_add(start, sizes[o]);
         std::string name = unique_name(n, index);
         Tensor out;
         out.activation = true;
@@ -1168,7 +1212,7 @@ class Translator {
         const int64_t rank = static_cast<int64_t>(x.shape.size());
         Shape out = x.shape;
         std::vector<int64_t> first(rank, 0), step(rank, 1);
-        for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size(); ++k) {
+        for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size() && k < steps.size(); ++k) {
           int64_t ax = axes[k] < 0 ? axes[k] + rank : axes[k];
           if (ax < 0 || ax >= rank || steps[k] == 0) fail(n, "slices a constant along no axis it has");
           int64_t dim = x.shape[ax], st = starts[k], en = ends[k], sp = steps[k];
@@ -1208,7 +1252,12 @@ class Translator {
         std::optional<std::vector<int64_t>> v;
         if (data.values && idx.values && attr_int(n, "axis", 0) == 0) {
           v.emplace();
-          for (int64_t i : *idx.values) v->push_back((*data.values)[i < 0 ? i + data.values->size() : i]);
+          const auto len = static_cast<int64_t>(data.values->size());
+          for (int64_t i : *idx.values) {
+            if (i < -len || i >= len)
+              fail(n, "index " + std::to_string(i) + " is out of range for " + std::to_string(len) + " values");
+            v->push_back((*data.values)[static_cast<size_t>(i < 0 ? i + len : i)]);
+          }
         }
         int64_t axis = attr_int(n, "axis", 0);  // data[:axis] + indices + data[axis + 1:]
         if (axis < 0) axis += static_cast<int64_t>(data.shape.size());
@@ -1348,6 +1397,21 @@ class Translator {
   toml::array layers_;
 };
 
+[[noreturn]] void throw_unreadable(const std::string& file) {
+  throw InputError({file}, "is not a readable ONNX model (truncated, or not ONNX)",
+                   "export it again, e.g. torch.onnx.export(model, x, \"model.onnx\")");
+}
+
+toml::table translate(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
+  if (!model.has_graph() || model.graph().node_size() == 0)
+    throw InputError({file}, "is not an ONNX model: it holds no graph nodes");
+  try {
+    return Translator(model, file, options).translate();
+  } catch (const CountOverflow&) {
+    throw InputError({file}, "a tensor's element count overflows 64 bits", "check the graph's shapes");
+  }
+}
+
 }  // namespace
 
 bool is_onnx_path(const std::string& path) {
@@ -1358,12 +1422,14 @@ toml::table onnx_model_table(const std::string& path, const OnnxOptions& options
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
   onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in))
-    throw InputError({path}, "is not a readable ONNX model (truncated, or not ONNX)",
-                     "export it again, e.g. torch.onnx.export(model, x, \"model.onnx\")");
-  if (!model.has_graph() || model.graph().node_size() == 0)
-    throw InputError({path}, "is not an ONNX model: it holds no graph nodes");
-  return Translator(model, path, options).translate();
+  if (!model.ParseFromIstream(&in)) throw_unreadable(path);
+  return translate(model, path, options);
+}
+
+toml::table onnx_model_table_from_bytes(const std::string& bytes, const std::string& file, const OnnxOptions& options) {
+  onnx::ModelProto model;
+  if (!model.ParseFromString(bytes)) throw_unreadable(file);
+  return translate(model, file, options);
 }
 
 }  // namespace ridge

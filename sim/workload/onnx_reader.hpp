@@ -33,4 +33,7 @@ bool is_onnx_path(const std::string& path);
 // InputErrors naming the file and the node.
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options);
 
+// The same from the file's bytes, as if read from `file` (the fuzz target, tests).
+toml::table onnx_model_table_from_bytes(const std::string& bytes, const std::string& file, const OnnxOptions& options);
+
 }  // namespace ridge

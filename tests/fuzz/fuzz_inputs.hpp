@@ -9,9 +9,12 @@
 
 #include "plots/plot_style.hpp"
 #include "plots/sweep_plot.hpp"
+#include "sim/engine/calibration_fit.hpp"
+#include "sim/engine/measured_layers.hpp"
 #include "sim/base/units.hpp"
 #include "sim/engine/sweep_file.hpp"
 #include "sim/engine/sweep_run.hpp"
+#include "sim/workload/onnx_reader.hpp"
 #include "tests/fuzz/fuzz_engine.hpp"
 
 namespace ridge_fuzz {
@@ -74,6 +77,38 @@ inline void sweep_csv_input(const std::string& text) {
   guarded([&] {
     ridge::plots::SweepTable table = ridge::plots::parse_sweep_csv(text, "fuzz.csv");
     ridge::plots::sweep_plot(table, ridge::plots::PlotStyle{}, "fuzz");
+  });
+}
+
+// ONNX protobufs (sim/workload/onnx_reader), unknown nodes allowed as zero-cost layers
+// so that the rest of the graph is still read; an accepted graph runs on the reference chip.
+inline void onnx_input(const std::string& bytes) {
+  guarded([&] {
+    ridge::OnnxOptions options;
+    options.allow_unknown = true;
+    ridge::Model model =
+        ridge::read_model_table(ridge::onnx_model_table_from_bytes(bytes, "fuzz.onnx", options), "fuzz.onnx");
+    if (model.layers.size() <= 2000) exercise(model, reference_chip());
+  });
+}
+
+// Measured layer times, `ridge calibrate`'s CSV (sim/engine/measured_layers); an accepted
+// table of at most 64 rows is fitted on the reference chip, and every fitted parameter
+// must stay in its documented range.
+inline void measured_input(const std::string& text) {
+  guarded([&] {
+    std::vector<ridge::MeasuredLayer> rows = ridge::parse_measured_layers(text, "fuzz.csv");
+    if (rows.size() > 64) return;
+    const ridge::HardwareSpec& hw = reference_chip();
+    ridge::CalibrationResult fit = ridge::fit_calibration(rows, hw, ridge::select_hardware_model(hw, ""), {});
+    for (const auto& [key, e] : fit.calibration.classes)
+      if (!(e.compute > 0 && e.compute <= 1 && e.memory > 0 && e.memory <= 1 && e.n_half_flops >= 0))
+        finding("a fitted efficiency out of range");
+    for (const ridge::RowPrediction& p : fit.rows) {
+      check_time(p.pure_s, "a pure prediction");
+      check_time(p.fitted_s, "a fitted prediction");
+      check_time(p.held_out_s, "a held-out prediction");
+    }
   });
 }
 
