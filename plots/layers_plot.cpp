@@ -75,7 +75,7 @@ int bound_code(Bound::Kind k) {
 void add_layer(Bar& b, const LayerResult& l) {
   const LayerTiming& tm = l.timing;
   b.compute += tm.compute_s;
-  b.exposed += std::max(0.0, tm.memory_s - tm.compute_s);
+  b.exposed += l.exposed_memory_s;
   b.link += tm.link_s;
   b.launch += tm.overhead_s;
   b.time += tm.time_s;

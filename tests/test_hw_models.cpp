@@ -82,6 +82,8 @@ TEST(Roofline, AlexNetConv1ThroughTheEngine) {
   EXPECT_NEAR(l.timing.compute_s, 210'830'400 / 120e12, 1e-15);  // 1.75692 us
   EXPECT_NEAR(l.timing.time_s, 1'919'724 / 900e9, 1e-15);        // 2.13303 us, memory-bound
   EXPECT_EQ(l.timing.bound_level, 0);
+  // The memory time compute does not hide: 2.13303 - 1.75692 = 0.37611 us.
+  EXPECT_NEAR(l.exposed_memory_s, 1'919'724 / 900e9 - 210'830'400 / 120e12, 1e-15);
   // DESIGN.md's streams: 351.9 / 661.2 / 79.5 GB/s (its quotients by the rounded 1.757 us).
   EXPECT_NEAR(l.timing.required_input_Bps, 351.9e9, 0.1e9);
   EXPECT_NEAR(l.timing.required_output_Bps, 661.2e9, 0.1e9);

@@ -71,6 +71,7 @@ struct LayerResult {
   double attained_flops = 0;                // timed FLOPs / time
   double roofline_attained_flops = 0;       // timed FLOPs / max(compute, memory): the roofline's own
                                             // position, launches and the host link aside
+  double exposed_memory_s = 0;              // memory time compute does not hide: max(0, memory - compute)
   double peak_fraction = 0;                 // attained / nominal peak at the dtype, 0..1
   double step_share = 0;                    // time / step time, 0..1
   std::array<StreamResult, 4> streams;      // input, output, weights, kv
