@@ -114,6 +114,11 @@ TEST(SweepFile, ErrorsAreLocated) {
   EXPECT_NE(e.second.find("empty list"), std::string::npos);
   EXPECT_EQ(error_of(head + "dtype = [\"fp32\", \"fp17\"]\n").first, "3:18");
   EXPECT_EQ(error_of(head + "batch = [1, 0]\n").first, "3:13");
+  // A float is not an integer, however large: 1e308 was cast to int64 first (undefined
+  // behaviour, found by fuzz_sweep), and is now refused where it stands like 2.5.
+  for (const char* list : {"batch = [1e308]\n", "batch = [2.5]\n", "seq = [1e308]\n"})
+    EXPECT_EQ(error_of(head + "phase = [\"prefill\"]\n" + list).first, "4:" + std::string(list[0] == 'b' ? "10" : "8")) << list;
+  EXPECT_EQ(error_of(head + "phase = [\"decode\"]\ncontext = [-1e308]\n").first, "4:12");
   EXPECT_EQ(error_of(head + "phase = [\"inference\", \"train\"]\n").first, "3:23");
   EXPECT_EQ(error_of(head + "hw_model = [\"rofline\"]\n").first, "3:13");
   EXPECT_EQ(error_of(head + "batches = [1]\n").first, "3:11");  // unknown key

@@ -43,6 +43,14 @@ std::string string_element(const toml::node& e, const SourceLoc& where, const st
   return e.as_string()->get();
 }
 
+// An integer element's value, nothing for any other type. Not toml++'s value<int64_t>(),
+// which also converts a float and so cast 1e308 to int64 (undefined behaviour; found by
+// fuzz_sweep, tests/fuzz/regressions/sweep/).
+std::optional<int64_t> integer_element(const toml::node& e) {
+  if (!e.is_integer()) return std::nullopt;
+  return e.as_integer()->get();
+}
+
 // An optional list of names parsed by `parse` (dtype, phase, optimizer), `fallback` when absent.
 template <typename T>
 void named_list(TomlFields& f, const std::string& key, std::optional<T> (*parse)(std::string_view),
@@ -193,16 +201,16 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
   });
   if (s.hw_models.empty()) s.hw_models.push_back({"", f.where()});
   read_list(f, "batch", false, [&](const toml::node& e, const SourceLoc& w) {
-    auto b = e.value<int64_t>();
-    if (!e.is_integer() || !b || *b <= 0) throw InputError(w, "sweep: a batch must be a positive integer");
+    auto b = integer_element(e);
+    if (!b || *b <= 0) throw InputError(w, "sweep: a batch must be a positive integer");
     s.batches.push_back(*b);
   });
   if (s.batches.empty()) s.batches.push_back(1);
   named_list(f, "dtype", parse_dtype, "use one of " + dtype_names(), DType::fp32, s.dtypes);
   named_list(f, "phase", parse_phase, "use inference, training, prefill or decode", Phase::inference, s.phases);
   read_list(f, "context", false, [&](const toml::node& e, const SourceLoc& w) {
-    auto c = e.value<int64_t>();
-    if (!e.is_integer() || !c || *c < 0) throw InputError(w, "sweep: a context must be a non-negative integer");
+    auto c = integer_element(e);
+    if (!c || *c < 0) throw InputError(w, "sweep: a context must be a non-negative integer");
     s.contexts.push_back(*c);
   });
   bool decode = std::find(s.phases.begin(), s.phases.end(), Phase::decode) != s.phases.end();
@@ -213,8 +221,8 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
   if (!decode && !s.contexts.empty()) f.fail("context", "applies to phase = [\"decode\"] only");
   if (s.contexts.empty()) s.contexts.push_back(0);
   read_list(f, "seq", false, [&](const toml::node& e, const SourceLoc& w) {
-    auto n = e.value<int64_t>();
-    if (!e.is_integer() || !n || *n <= 0) throw InputError(w, "sweep: a seq must be a positive integer");
+    auto n = integer_element(e);
+    if (!n || *n <= 0) throw InputError(w, "sweep: a seq must be a positive integer");
     s.seqs.push_back(*n);
   });
   bool prefill_only = s.phases.size() == 1 && s.phases[0] == Phase::prefill;
