@@ -55,10 +55,13 @@ Calibration read_calibration(const toml::table& table, const std::string& file) 
   c.date = f.string("date");
   c.method = f.optional_string("method").value_or("");
   c.cache_rule = f.boolean("cache_rule", true);
+  // No class: a fit that kept none (each was no better than the pure roofline held out),
+  // which ridge calibrate writes as such; every class then keeps the pure roofline.
   const toml::array* classes = f.optional_array("class");
-  if (!classes || !classes->is_array_of_tables())
+  if (classes && !classes->is_array_of_tables())
     f.fail("class", "must be an array of tables", "write each class as [[calibration.class]]");
-  for (const toml::node& n : *classes) {
+  static const toml::array kNone;
+  for (const toml::node& n : classes ? *classes : kNone) {
     const toml::table& t = *n.as_table();
     TomlFields e(t, file, "calibration class");
     for (const char* k : {"op_class", "dtype", "compute", "n_half_flops", "memory", "rows", "median_error_before",

@@ -111,6 +111,25 @@ TEST(Calibration, CacheRuleStreamsAWorkingSetThatFitsFromTheCache) {
   EXPECT_EQ(in_dram.bound_level, 0);
 }
 
+// A fit that kept no class (each no better than the pure roofline held out) is written as
+// a section without classes; it must read back, every class timed as the pure roofline
+// (1 GFLOP / 100 GFLOP/s). It did not: `ridge calibrate -o` failed its own read-back check
+// with "'class' must be an array of tables" at a line of the file it was about to write
+// (found by fuzz_measured; tests/fuzz/regressions/measured/).
+TEST(Calibration, ASectionThatKeptNoClassReadsBackAsThePureRoofline) {
+  Calibration none;
+  none.data = "m.csv";
+  none.date = "2026-11-23";
+  HardwareSpec hw = spec_of(std::string(kChip) + calibration_toml(none));
+  ASSERT_TRUE(hw.calibration);
+  EXPECT_TRUE(hw.calibration->classes.empty());
+  EXPECT_EQ(hw.calibration->data, "m.csv");
+  LayerTiming t = find_hardware_model("roofline").time_layer(work(OpClass::linear, 1e9, 1e6), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(t.compute_s, 1e9 / 100e9);
+  // A `class` that is there but not an array of tables is still an error.
+  EXPECT_THROW(spec_of(std::string(kChip) + calibration_toml(none) + "class = 1\n"), InputError);
+}
+
 TEST(Calibration, BadSectionsAreLocated) {
   auto message = [](const std::string& text) {
     try {
