@@ -25,9 +25,17 @@ std::vector<std::string> close_names(std::string_view name, const std::vector<st
   std::vector<std::pair<size_t, std::string>> scored;
   size_t max_distance = std::max<size_t>(2, name.size() / 3);
   for (const auto& c : candidates) {
+    // Scored without the O(|name| x |c|) table where it cannot matter (a fuzzed name of
+    // thousands of characters against every known key was a slow unit): a candidate
+    // holding the name scores 0 when equal, else 1; and the length difference is a lower
+    // bound on the distance, so a candidate further off than that is not close.
+    if (!name.empty() && c.find(name) != std::string::npos) {
+      scored.emplace_back(c.size() == name.size() ? 0 : 1, c);
+      continue;
+    }
+    if (std::max(c.size(), name.size()) - std::min(c.size(), name.size()) > max_distance) continue;
     size_t d = edit_distance(name, c);
-    bool contains = !name.empty() && c.find(name) != std::string::npos;
-    if (d <= max_distance || contains) scored.emplace_back(contains ? std::min<size_t>(d, 1) : d, c);
+    if (d <= max_distance) scored.emplace_back(d, c);
   }
   std::stable_sort(scored.begin(), scored.end(), [](auto& x, auto& y) { return x.first < y.first; });
   std::vector<std::string> out;
