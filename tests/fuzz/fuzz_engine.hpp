@@ -35,15 +35,14 @@ inline void check_time(double t, const char* what) {
 
 // DESIGN.md's worked-example chip (tests/data/chip120.toml) with a host link and an L2,
 // so that every timing term has something to do.
-inline ridge::HardwareSpec reference_chip() {
-  static const ridge::HardwareSpec spec =
-      ridge::HardwareDescriptor::from_text(
-          "name = \"chip\"\nkind = \"gpu\"\nsource = \"fuzz\"\n[compute]\nfp32 = \"120 TFLOPS\"\nfp16 = \"240 TFLOPS\"\n"
-          "[[memory]]\nname = \"HBM2\"\ncapacity = \"16 GiB\"\nbandwidth = \"900 GB/s\"\n"
-          "[[memory]]\nname = \"L2\"\ncapacity = \"6 MiB\"\nbandwidth = \"3 TB/s\"\n"
-          "[link]\nname = \"PCIe\"\nbandwidth = \"16 GB/s\"\n[overhead]\nkernel_launch = \"5 us\"\n",
-          "chip.toml", "chip")
-          .spec({});
+inline constexpr const char* kReferenceChipToml =
+    "name = \"chip\"\nkind = \"gpu\"\nsource = \"fuzz\"\n[compute]\nfp32 = \"120 TFLOPS\"\nfp16 = \"240 TFLOPS\"\n"
+    "[[memory]]\nname = \"HBM2\"\ncapacity = \"16 GiB\"\nbandwidth = \"900 GB/s\"\n"
+    "[[memory]]\nname = \"L2\"\ncapacity = \"6 MiB\"\nbandwidth = \"3 TB/s\"\n"
+    "[link]\nname = \"PCIe\"\nbandwidth = \"16 GB/s\"\n[overhead]\nkernel_launch = \"5 us\"\n";
+
+inline const ridge::HardwareSpec& reference_chip() {
+  static const ridge::HardwareSpec spec = ridge::HardwareDescriptor::from_text(kReferenceChipToml, "chip.toml", "chip").spec({});
   return spec;
 }
 
