@@ -137,9 +137,12 @@ inline void measured_input(const std::string& text) {
     options.data = "fuzz.csv";
     options.date = "2026-01-01";
     ridge::CalibrationResult fit = ridge::fit_calibration(rows, hw, ridge::select_hardware_model(hw, ""), options);
-    for (const auto& [key, e] : fit.calibration.classes)
-      if (!(e.compute > 0 && e.compute <= 1 && e.memory > 0 && e.memory <= 1 && e.n_half_flops >= 0))
-        finding("a fitted efficiency out of range");
+    auto fraction = [](double v) { return v > 0 && v <= 1; };
+    for (const auto& [key, e] : fit.calibration.classes) {
+      if (!(fraction(e.compute) && fraction(e.memory) && e.n_half_flops >= 0)) finding("a fitted efficiency out of range");
+      for (const auto& [level, m] : e.memory_by_level)
+        if (!fraction(m)) finding("a fitted memory efficiency of " + level + " out of range");
+    }
     for (const ridge::RowPrediction& p : fit.rows) {
       check_time(p.pure_s, "a pure prediction");
       check_time(p.fitted_s, "a fitted prediction");
