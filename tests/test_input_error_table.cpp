@@ -263,7 +263,7 @@ const std::map<std::string, int> kBacklog = {
     {"sim/workload/ops/layout.cpp", 6},    {"sim/workload/ops/normalization.cpp", 2}, {"sim/workload/ops/pooling.cpp", 3},
     {"sim/workload/ops/structural.cpp", 3}, {"hw/descriptor_reader.cpp", 8},     {"sim/base/toml_fields.cpp", 20},
     {"plots/sweep_table.cpp", 14},         {"plots/sweep_figure.cpp", 3},        {"plots/sweep_plot.cpp", 1},
-    {"sim/workload/onnx_reader.cpp", 68},
+    {"sim/workload/onnx_reader.cpp", 69},  // +1: Unsqueeze's axis range (branch onnxerr has its row)
 };
 
 // A row's file as written: an `.onnx` row's text is a ModelProto in protobuf text format.

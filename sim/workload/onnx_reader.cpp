@@ -320,6 +320,19 @@ class Translator {
     return *v;
   }
 
+  // An Unsqueeze's axes as positions in its output (of rank `in_rank` + their number), ascending.
+  std::vector<int64_t> unsqueezed_axes(const onnx::NodeProto& n, const std::vector<int64_t>& axes, size_t in_rank) {
+    const int64_t rank = static_cast<int64_t>(in_rank + axes.size());
+    std::vector<int64_t> sorted;
+    for (int64_t a : axes) {
+      if (a < -rank || a >= rank)
+        fail(n, "axis " + std::to_string(a) + " is out of range for its output of rank " + std::to_string(rank));
+      sorted.push_back(a < 0 ? a + rank : a);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
+  }
+
   // A Transpose's `perm` over `rank` axes: a permutation of 0 .. rank-1 (ONNX's default,
   // when it is not given, reverses the axes).
   std::vector<int64_t> permutation(const onnx::NodeProto& n, size_t rank) {
@@ -1073,11 +1086,7 @@ class Translator {
       if (!x.activation) {  // folded: shape arithmetic
         Shape s = x.shape;
         if (op == "Unsqueeze") {
-          int64_t rank = static_cast<int64_t>(s.size() + axes.size());
-          std::vector<int64_t> sorted;
-          for (int64_t a : axes) sorted.push_back(a < 0 ? a + rank : a);
-          std::sort(sorted.begin(), sorted.end());
-          for (int64_t a : sorted) s.insert(s.begin() + std::min<int64_t>(a, s.size()), 1);
+          for (int64_t a : unsqueezed_axes(n, axes, s.size())) s.insert(s.begin() + std::min<int64_t>(a, s.size()), 1);
         } else {
           Shape kept;
           for (size_t i = 0; i < s.size(); ++i)
@@ -1091,11 +1100,7 @@ class Translator {
       std::vector<bool> own(full.size(), false);
       if (!x.at.merged) own[x.at.batch] = true;
       if (op == "Unsqueeze") {
-        int64_t rank = static_cast<int64_t>(full.size() + axes.size());
-        std::vector<int64_t> sorted;
-        for (int64_t a : axes) sorted.push_back(a < 0 ? a + rank : a);
-        std::sort(sorted.begin(), sorted.end());
-        for (int64_t a : sorted) {
+        for (int64_t a : unsqueezed_axes(n, axes, full.size())) {
           size_t at = static_cast<size_t>(std::min<int64_t>(a, full.size()));
           full.insert(full.begin() + at, 1);
           own.insert(own.begin() + at, false);
