@@ -14,7 +14,7 @@ std::vector<std::string> shipped_hardware_names() { return toml_stems(data_root(
 
 HardwareDescriptor open_hardware(const std::string& arg) {
   if (names_a_file(arg)) {
-    if (!fs::exists(arg))
+    if (!path_present(arg))
       throw InputError({}, "no hardware descriptor file '" + arg + "'", "check the path, or use a shipped name (ridge list hardware)");
     return HardwareDescriptor::read_file(arg, arg);
   }

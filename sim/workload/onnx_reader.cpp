@@ -77,6 +77,12 @@ struct Tensor {
 };
 
 std::string shape_list(const Shape& s) { return "[" + shape_to_string(s) + "]"; }
+// Attribute values that are not a shape (pads): "[0, 0, 1, 1]".
+std::string value_list(const std::vector<int64_t>& v) {
+  std::string out;
+  for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+  return "[" + out + "]";
+}
 
 toml::array to_array(const std::vector<int64_t>& v) {
   toml::array a;
@@ -150,7 +156,9 @@ class Translator {
     toml::table input;
     input.insert("shape", to_array(input_shape_));
     root.insert("input", std::move(input));
-    if (layers_.empty()) fail("the graph has no node ridge can model");
+    if (layers_.empty())
+      fail("the graph has no node ridge can model",
+           "its nodes only pass their input on (Identity, Dropout, Cast) or compute constants");
     root.insert("layer", std::move(layers_));
     return root;
   }
@@ -240,7 +248,8 @@ class Translator {
     Shape full;
     for (const auto& [name, shape] : options_.inputs) {
       if (name != input->name())
-        fail("--input names '" + name + "', but the graph's input is '" + input->name() + "'");
+        fail("--input names '" + name + "', but the graph's input is '" + input->name() + "'",
+             "--input " + input->name() + "=SHAPE");
       full = shape;
     }
     if (full.empty()) {
@@ -603,9 +612,10 @@ class Translator {
     }
     if (mode == "VALID") return {0, 0};
     std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
-    if (pads.size() != 4) fail(n, "ridge models 2-D convolutions and pools only");
-    if (pads[0] != pads[2] || pads[1] != pads[3])
-      fail(n, "asymmetric pads [" + shape_to_string(pads) + "] are not modelled");
+    if (pads.size() != 4)
+      fail(n, "'pads' must be 4 values, [top, left, bottom, right] (got " + value_list(pads) +
+                  "): ridge models 2-D convolutions and pools only");
+    if (pads[0] != pads[2] || pads[1] != pads[3]) fail(n, "asymmetric pads " + value_list(pads) + " are not modelled");
     return {pads[0], pads[1]};
   }
 
@@ -626,7 +636,7 @@ class Translator {
       fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
     if (pads.size() != 8 || x.shape.size() != 3 || pads[0] || pads[1] || pads[4] || pads[5] || pads[2] != pads[6] ||
         pads[3] != pads[7])
-      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides of H and W of [N, C, H, W]",
+      fail(n, "pads " + value_list(pads) + " are not the same on both sides of H and W of [N, C, H, W]",
            "ridge folds a zero Pad into the Conv or pool that follows it");
     Tensor t = x;
     t.pad = {t.pad.first + pads[2], t.pad.second + pads[3]};
@@ -644,7 +654,7 @@ class Translator {
     if (ap && ap->s() != "NOTSET" && ap->s() != "VALID") fail(n, "auto_pad " + ap->s() + " is not modelled");
     std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
     if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
-      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides");
+      fail(n, "pads " + value_list(pads) + " are not the same on both sides");
     int64_t groups = attr_int(n, "group", 1);
     toml::table a;
     a.insert("out_channels", w.shape[1] * groups);
@@ -746,7 +756,9 @@ class Translator {
       const Tensor &c = tensor(n, 0), &x = tensor(n, 1), &y = tensor(n, 2);
       std::optional<Shape> s = broadcast_shape(c.shape, x.shape);
       if (s) s = broadcast_shape(*s, y.shape);
-      if (!s) fail(n, "constant shapes do not broadcast");
+      if (!s)
+        fail(n, "constant shapes " + shape_list(c.shape) + ", " + shape_list(x.shape) + " and " + shape_list(y.shape) +
+                    " do not broadcast");
       std::optional<std::vector<int64_t>> v;
       int64_t count = element_count(*s);
       auto at = [&](const Tensor& t, int64_t i) { return (*t.values)[t.values->size() == 1 ? 0 : i]; };
@@ -835,7 +847,8 @@ class Translator {
 
   void reshape(const onnx::NodeProto& n, int index) {
     const Tensor& x = tensor(n, 0);
-    std::vector<int64_t> target = values(n, 1);
+    const std::vector<int64_t> given = values(n, 1);
+    std::vector<int64_t> target = given;
     if (!x.activation) {  // a constant reshaped: its shape only (0 copies, -1 takes the rest)
       int64_t known = 1, infer = -1;
       for (size_t i = 0; i < target.size(); ++i) {
@@ -850,7 +863,7 @@ class Translator {
     int64_t known = 1, infer = -1;
     for (size_t i = 0; i < target.size(); ++i) {
       if (target[i] == 0 && attr_int(n, "allowzero", 0) == 0) {
-        if (i >= full.size()) fail(n, "target " + shape_list(target) + " copies a dimension the input lacks");
+        if (i >= full.size()) fail(n, "target " + shape_list(given) + " copies a dimension the input lacks");
         target[i] = full[i];
       }
       if (target[i] == -1) infer = static_cast<int64_t>(i);
@@ -858,11 +871,11 @@ class Translator {
     }
     int64_t total = element_count(full);
     if (infer >= 0) {
-      if (known == 0 || total % known) fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(target));
+      if (known == 0 || total % known) fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(given));
       target[infer] = total / known;
     }
     if (element_count(target) != total)
-      fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(target) + " (at batch 1)");
+      fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(given) + " (at batch 1)");
     Tensor xin = x;
     view_as(n, index, xin, target, x.at.merged ? -1 : x.at.batch);
   }
@@ -884,7 +897,7 @@ class Translator {
         folded(n, {}, std::nullopt);
         tensors_[n.output(0)].scalar = f->f();
       } else {
-        fail(n, "a Constant ridge cannot read");
+        fail(n, "a Constant ridge cannot read", "ridge reads a Constant's 'value', 'value_int', 'value_ints' or 'value_float'");
       }
       return;
     }
@@ -1360,7 +1373,7 @@ class Translator {
       const Tensor& t = tensor(n, i);
       if (t.activation) return false;
       std::optional<Shape> b = broadcast_shape(s, t.shape);
-      if (!b) fail(n, "constant shapes do not broadcast");
+      if (!b) fail(n, "constant shapes " + shape_list(s) + " and " + shape_list(t.shape) + " do not broadcast");
       s = *b;
     }
     folded(n, s, std::nullopt);
