@@ -47,6 +47,7 @@ constexpr int64_t kMinOpset = 7;
 constexpr int64_t kMaxOpset = 18;
 constexpr int64_t kMaxWindow = int64_t{1} << 16;  // kernel, stride or dilation of a conv or pool
 constexpr int64_t kMaxFoldedValues = int64_t{1} << 16;  // a shape vector folded from Range
+constexpr int64_t kMaxResized = int64_t{1} << 40;       // an axis a Resize's scale makes
 
 // Where an activation's batch lies in its ONNX shape. Torch's exports keep it first
 // until an attention or window reshape moves it: nn.MultiheadAttention works on
@@ -657,7 +658,7 @@ class Translator {
       fail(n, "pads " + value_list(pads) + " are not the same on both sides");
     int64_t groups = attr_int(n, "group", 1);
     toml::table a;
-    a.insert("out_channels", w.shape[1] * groups);
+    a.insert("out_channels", checked_mul(w.shape[1], groups));
     a.insert("kernel", to_array(attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{w.shape[2], w.shape[3]})));
     a.insert("stride", to_array(attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1})));
     a.insert("padding", to_array({pads[0], pads[1]}));
@@ -682,7 +683,16 @@ class Translator {
       size = values(n, 3);
     } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == 4) {
       const std::vector<double>& f = *constant(n, scales_at).reals;
-      for (size_t i = 0; i < 4; ++i) size.push_back(static_cast<int64_t>(std::floor(full[i] * f[i])));
+      for (size_t i = 0; i < 4; ++i) {
+        double s = std::floor(static_cast<double>(full[i]) * f[i]);
+        if (!(s >= 1 && s <= static_cast<double>(kMaxResized))) {  // (also nan and inf)
+          std::ostringstream scale;  // as the float it was (6 digits)
+          scale << f[i];
+          fail(n, "scale " + scale.str() + " of axis " + std::to_string(i) + " gives no size from 1 to 2^40",
+               "a Resize scales each axis by a positive factor");
+        }
+        size.push_back(static_cast<int64_t>(s));
+      }
     } else {
       fail(n, "needs constant scales or sizes");
     }
