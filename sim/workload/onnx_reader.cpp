@@ -726,6 +726,7 @@ class Translator {
     const Tensor& b = tensor(n, 1);
     if (a.activation && !b.activation && y.size() == 2 && b.shape.size() == 2) {
       // ...k,kn->...n or ...k,nk->...n
+      if (x.empty()) unsupported();
       char k = x.back();
       size_t kat = y.find(k);
       char out = y[1 - kat];
@@ -1325,7 +1326,7 @@ class Translator {
       if (!x.learned) return folded(n, *s, std::nullopt);
       Tensor like;  // an activation of the target's rank, its batch first
       like.activation = true;
-      like.shape.assign(s->begin() + 1, s->end());
+      if (!s->empty()) like.shape.assign(s->begin() + 1, s->end());  // (a scalar target has no batch axis)
       const Tensor p = as_parameter(n, n.input(0), x, like);
       return pass_on(n, p);
     }
