@@ -374,6 +374,8 @@ const Case kCases[] = {
     {OR, ONNX_GRAPH("input: \"x\" input: \"s\" " ONNX_OP("Reshape"), ONNX_INT("s", "dims: 2 int64_data: 1 int64_data: 5")), ONNX,
      "node 'n' (Reshape): cannot reshape [1x3x8x8] into [1x5] (at batch 1)", false, "in.onnx"},
     {OR, ONNX_GRAPH("input: \"x\" " ONNX_OP("Flatten") ONNX_ATTR_INT("axis", "9"), ""), ONNX, "node 'n' (Flatten): axis 9 is out of range", false, "in.onnx"},
+    {OR, ONNX_GRAPH("input: \"x\" " ONNX_OP("Unsqueeze") ONNX_INTS("axes", "ints: -100"), ""), ONNX,
+     "node 'n' (Unsqueeze): axis -100 is out of range for its output of rank 5", false, "in.onnx"},
     // the other ops' attributes and operands
     {OR, ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("Gemm") ONNX_ATTR_INT("transA", "1"), ONNX_FLOAT("w", "dims: 8 dims: 4")), ONNX,
      "node 'n' (Gemm): transA = 1 is not modelled", false, "in.onnx"},

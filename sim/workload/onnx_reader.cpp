@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -293,7 +294,7 @@ class Translator {
   }
   std::vector<int64_t> values(const onnx::NodeProto& n, int i) {
     const Tensor& t = constant(n, i);
-    if (!t.values) fail(n, "input '" + n.input(i) + "' must be a constant integer tensor");
+    if (!t.values) fail(n, "input '" + n.input(i) + "' must be a constant integer tensor whose values ridge can fold");
     return *t.values;
   }
 
@@ -328,6 +329,19 @@ class Translator {
       fail(n, "'" + name + "' must be two values from 1 to " + std::to_string(kMaxWindow) + " (got " + shape_list(*v) +
                   "): ridge models 2-D convolutions and pools only");
     return *v;
+  }
+
+  // An Unsqueeze's axes as positions in its output (of rank `in_rank` + their number), ascending.
+  std::vector<int64_t> unsqueezed_axes(const onnx::NodeProto& n, const std::vector<int64_t>& axes, size_t in_rank) {
+    const int64_t rank = static_cast<int64_t>(in_rank + axes.size());
+    std::vector<int64_t> sorted;
+    for (int64_t a : axes) {
+      if (a < -rank || a >= rank)
+        fail(n, "axis " + std::to_string(a) + " is out of range for its output of rank " + std::to_string(rank));
+      sorted.push_back(a < 0 ? a + rank : a);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
   }
 
   // A Transpose's `perm` over `rank` axes: a permutation of 0 .. rank-1 (ONNX's default,
@@ -566,13 +580,21 @@ class Translator {
         v.emplace();
         for (size_t i = 0; i < count; ++i) {
           int64_t x = (*a.values)[a.values->size() == 1 ? 0 : i], y = (*b.values)[b.values->size() == 1 ? 0 : i];
-          if (op == "add") v->push_back(x + y);
-          else if (op == "sub") v->push_back(x - y);
-          else if (op == "mul") v->push_back(x * y);
-          else if (op == "mod" && y != 0) v->push_back(((x % y) + y) % y);  // Mod's sign follows the divisor
-          else if (op == "div" && y != 0) v->push_back(x / y);
-          else v.reset();
-          if (!v) break;
+          int64_t r = 0;
+          bool known = true;  // a result past 64 bits (or a division by 0) leaves the values unknown
+          if (op == "add") known = !__builtin_add_overflow(x, y, &r);
+          else if (op == "sub") known = !__builtin_sub_overflow(x, y, &r);
+          else if (op == "mul") known = !__builtin_mul_overflow(x, y, &r);
+          else if (op == "mod" && y != 0) {  // the sign of the divisor, as ONNX's Mod
+            r = y == -1 ? 0 : x % y;
+            if (r != 0 && (r < 0) != (y < 0)) r += y;
+          } else if (op == "div" && y != 0 && !(y == -1 && x == std::numeric_limits<int64_t>::min())) r = x / y;
+          else known = false;
+          if (!known) {
+            v.reset();
+            break;
+          }
+          v->push_back(r);
         }
       }
       folded(n, *s, v);
@@ -1097,11 +1119,7 @@ class Translator {
       if (!x.activation) {  // folded: shape arithmetic
         Shape s = x.shape;
         if (op == "Unsqueeze") {
-          int64_t rank = static_cast<int64_t>(s.size() + axes.size());
-          std::vector<int64_t> sorted;
-          for (int64_t a : axes) sorted.push_back(a < 0 ? a + rank : a);
-          std::sort(sorted.begin(), sorted.end());
-          for (int64_t a : sorted) s.insert(s.begin() + std::min<int64_t>(a, s.size()), 1);
+          for (int64_t a : unsqueezed_axes(n, axes, s.size())) s.insert(s.begin() + std::min<int64_t>(a, s.size()), 1);
         } else {
           Shape kept;
           for (size_t i = 0; i < s.size(); ++i)
@@ -1115,11 +1133,7 @@ class Translator {
       std::vector<bool> own(full.size(), false);
       if (!x.at.merged) own[x.at.batch] = true;
       if (op == "Unsqueeze") {
-        int64_t rank = static_cast<int64_t>(full.size() + axes.size());
-        std::vector<int64_t> sorted;
-        for (int64_t a : axes) sorted.push_back(a < 0 ? a + rank : a);
-        std::sort(sorted.begin(), sorted.end());
-        for (int64_t a : sorted) {
+        for (int64_t a : unsqueezed_axes(n, axes, full.size())) {
           size_t at = static_cast<size_t>(std::min<int64_t>(a, full.size()));
           full.insert(full.begin() + at, 1);
           own.insert(own.begin() + at, false);
@@ -1242,14 +1256,15 @@ class Translator {
           int64_t dim = x.shape[ax], st = starts[k], en = ends[k], sp = steps[k];
           if (st < 0) st += dim;
           if (en < 0) en += dim;
-          if (sp > 0) {
+          if (sp > 0) {  // (counted so that no step, however large, overflows)
             st = std::clamp<int64_t>(st, 0, dim);
             en = std::clamp<int64_t>(en, 0, dim);
-            out[ax] = en > st ? (en - st + sp - 1) / sp : 0;
+            out[ax] = en > st ? (en - st - 1) / sp + 1 : 0;
           } else {
+            sp = std::max(sp, -std::numeric_limits<int64_t>::max());  // -sp fits; the count is the same
             st = std::clamp<int64_t>(st, 0, dim - 1);
             en = std::clamp<int64_t>(en, -1, dim - 1);
-            out[ax] = st > en ? (st - en - sp - 1) / -sp : 0;
+            out[ax] = st > en ? (st - en - 1) / -sp + 1 : 0;
           }
           first[ax] = st;
           step[ax] = sp;
