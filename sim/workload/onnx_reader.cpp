@@ -662,7 +662,7 @@ class Translator {
       fail(n, "pads " + value_list(pads) + " are not the same on both sides of H and W of [N, C, H, W]",
            "ridge folds a zero Pad into the Conv or pool that follows it");
     Tensor t = x;
-    t.pad = {t.pad.first + pads[2], t.pad.second + pads[3]};
+    t.pad = {checked_add(t.pad.first, pads[2]), checked_add(t.pad.second, pads[3])};
     tensors_[n.output(0)] = std::move(t);
   }
 
@@ -828,8 +828,8 @@ class Translator {
     std::vector<int64_t> s = window_attr(n, "strides", std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = window_attr(n, "dilations", std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
-    ph += x.pad.first;
-    pw += x.pad.second;
+    ph = checked_add(ph, x.pad.first);
+    pw = checked_add(pw, x.pad.second);
     toml::table a;
     a.insert("out_channels", w.shape[0]);
     a.insert("kernel", to_array(k));
@@ -851,8 +851,8 @@ class Translator {
     std::vector<int64_t> s = window_attr(n, "strides", std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = window_attr(n, "dilations", std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
-    ph += x.pad.first;
-    pw += x.pad.second;
+    ph = checked_add(ph, x.pad.first);
+    pw = checked_add(pw, x.pad.second);
     toml::table a;
     a.insert("kernel", to_array(k));
     a.insert("stride", to_array(s));
