@@ -522,6 +522,7 @@ const Case kCases[] = {
     {PS, "", ROOF " --output o.svg --size 1200x800px", "--size: pixels are for PNG output (got '1200x800px')", false},
     {PS, "", ROOF " --output o.png --size 1x4", "--size: 1 is outside 1.5 to 40 inches", false},
     {PS, "", ROOF " --output o.png --size 6", "--size: cannot read '6'", false},
+    {PS, "", ROOF " --output o.png --size 6furlongx4", "--size: cannot read '6furlongx4'", false},
     {PS, "", ROOF " --output o.png --dpi 10", "--dpi must be between 50 and 1200 (got 10)", false},
     {PS, "", ROOF " --output o.svg --dpi 100", "--dpi is for PNG output", false},
     {PS, "", ROOF " --output o.png --style poster", "--style: unknown style (got 'poster')", false},
