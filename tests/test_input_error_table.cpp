@@ -515,6 +515,9 @@ const Case kCases[] = {
     {"hw/calibration.cpp", CAL "[[calibration.class]]\nop_class = \"lineer\"\ndtype = \"fp32\"\n", ANALYZE_HW, "unknown op class 'lineer'", true},
     {"hw/calibration.cpp", CAL "[[calibration.class]]\nop_class = \"linear\"\ndtype = \"fp13\"\n", ANALYZE_HW, "unknown dtype 'fp13'", true},
     {"hw/calibration.cpp", CAL CAL_CLASS CAL_CLASS, ANALYZE_HW, "'linear' with dtype fp32 is calibrated twice", true},
+    {"hw/calibration.cpp", CAL CAL_CLASS "memory = { L9 = 0.5 }\n", ANALYZE_HW,
+     "calibration class memory: 'L9' is not a memory level of this descriptor", true},
+    {"hw/calibration.cpp", CAL CAL_CLASS "memory = {}\n", ANALYZE_HW, "calibration class: 'memory' names no memory level", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"
