@@ -631,7 +631,7 @@ const Case kCases[] = {
     {ST, PLOT_HEAD "v100,1\n", PLOT, "in.csv:2: a row of 2 fields under a header of 3", false, "in.csv"},
     {ST, PLOT_HEAD "\"v100,1,2\n", PLOT, "in.csv:2: a quoted field is never closed", false, "in.csv"},
     {ST, "# only a preamble\n", PLOT, "the CSV is empty", false, "in.csv"},
-    {ST, "hardware,samples_per_s\nv100,1\n", PLOT, "in.csv:1: the CSV has no 'batch' column", false, "in.csv"},
+    {ST, "# a preamble line\nhardware,samples_per_s\nv100,1\n", PLOT, "in.csv:2: the CSV has no 'batch' column", false, "in.csv"},
     {ST, "hardware,batch,samples_per_s,status\nv100,1,2,failed\n", PLOT, "the CSV has no rows that ran (status ok)", false, "in.csv"},
     {ST, "", PLOT, "in.csv: cannot read the sweep CSV", false},
     {ST, PLOT_CSV, PLOT " --where hardware", "--where: expected COLUMN=VALUE (got 'hardware')", false, "in.csv"},
@@ -639,7 +639,7 @@ const Case kCases[] = {
     {ST, PLOT_CSV, PLOT " --where hardware=h100", "--where: no row that ran has hardware=h100", false, "in.csv"},
     {ST, "hardware,dtype,batch,samples_per_s\nv100,fp16,1,10\na100,fp32,1,20\n", PLOT " --where hardware=v100 --where dtype=fp32",
      "--where: no row has all of hardware=v100, dtype=fp32", false, "in.csv"},
-    {ST, PLOT_HEAD "v100,x,10\n", PLOT, "in.csv:2: column 'batch' is not a number (got 'x')", false, "in.csv"},
+    {ST, "# ridge sweep writes preamble lines\n#\n" PLOT_HEAD "v100,x,10\n", PLOT, "in.csv:4: column 'batch' is not a number (got 'x')", false, "in.csv"},
     {ST, PLOT_HEAD "v100,0,10\n", PLOT, "in.csv:2: column 'batch' must be a positive number up to 1e300 (got '0')", false, "in.csv"},
     {ST, "hardware,batch,samples_per_s,memory.HBM2.bandwidth\nv100,1,10,2 TB/s\nv100,1,20,abc\n", PLOT,
      "in.csv:3: cannot read 'abc' in column 'memory.HBM2.bandwidth' as a number or quantity", false, "in.csv"},
@@ -698,8 +698,9 @@ class InputErrorTable : public ridge_test::FolderTest {
       std::getline(lines, first);
       EXPECT_EQ(first.rfind("error: ", 0), 0u) << err;
       EXPECT_NE(first.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << first;
-      if (reader == OR)  // an ONNX file has no lines: its errors name the file
+      if (reader == OR) {  // an ONNX file has no lines: its errors name the file
         EXPECT_TRUE(std::regex_search(first, std::regex("^error: [^ :]+\\.onnx: "))) << first;
+      }
       if (c.located) {
         std::string file = first.substr(0, first.find(':', 7)).substr(std::min<size_t>(7, first.size()));
         EXPECT_TRUE(file == c.name || file == std::string("./") + c.name) << first;
