@@ -19,7 +19,7 @@ HardwareDescriptor open_hardware(const std::string& arg) {
     return HardwareDescriptor::read_file(arg, arg);
   }
   fs::path shipped = data_root() / "configs" / "hw" / (arg + ".toml");
-  if (!fs::exists(shipped))
+  if (!shipped_file_exists(shipped))
     throw InputError({}, "unknown hardware '" + arg + "'",
                      suggestion_hint(arg, shipped_hardware_names()) + " (ridge list hardware)");
   return HardwareDescriptor::read_file(shipped.string(), arg);

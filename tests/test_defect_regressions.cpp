@@ -47,6 +47,17 @@ std::string vary_range(const std::string& key, const std::string& unit, int64_t 
          std::to_string(count) + "\n";
 }
 
+// --- names longer than the file system allows ---
+
+TEST_F(Defect, ANameTooLongForAFileIsUnknownNotAnInternalError) {
+  // A 300-character shipped name made configs/hw/NAME.toml (models/NAME.toml) too long to
+  // look up: "internal: filesystem error: File name too long", exit 1 (found by fuzz_sweep in CI).
+  const std::string name(300, 'a');
+  expect_error("analyze mlp --hw " + name, "", "unknown hardware '" + name + "'");
+  // Not a zoo name, so taken as a file name, which cannot be read.
+  expect_error("analyze " + name + " --hw v100", name + ": ", "cannot read the model file");
+}
+
 // --- sweeps: point counts that wrap or cannot fit in memory ---
 
 TEST_F(Defect, SweepPointCountThatWrapsTo0IsRefused) {

@@ -35,4 +35,9 @@ bool path_present(const std::string& path) {
   return std::filesystem::exists(path, ec) || ec;
 }
 
+bool shipped_file_exists(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec) && !ec;
+}
+
 }  // namespace ridge

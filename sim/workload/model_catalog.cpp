@@ -26,7 +26,7 @@ Model load_model(const std::string& arg, const std::vector<ParamOverride>& overr
     return read_model_file(arg, overrides, tokens);
   }
   fs::path zoo = data_root() / "models" / (arg + ".toml");
-  if (!fs::exists(zoo)) {
+  if (!shipped_file_exists(zoo)) {
     if (path_present(arg)) return read_model_file(arg, overrides, tokens);
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
