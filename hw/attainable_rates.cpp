@@ -1,6 +1,9 @@
 // Attainable compute rate, bandwidth and ridge point (see attainable_rates.hpp).
 #include "hw/attainable_rates.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "sim/base/ratio.hpp"
 
 namespace ridge {
@@ -11,7 +14,21 @@ const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw,
 
 double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEfficiency* cal) {
   if (level < 0 || static_cast<size_t>(level) >= hw.memory.size()) return 0;
-  return hw.memory[static_cast<size_t>(level)].bandwidth_Bps * (cal ? cal->memory : hw.memory_efficiency);
+  const double bandwidth = hw.memory[static_cast<size_t>(level)].bandwidth_Bps;
+  if (!cal) return bandwidth * hw.memory_efficiency;
+  if (cal->memory_by_level.empty()) return bandwidth * cal->memory;
+  // Its own fraction, else the nearest named level's attained bandwidth (the outer one
+  // on a tie), capped by this level's bandwidth.
+  int nearest = -1;
+  double fraction = 0;
+  for (int i = 0; i < static_cast<int>(hw.memory.size()); ++i) {
+    auto it = cal->memory_by_level.find(hw.memory[static_cast<size_t>(i)].name);
+    if (it == cal->memory_by_level.end()) continue;
+    if (i == level) return bandwidth * it->second;
+    if (nearest < 0 || std::abs(i - level) < std::abs(nearest - level)) nearest = i, fraction = it->second;
+  }
+  if (nearest < 0) return bandwidth * cal->memory;
+  return std::min(bandwidth, hw.memory[static_cast<size_t>(nearest)].bandwidth_Bps * fraction);
 }
 
 double ridge_point(const HardwareSpec& hw, DType dtype, size_t level) {

@@ -5,7 +5,9 @@
 //   device (the roof a plot draws, `ridge list hardware`): peak x [efficiency] compute,
 //     level bandwidth x [efficiency] memory;
 //   a layer of a class and dtype the calibration names: peak x e x W / (W + n_half) for
-//     its W FLOPs (Hockney's half-performance size), level bandwidth x m;
+//     its W FLOPs (Hockney's half-performance size), level bandwidth x m (m per level:
+//     a level the class has no fraction for streams at the nearest named level's
+//     attained bandwidth, capped by its own);
 //   any other layer: the device's.
 #pragma once
 
@@ -21,8 +23,8 @@ namespace ridge {
 // The calibrated efficiency of this layer's op class and dtype, or null (the device's).
 const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
-// Level `level`'s bandwidth x the memory efficiency (`cal`'s, else the descriptor's);
-// 0 for a level the hardware does not have.
+// Level `level`'s bandwidth x the memory efficiency (`cal`'s, per level, else the
+// descriptor's); 0 for a level the hardware does not have.
 double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEfficiency* cal = nullptr);
 
 // The device's ridge point at `level`: peak[dtype] x compute efficiency over that

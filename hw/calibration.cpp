@@ -1,6 +1,7 @@
 // Reading and writing a descriptor's [calibration] section (see calibration.hpp).
 #include "hw/calibration.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -43,9 +44,35 @@ std::string number(double v) {
   return s;
 }
 
+// `memory`: one fraction for every level, or a table of fractions by level name.
+void read_memory(TomlFields& e, ClassEfficiency& ce, const std::vector<std::string>& levels) {
+  const toml::table* by_level = e.has("memory") ? e.node("memory")->as_table() : nullptr;
+  if (!by_level) {
+    ce.memory = fraction(e, "memory");
+    return;
+  }
+  TomlFields m(*by_level, e.file(), "calibration class memory");
+  for (const auto& [key, value] : *by_level) {
+    std::string level(key.str());
+    m.accept(level);
+    if (std::find(levels.begin(), levels.end(), level) == levels.end())
+      m.fail(level, "is not a memory level of this descriptor", suggestion_hint(level, levels));
+    ce.memory_by_level[level] = fraction(m, level);
+  }
+  if (ce.memory_by_level.empty()) e.fail("memory", "names no memory level", "give a fraction, or { LEVEL = fraction }");
+}
+
+std::string memory_toml(const ClassEfficiency& e) {
+  if (e.memory_by_level.empty()) return number(e.memory);
+  std::string out = "{ ";
+  for (const auto& [level, fraction] : e.memory_by_level)
+    out += (out.size() > 2 ? ", " : "") + quoted(level) + " = " + number(fraction);
+  return out + " }";
+}
+
 }  // namespace
 
-Calibration read_calibration(const toml::table& table, const std::string& file) {
+Calibration read_calibration(const toml::table& table, const std::string& file, const std::vector<std::string>& levels) {
   Calibration c;
   TomlFields f(table, file, "calibration");
   for (const char* k : {"data", "date", "method", "cache_rule", "class"}) f.accept(k);
@@ -74,7 +101,7 @@ Calibration read_calibration(const toml::table& table, const std::string& file) 
     ClassEfficiency ce;
     ce.compute = fraction(e, "compute");
     ce.n_half_flops = non_negative(e, "n_half_flops");
-    ce.memory = fraction(e, "memory");
+    read_memory(e, ce, levels);
     ce.rows = e.positive("rows", 0, true);
     ce.median_error_before = non_negative(e, "median_error_before");
     ce.median_error_after = non_negative(e, "median_error_after");
@@ -98,7 +125,7 @@ std::string calibration_toml(const Calibration& c) {
         << "dtype = \"" << dtype_name(key.second) << "\"\n"
         << "compute = " << number(e.compute) << "        # x peak at large sizes\n"
         << "n_half_flops = " << number(e.n_half_flops) << "   # half of that at this size\n"
-        << "memory = " << number(e.memory) << "         # x the serving level's bandwidth\n"
+        << "memory = " << memory_toml(e) << "   # x the serving level's bandwidth\n"
         << "rows = " << e.rows << "\n"
         << "median_error_before = " << number(e.median_error_before) << "\n"
         << "median_error_after = " << number(e.median_error_after) << "\n"

@@ -1,10 +1,10 @@
 // Measured behaviour of a machine, kept apart from its pure peaks: a descriptor's
 // optional [calibration] section. Per op class and dtype it gives a size-dependent
 // compute efficiency (Hockney's half-performance size: a layer of W FLOPs attains
-// peak x compute x W / (W + n_half)) and a memory efficiency (the fraction of the
-// serving level's bandwidth it streams at); with the cache rule a layer of a calibrated
-// class whose whole working set fits a cache level streams at that level's bandwidth. Written by
-// `ridge calibrate`; classes and dtypes it does not name keep the pure roofline.
+// peak x compute x W / (W + n_half)) and a memory efficiency per memory level (the
+// fraction of that level's bandwidth it streams at); with the cache rule a layer of a
+// calibrated class whose whole working set fits a cache level streams from that level.
+// Written by `ridge calibrate`; classes and dtypes it does not name keep the pure roofline.
 #pragma once
 
 #include <map>
@@ -23,7 +23,12 @@ namespace ridge {
 struct ClassEfficiency {
   double compute = 1.0;       // fraction of the dtype's peak at large sizes, (0, 1]
   double n_half_flops = 0.0;  // FLOPs at which half of that is reached, >= 0
-  double memory = 1.0;        // fraction of the serving level's bandwidth, (0, 1]
+  double memory = 1.0;        // fraction of every level's bandwidth, (0, 1], unless memory_by_level names levels
+  // Fitted per level (by name), each in (0, 1]. A level named here streams at its bandwidth x
+  // its fraction; a level not named streams at the nearest named level's attained bandwidth
+  // (bandwidth x fraction), capped by its own bandwidth: a kernel that cannot use a faster
+  // level's bandwidth is not sped up by it, and a slower level still limits it.
+  std::map<std::string, double> memory_by_level;
   int64_t rows = 0;           // measured layers the parameters were fitted on
   // Median |predicted / measured - 1| on those rows: pure roofline, fitted on all of
   // them, and held out (each predicted by a fit without its cross-validation group).
@@ -45,8 +50,9 @@ struct Calibration {
   }
 };
 
-// Reads a [calibration] table (see the README for its keys); errors are located InputErrors.
-Calibration read_calibration(const toml::table& table, const std::string& file);
+// Reads a [calibration] table (see the README for its keys); `levels` are the descriptor's
+// memory level names, which a per-level memory efficiency must use. Errors are located InputErrors.
+Calibration read_calibration(const toml::table& table, const std::string& file, const std::vector<std::string>& levels);
 
 // The [calibration] section as TOML text, ready to append to a descriptor.
 std::string calibration_toml(const Calibration& c);

@@ -199,7 +199,11 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
     s.efficiency_source = e.string("source");
     if (s.efficiency_source.empty()) e.fail("source", "must say where the factors come from");
   }
-  if (const toml::table* cal = r.optional_table("calibration")) s.calibration = read_calibration(*cal, file);
+  if (const toml::table* cal = r.optional_table("calibration")) {
+    std::vector<std::string> levels;
+    for (const MemoryLevel& m : s.memory) levels.push_back(m.name);
+    s.calibration = read_calibration(*cal, file, levels);
+  }
   return s;
 }
 

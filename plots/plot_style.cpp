@@ -146,6 +146,9 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
     case ImageFormat::svg:
       g << "set terminal svg size " << std::lround(style.width_in * 72) << "," << std::lround(style.height_in * 72)
         << " font " << font << " noenhanced\n";
+      // The svg terminal sets tick labels about half a line lower than the cairo ones,
+      // onto the axis title placed below them: lift them back.
+      g << "set xtics offset 0,0.5\n";
       break;
     case ImageFormat::pdf:
       g << "set terminal pdfcairo size " << gp_number(style.width_in) << "in," << gp_number(style.height_in) << "in font "
@@ -233,7 +236,10 @@ HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& t
     g << "set label " << 1000 + i << " " << gp_string(lines[i], style.markup(), style.font_size * 1.1) << " at screen 0.5, screen "
       << gp_number(1 - (0.1 + title_line * (static_cast<double>(i) + 0.6)) / style.height_in) << " center font ',"
       << gp_number(style.font_size * 1.1) << "'\n";
-  g << "set key horizontal maxcols " << cols << " maxrows " << std::max<size_t>(rows, 1) << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
+  // Rows fixed, filled column by column: gnuplot's svg terminal, asked for columns
+  // (`horizontal maxcols`), estimated the text too wide and stacked every entry in one
+  // column over the plot.
+  g << "set key vertical maxrows " << std::max<size_t>(rows, 1) << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
     << gp_number(1 - key_top / style.height_in) << " center top\n";
   band.script = g.str();
   return band;

@@ -64,6 +64,25 @@ TEST_F(SweepCli, OutputIsTheSameBytesForAnyJobs) {
   }
 }
 
+// A layer whose launch takes longer than its compute and traffic is bound `overhead` in a
+// sweep's per-layer rows, as in `analyze`'s table, not `compute`. mlp on a100 at batch 1:
+// the largest layer, hidden.0.fc, streams 404,800 B (1000 in + 100 out + 100,100 weights,
+// x 4 B) in 404,800 / 2039 GB/s = 0.199 us and computes 2e5 FLOPs in 0.010 us at
+// 19.5 TFLOP/s; a100's launch estimate is 5 us. Every layer is launch-bound.
+TEST_F(SweepCli, PerLayerBoundSaysOverheadForLaunchBoundLayers) {
+  std::string sweep = write("s.toml", "models = [\"mlp\"]\nhardware = [\"a100\"]\nbatch = [1]\n");
+  ASSERT_EQ(ridge("sweep " + sweep + " --per-layer --output " + path("out.csv")).status, 0);
+  std::istringstream csv(read(path("out.csv")));
+  std::string line;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("model,", 0) == 0) continue;
+    EXPECT_TRUE(line.ends_with(",overhead")) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 9);  // mlp.toml: 4 x (fc, relu), then the output linear
+}
+
 TEST_F(SweepCli, SummaryGoesToStdoutWhenWritingAFile) {
   std::string sweep = write("s.toml", "models = [\"alexnet\"]\nhardware = [\"v100\"]\nbatch = [1, 256]\n");
   ASSERT_EQ(ridge("sweep " + sweep + " --output " + path("out.csv")).status, 0);

@@ -1,8 +1,11 @@
 // Fitting a descriptor's calibration to measured layer times (`ridge calibrate`).
-// Per op class and dtype three parameters, compute efficiency e, half-performance size
-// n_half and memory efficiency m, so that a layer is predicted to take
-//   max((flops + n_half) / (peak x e), bytes at its level / (level bandwidth x m)) + link + launch
-// (the serving level by the cache rule). They are fitted by Levenberg-Marquardt on
+// Per op class and dtype: compute efficiency e, half-performance size n_half, and a
+// memory efficiency m_L for each memory level L that serves at least
+// kParametersPerClass of its rows (the most used level when none does), so that a layer
+// is predicted to take
+//   max((flops + n_half) / (peak x e), bytes at its level / attained bandwidth) + link + launch
+// (the serving level by the cache rule; attained bandwidth = level bandwidth x m_L, or
+// for a level without its own m, the nearest fitted level's, capped by its own bandwidth). They are fitted by Levenberg-Marquardt on
 // log(predicted / measured) with Huber weights (robust to outliers), e and m kept in
 // (0, 1]. Error is reported before (pure roofline), in-sample and held out: each value
 // of the cross-validation column (default the model) is left out in turn, its rows
@@ -20,6 +23,7 @@
 
 namespace ridge {
 
+// The fewest rows a class needs, and a level needs for a memory efficiency of its own.
 inline constexpr int kParametersPerClass = 3;
 
 struct CalibrationOptions {

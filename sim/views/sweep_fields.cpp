@@ -96,10 +96,18 @@ std::vector<Field<SweepRow>> sweep_layer_fields() {
       {"link_time_s", "link", Unit::seconds, arr(&LayerTimingArrays::link_s)},
       {"overhead_time_s", "launch", Unit::seconds, arr(&LayerTimingArrays::overhead_s)},
       {"time_s", "time", Unit::seconds, arr(&LayerTimingArrays::time_s), true},
-      {"bound", "bound", Unit::text, when_ran([](R r) -> FieldValue {
-         int level = point(r).layers.bound_level[r.layer];
+      // The per-layer table's classification: launch- or link-dominated layers say so.
+      {"bound", "bound", Unit::text, when_ran([work](R r) -> FieldValue {
+         const LayerTimingArrays& a = point(r).layers;
+         LayerTiming t;
+         t.compute_s = a.compute_s[r.layer];
+         t.memory_s = a.memory_s[r.layer];
+         t.link_s = a.link_s[r.layer];
+         t.overhead_s = a.overhead_s[r.layer];
+         t.time_s = a.time_s[r.layer];
+         t.bound_level = a.bound_level[r.layer];
          const HardwareSpec& hw = r.plan->hw_points[r.plan->coords(r.point).hw_point].spec;
-         return level < 0 ? compute_bound().label : memory_bound_at(hw, level).label;
+         return bound_of(t, work(r).layer(r.layer), hw).label;
        }), true},
   };
 }
