@@ -167,7 +167,7 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   const toml::node* memory = r.node("memory");
   if (!memory) throw InputError(r.where(), "descriptor: missing required [[memory]] levels", "at least one, the device DRAM first");
   const toml::array* levels = memory->as_array();
-  if (!levels || !levels->is_array_of_tables())
+  if (!levels || !(levels->empty() || levels->is_array_of_tables()))  // (an empty array is no array of tables)
     r.fail("memory", "must be an array of tables", "write each level as [[memory]] (two brackets), far to near");
   if (levels->empty()) r.fail("memory", "has no level", "at least one, the device DRAM first");
   if (levels->size() > kMaxMemoryLevels)

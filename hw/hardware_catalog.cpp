@@ -14,12 +14,12 @@ std::vector<std::string> shipped_hardware_names() { return toml_stems(data_root(
 
 HardwareDescriptor open_hardware(const std::string& arg) {
   if (names_a_file(arg)) {
-    if (!fs::exists(arg))
+    if (!path_present(arg))
       throw InputError({}, "no hardware descriptor file '" + arg + "'", "check the path, or use a shipped name (ridge list hardware)");
     return HardwareDescriptor::read_file(arg, arg);
   }
   fs::path shipped = data_root() / "configs" / "hw" / (arg + ".toml");
-  if (!fs::exists(shipped))
+  if (!shipped_file_exists(shipped))
     throw InputError({}, "unknown hardware '" + arg + "'",
                      suggestion_hint(arg, shipped_hardware_names()) + " (ridge list hardware)");
   return HardwareDescriptor::read_file(shipped.string(), arg);

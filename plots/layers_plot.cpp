@@ -140,7 +140,6 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   const HardwareSpec& hw = req.run.hw;
   const TextMarkup mk = style.markup();
   if (t.layers.empty()) throw RunError("plot layers: the model has no layers");
-  if (req.top == 0) throw InputError({}, "--top must be 1 or more");
   std::vector<std::string> title = {t.model + " on " + (hw.name.empty() ? hw.id : hw.name) + ":",
                                     "batch " + std::to_string(req.settings.batch) + ",",
                                     std::string(dtype_name(req.settings.dtype)) + ",",

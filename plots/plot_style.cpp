@@ -50,22 +50,15 @@ namespace {
 
 // One side of --size: a positive number and an optional unit; returns inches.
 double parse_length(const std::string& side, const PlotStyle& style, const std::string& whole) {
-  auto bad = [&]() {
-    return InputError({}, "--size: cannot read '" + whole + "'",
-                      "write WxH in inches (6x4.2), 15cmx10cm, or for PNG 1200x800px");
-  };
   const char* begin = side.c_str();
   char* end = nullptr;
   double v = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(v) || v <= 0) throw bad();
   std::string unit(end);
-  double inches;
-  if (unit.empty() || unit == "in") inches = v;
-  else if (unit == "cm") inches = v / 2.54;
-  else if (unit == "px" && style.format == ImageFormat::png) inches = v / style.dpi;
-  else if (unit == "px")
+  if (end == begin || !std::isfinite(v) || v <= 0 || !(unit.empty() || unit == "in" || unit == "cm" || unit == "px"))
+    throw InputError({}, "--size: cannot read '" + whole + "'", "write WxH in inches (6x4.2), 15cmx10cm, or for PNG 1200x800px");
+  if (unit == "px" && style.format != ImageFormat::png)
     throw InputError({}, "--size: pixels are for PNG output (got '" + whole + "')", "give vector formats inches: 6x4.2");
-  else throw bad();
+  double inches = unit == "cm" ? v / 2.54 : unit == "px" ? v / style.dpi : v;
   if (inches < 1.5 || inches > 40)
     throw InputError({}, "--size: " + side + " is outside 1.5 to 40 inches",
                      "a journal column is about 3.3 in wide, a page about 7 in (or --style paper)");

@@ -172,7 +172,7 @@ std::string narrowing_hint(const SweepTable& t, const Columns& c, const Roles& r
     if (readable(crowding(narrowed, c, r))) break;
     std::vector<std::string> values = distinct(narrowed, col);
     if (values.size() < 2) continue;
-    std::erase_if(narrowed.rows, [&](const auto& row) { return row[static_cast<size_t>(col)] != values[0]; });
+    keep_rows(narrowed, [&](const auto& row) { return row[static_cast<size_t>(col)] == values[0]; });
     picks.push_back(where_arg(name_of(t, col), values[0]));
   }
   if (!readable(crowding(narrowed, c, r)) && r.colour >= 0) {

@@ -79,7 +79,7 @@ Grid grid_of(const SweepFigure& fig, const PlotStyle& style) {
   g.top = (facet_titles ? L * 1.25 : 0.0) + 0.12;
   g.bottom = 0.06 + L + 0.06 + L + 0.1;
   if (g.cw - g.left - g.right < 0.9 || g.ch - g.top - g.bottom < 0.9)
-    throw InputError({}, "--size is too small for " + std::to_string(F * Q) + " panels",
+    throw InputError({}, "--size is too small for " + std::to_string(F * Q) + (F * Q == 1 ? " panel" : " panels"),
                      "leave --size out (the figure grows with its panels), pick models with --where model=NAME, "
                      "or draw one quantity with --y");
   // In the empty cells: at the top of the last row, from the first empty cell.

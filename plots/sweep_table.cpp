@@ -26,7 +26,7 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
   std::vector<std::string> row;
   std::string field;
   bool quoted = false, field_started = false;
-  int64_t line = 1, row_line = 1;
+  int64_t line = 1, row_line = 1, header_line = 1;
   auto end_row = [&]() {
     row.push_back(field);
     field.clear();
@@ -35,11 +35,13 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
     if (!blank) {
       if (t.header.empty()) {
         t.header = row;
+        header_line = row_line;
       } else if (row.size() != t.header.size()) {
         throw InputError({file, row_line, 0}, "a row of " + std::to_string(row.size()) + " fields under a header of " +
                                                   std::to_string(t.header.size()));
       } else {
         t.rows.push_back(row);
+        t.lines.push_back(row_line);
       }
     }
     row.clear();
@@ -84,13 +86,27 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
   if (t.header.empty()) throw InputError({file, 0, 0}, "the CSV is empty", "write one with: ridge sweep SWEEP.toml --format csv");
   for (const char* need : {"hardware", "batch", "samples_per_s"})
     if (t.column(need) < 0)
-      throw InputError({file, 1, 0}, std::string("the CSV has no '") + need + "' column",
+      throw InputError({file, header_line, 0}, std::string("the CSV has no '") + need + "' column",
                        "plot sweep reads the CSV of ridge sweep --format csv (columns hardware, batch, samples_per_s, ...)");
   // Points that could not run (unsupported dtype, does not fit) have no times to draw.
   if (int status = t.column("status"); status >= 0)
-    std::erase_if(t.rows, [&](const auto& r) { return r[static_cast<size_t>(status)] != "ok"; });
+    keep_rows(t, [&](const auto& r) { return r[static_cast<size_t>(status)] == "ok"; });
   if (t.rows.empty()) throw InputError({file, 0, 0}, "the CSV has no rows that ran (status ok)");
   return t;
+}
+
+void keep_rows(SweepTable& t, const std::function<bool(const std::vector<std::string>&)>& keep) {
+  size_t kept = 0;
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    if (!keep(t.rows[i])) continue;
+    if (kept != i) {  // (a vector moved onto itself is left empty)
+      t.rows[kept] = std::move(t.rows[i]);
+      if (i < t.lines.size()) t.lines[kept] = t.lines[i];
+    }
+    ++kept;
+  }
+  t.rows.resize(kept);
+  t.lines.resize(std::min(kept, t.lines.size()));
 }
 
 SweepTable read_sweep_csv(const std::string& path) {
@@ -116,10 +132,10 @@ SweepTable select_rows(const SweepTable& t, const std::vector<std::string>& wher
     wanted[col].insert(value);
   }
   SweepTable out = t;
-  std::erase_if(out.rows, [&](const auto& r) {
+  keep_rows(out, [&](const auto& r) {
     for (const auto& [col, values] : wanted)
-      if (!values.count(r[static_cast<size_t>(col)])) return true;
-    return false;
+      if (!values.count(r[static_cast<size_t>(col)])) return false;
+    return true;
   });
   if (out.rows.empty())
     throw InputError({t.file, 0, 0}, "--where: no row has all of " + joined(where, ", "),
@@ -146,6 +162,8 @@ const std::string& name_of(const SweepTable& t, int col) { return t.header[stati
 
 namespace {
 constexpr double kMaxPlotted = 1e300;
+// The file line of row `row` (0 when the table was not read from a file).
+int64_t line_of(const SweepTable& t, size_t row) { return row < t.lines.size() ? t.lines[row] : 0; }
 }
 
 double number_at(const SweepTable& t, size_t row, int col) {
@@ -153,11 +171,11 @@ double number_at(const SweepTable& t, size_t row, int col) {
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (end == s.c_str() || *end != '\0' || !std::isfinite(v))
-    throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
+    throw InputError({t.file, line_of(t, row), 0},
                      "column '" + name_of(t, col) + "' is not a number (got '" + s + "')");
   // Batches, samples/s and step times are positive; beyond 1e300 axis arithmetic overflows.
   if (!(v > 0 && v <= kMaxPlotted))
-    throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
+    throw InputError({t.file, line_of(t, row), 0},
                      "column '" + name_of(t, col) + "' must be a positive number up to 1e300 (got '" + s + "')",
                      "plot sweep draws the CSV of ridge sweep; check the hand-edited rows");
   return v;
@@ -166,10 +184,10 @@ double number_at(const SweepTable& t, size_t row, int col) {
 double quantity_at(const SweepTable& t, size_t row, int col) {
   auto v = quantity_value(cell(t, row, col));
   if (!v)
-    throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
+    throw InputError({t.file, line_of(t, row), 0},
                      "cannot read '" + cell(t, row, col) + "' in column '" + name_of(t, col) + "' as a number or quantity");
   if (std::fabs(v->value) > kMaxPlotted)
-    throw InputError({t.file, static_cast<int64_t>(row + 2), 0},
+    throw InputError({t.file, line_of(t, row), 0},
                      "column '" + name_of(t, col) + "' is beyond 1e300 in size (got '" + cell(t, row, col) + "')");
   return v->value;
 }

@@ -3,6 +3,8 @@
 // selections, and readers of one cell as a number or a datasheet quantity.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,8 +15,12 @@ struct SweepTable {
   std::string file;
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;  // each as long as the header
+  std::vector<int64_t> lines;                  // each row's line in the file (preamble lines counted)
   int column(const std::string& name) const;   // -1 when absent
 };
+
+// Keeps the rows (and their lines) that `keep` accepts.
+void keep_rows(SweepTable& t, const std::function<bool(const std::vector<std::string>&)>& keep);
 
 // RFC 4180 CSV: quoted fields, doubled quotes, CRLF. A bad file is an InputError
 // naming file:line.

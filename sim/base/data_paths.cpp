@@ -30,4 +30,14 @@ std::vector<std::string> toml_stems(const std::filesystem::path& dir) {
 
 bool names_a_file(const std::string& arg) { return arg.find('/') != std::string::npos || arg.ends_with(".toml") || arg.ends_with(".onnx"); }
 
+bool path_present(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec) || ec;
+}
+
+bool shipped_file_exists(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec) && !ec;
+}
+
 }  // namespace ridge

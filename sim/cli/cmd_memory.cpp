@@ -7,6 +7,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/format_units.hpp"
 #include "sim/engine/memory_result.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/base/output_file.hpp"
@@ -66,7 +67,7 @@ int run_memory(const Args& args) {
   if (checkpoint->kind != CheckpointPolicy::Kind::none && settings.phase != Phase::training)
     throw InputError({}, "--checkpoint " + checkpoint_arg + " applies to training only", "add --phase training");
   if (!(reserve_percent >= 0 && reserve_percent < 100))
-    throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + std::to_string(reserve_percent) + ")");
+    throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + format_raw(reserve_percent) + ")");
   Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
   if (full_context) {
     if (model.max_positions == 0)

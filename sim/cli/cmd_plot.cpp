@@ -21,12 +21,13 @@ const std::vector<PlotKind>& plot_kinds() {
 int run_plot(const Args& args) {
   std::string names;
   for (const PlotKind& k : plot_kinds()) names += (names.empty() ? "" : "|") + std::string(k.name);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty())
+    throw InputError({}, "plot: which kind?", "one of " + names + ", e.g. ridge plot roofline alexnet --hw v100 --output fig.png");
+  if (args[0] == "--help" || args[0] == "-h") {
     std::cout << "usage: ridge plot " << names << " ... --output FILE.(png|svg|pdf|tex)\n\n";
     for (const PlotKind& k : plot_kinds()) std::cout << "  " << k.name << " " << k.synopsis << "\n";
     std::cout << "\nridge plot KIND --help lists each kind's options. Beside FILE.png (or .svg, .pdf, .tex) ridge\n"
                  "writes FILE.gp and FILE.dat: edit the .gp and run `gnuplot FILE.gp` in that folder to restyle.\n";
-    if (args.empty()) throw InputError({}, "plot: which kind?", "ridge plot roofline alexnet --hw v100 --output fig.png");
     return 0;
   }
   for (const PlotKind& k : plot_kinds())

@@ -37,7 +37,7 @@ PlotTarget plot_target(const PlotOptionValues& v) {
   std::filesystem::path p(v.output);
   t.folder = p.parent_path().string();
   t.stem = p.stem().string();
-  if (t.stem.empty() || t.stem[0] == '.') throw InputError({}, "--output: '" + v.output + "' names no file");
+  if (t.stem.empty() || t.stem[0] == '.') throw InputError({}, "--output: '" + v.output + "' names no file (its name is empty or starts with '.')");
   return t;
 }
 

@@ -16,10 +16,10 @@ namespace {
 using Key = std::pair<OpClass, DType>;
 
 // A row reduced to what the parameters act on:
-//   time = max(c0 (1 + h / flops) / e, memory at its level) + fixed.
+//   time = max((flops + h) x seconds_per_flop / e, memory at its level) + fixed.
 struct Terms {
   double flops = 0;
-  double c0 = 0;           // flops / peak
+  double seconds_per_flop = 0;  // 1 / peak (0 for a row without FLOPs)
   int level = -1;          // the serving level (cache rule); -1 without traffic
   double level_bytes = 0;  // bytes it streams there
   double fixed = 0;        // link + launch
@@ -70,7 +70,10 @@ std::pair<double, int> memory_time(const Terms& t, const Eigen::VectorXd& x, con
   return {full, -1};
 }
 
-double compute_time(const Terms& t, const Eigen::VectorXd& x) { return t.flops > 0 ? t.c0 * (1 + x[1] / t.flops) / x[0] : 0; }
+// (flops + n_half) / (peak x e): finite for any FLOP count, however small.
+double compute_time(const Terms& t, const Eigen::VectorXd& x) {
+  return t.flops > 0 ? (t.flops + x[1]) * t.seconds_per_flop / x[0] : 0;
+}
 
 double predict(const Terms& t, const Eigen::VectorXd& x, const LevelParameters& lp) {
   return std::max(compute_time(t, x), memory_time(t, x, lp).first) + t.fixed;
@@ -116,7 +119,7 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
       int nonzero = 0;
       if (compute >= memory) {
         j[nonzero++] = {0, -compute / total};
-        if (t.flops > 0) j[nonzero++] = {1, t.c0 * (x[1] / t.flops) / x[0] / total};
+        if (t.flops > 0) j[nonzero++] = {1, x[1] * t.seconds_per_flop / x[0] / total};
       } else if (k >= 0) {
         j[nonzero++] = {k, -memory / total};
       }
@@ -285,7 +288,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     LayerTiming u = model.time_layer(r.work, unit, r.dtype);
     Terms& t = terms[i];
     t.flops = r.work.flops;
-    t.c0 = u.compute_s;
+    t.seconds_per_flop = t.flops > 0 ? u.compute_s / t.flops : 0;
     if (u.memory_s > 0) {
       t.level = static_cast<int>(std::max_element(u.level_s.begin(), u.level_s.end()) - u.level_s.begin());
       t.level_bytes = u.memory_s * bandwidth[static_cast<size_t>(t.level)];

@@ -16,7 +16,7 @@ std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models")
 Model load_model(const std::string& arg, const std::vector<ParamOverride>& overrides, const OnnxOptions& onnx,
                  std::optional<int64_t> tokens) {
   if (names_a_file(arg)) {
-    if (!fs::exists(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
+    if (!path_present(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
     if (is_onnx_path(arg)) {
       if (!overrides.empty())
         throw InputError({}, "--set model." + overrides.front().name + ": an ONNX model has no [params]",
@@ -26,8 +26,8 @@ Model load_model(const std::string& arg, const std::vector<ParamOverride>& overr
     return read_model_file(arg, overrides, tokens);
   }
   fs::path zoo = data_root() / "models" / (arg + ".toml");
-  if (!fs::exists(zoo)) {
-    if (fs::exists(arg)) return read_model_file(arg, overrides, tokens);
+  if (!shipped_file_exists(zoo)) {
+    if (path_present(arg)) return read_model_file(arg, overrides, tokens);
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
   return read_model_file(zoo.string(), overrides, tokens);

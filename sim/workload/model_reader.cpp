@@ -408,11 +408,9 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
 
 Model read_model_table(const toml::table& root, const std::string& file_label,
                        const std::vector<ParamOverride>& overrides, std::optional<int64_t> tokens) {
-  try {
-    return build(root, file_label, overrides, tokens);
-  } catch (const CountOverflow&) {
-    throw InputError({file_label}, "a size in the model overflows 64 bits");
-  }
+  // (build turns every 64-bit overflow into a located error: the input's shape and each
+  // layer's evaluation, the only counts it computes, catch CountOverflow themselves.)
+  return build(root, file_label, overrides, tokens);
 }
 
 Model read_model_string(const std::string& text, const std::string& file_label,

@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -47,6 +48,7 @@ constexpr int64_t kMinOpset = 7;
 constexpr int64_t kMaxOpset = 18;
 constexpr int64_t kMaxWindow = int64_t{1} << 16;  // kernel, stride or dilation of a conv or pool
 constexpr int64_t kMaxFoldedValues = int64_t{1} << 16;  // a shape vector folded from Range
+constexpr int64_t kMaxResized = int64_t{1} << 40;       // an axis a Resize's scale makes
 
 // Where an activation's batch lies in its ONNX shape. Torch's exports keep it first
 // until an attention or window reshape moves it: nn.MultiheadAttention works on
@@ -77,6 +79,12 @@ struct Tensor {
 };
 
 std::string shape_list(const Shape& s) { return "[" + shape_to_string(s) + "]"; }
+// Attribute values that are not a shape (pads): "[0, 0, 1, 1]".
+std::string value_list(const std::vector<int64_t>& v) {
+  std::string out;
+  for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+  return "[" + out + "]";
+}
 
 toml::array to_array(const std::vector<int64_t>& v) {
   toml::array a;
@@ -150,7 +158,9 @@ class Translator {
     toml::table input;
     input.insert("shape", to_array(input_shape_));
     root.insert("input", std::move(input));
-    if (layers_.empty()) fail("the graph has no node ridge can model");
+    if (layers_.empty())
+      fail("the graph has no node ridge can model",
+           "its nodes only pass their input on (Identity, Dropout, Cast) or compute constants");
     root.insert("layer", std::move(layers_));
     return root;
   }
@@ -240,7 +250,8 @@ class Translator {
     Shape full;
     for (const auto& [name, shape] : options_.inputs) {
       if (name != input->name())
-        fail("--input names '" + name + "', but the graph's input is '" + input->name() + "'");
+        fail("--input names '" + name + "', but the graph's input is '" + input->name() + "'",
+             "--input " + input->name() + "=SHAPE");
       full = shape;
     }
     if (full.empty()) {
@@ -283,7 +294,7 @@ class Translator {
   }
   std::vector<int64_t> values(const onnx::NodeProto& n, int i) {
     const Tensor& t = constant(n, i);
-    if (!t.values) fail(n, "input '" + n.input(i) + "' must be a constant integer tensor");
+    if (!t.values) fail(n, "input '" + n.input(i) + "' must be a constant integer tensor whose values ridge can fold");
     return *t.values;
   }
 
@@ -569,13 +580,21 @@ class Translator {
         v.emplace();
         for (size_t i = 0; i < count; ++i) {
           int64_t x = (*a.values)[a.values->size() == 1 ? 0 : i], y = (*b.values)[b.values->size() == 1 ? 0 : i];
-          if (op == "add") v->push_back(x + y);
-          else if (op == "sub") v->push_back(x - y);
-          else if (op == "mul") v->push_back(x * y);
-          else if (op == "mod" && y != 0) v->push_back(((x % y) + y) % y);  // Mod's sign follows the divisor
-          else if (op == "div" && y != 0) v->push_back(x / y);
-          else v.reset();
-          if (!v) break;
+          int64_t r = 0;
+          bool known = true;  // a result past 64 bits (or a division by 0) leaves the values unknown
+          if (op == "add") known = !__builtin_add_overflow(x, y, &r);
+          else if (op == "sub") known = !__builtin_sub_overflow(x, y, &r);
+          else if (op == "mul") known = !__builtin_mul_overflow(x, y, &r);
+          else if (op == "mod" && y != 0) {  // the sign of the divisor, as ONNX's Mod
+            r = y == -1 ? 0 : x % y;
+            if (r != 0 && (r < 0) != (y < 0)) r += y;
+          } else if (op == "div" && y != 0 && !(y == -1 && x == std::numeric_limits<int64_t>::min())) r = x / y;
+          else known = false;
+          if (!known) {
+            v.reset();
+            break;
+          }
+          v->push_back(r);
         }
       }
       folded(n, *s, v);
@@ -616,9 +635,10 @@ class Translator {
     }
     if (mode == "VALID") return {0, 0};
     std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
-    if (pads.size() != 4) fail(n, "ridge models 2-D convolutions and pools only");
-    if (pads[0] != pads[2] || pads[1] != pads[3])
-      fail(n, "asymmetric pads [" + shape_to_string(pads) + "] are not modelled");
+    if (pads.size() != 4)
+      fail(n, "'pads' must be 4 values, [top, left, bottom, right] (got " + value_list(pads) +
+                  "): ridge models 2-D convolutions and pools only");
+    if (pads[0] != pads[2] || pads[1] != pads[3]) fail(n, "asymmetric pads " + value_list(pads) + " are not modelled");
     return {pads[0], pads[1]};
   }
 
@@ -639,10 +659,10 @@ class Translator {
       fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
     if (pads.size() != 8 || x.shape.size() != 3 || pads[0] || pads[1] || pads[4] || pads[5] || pads[2] != pads[6] ||
         pads[3] != pads[7])
-      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides of H and W of [N, C, H, W]",
+      fail(n, "pads " + value_list(pads) + " are not the same on both sides of H and W of [N, C, H, W]",
            "ridge folds a zero Pad into the Conv or pool that follows it");
     Tensor t = x;
-    t.pad = {t.pad.first + pads[2], t.pad.second + pads[3]};
+    t.pad = {checked_add(t.pad.first, pads[2]), checked_add(t.pad.second, pads[3])};
     tensors_[n.output(0)] = std::move(t);
   }
 
@@ -657,10 +677,10 @@ class Translator {
     if (ap && ap->s() != "NOTSET" && ap->s() != "VALID") fail(n, "auto_pad " + ap->s() + " is not modelled");
     std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
     if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
-      fail(n, "pads [" + shape_to_string(pads) + "] are not the same on both sides");
+      fail(n, "pads " + value_list(pads) + " are not the same on both sides");
     int64_t groups = attr_int(n, "group", 1);
     toml::table a;
-    a.insert("out_channels", w.shape[1] * groups);
+    a.insert("out_channels", checked_mul(w.shape[1], groups));
     a.insert("kernel", to_array(attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{w.shape[2], w.shape[3]})));
     a.insert("stride", to_array(attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1})));
     a.insert("padding", to_array({pads[0], pads[1]}));
@@ -685,7 +705,16 @@ class Translator {
       size = values(n, 3);
     } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == 4) {
       const std::vector<double>& f = *constant(n, scales_at).reals;
-      for (size_t i = 0; i < 4; ++i) size.push_back(static_cast<int64_t>(std::floor(full[i] * f[i])));
+      for (size_t i = 0; i < 4; ++i) {
+        double s = std::floor(static_cast<double>(full[i]) * f[i]);
+        if (!(s >= 1 && s <= static_cast<double>(kMaxResized))) {  // (also nan and inf)
+          std::ostringstream scale;  // as the float it was (6 digits)
+          scale << f[i];
+          fail(n, "scale " + scale.str() + " of axis " + std::to_string(i) + " gives no size from 1 to 2^40",
+               "a Resize scales each axis by a positive factor");
+        }
+        size.push_back(static_cast<int64_t>(s));
+      }
     } else {
       fail(n, "needs constant scales or sizes");
     }
@@ -719,6 +748,7 @@ class Translator {
     const Tensor& b = tensor(n, 1);
     if (a.activation && !b.activation && y.size() == 2 && b.shape.size() == 2) {
       // ...k,kn->...n or ...k,nk->...n
+      if (x.empty()) unsupported();
       char k = x.back();
       size_t kat = y.find(k);
       char out = y[1 - kat];
@@ -759,7 +789,9 @@ class Translator {
       const Tensor &c = tensor(n, 0), &x = tensor(n, 1), &y = tensor(n, 2);
       std::optional<Shape> s = broadcast_shape(c.shape, x.shape);
       if (s) s = broadcast_shape(*s, y.shape);
-      if (!s) fail(n, "constant shapes do not broadcast");
+      if (!s)
+        fail(n, "constant shapes " + shape_list(c.shape) + ", " + shape_list(x.shape) + " and " + shape_list(y.shape) +
+                    " do not broadcast");
       std::optional<std::vector<int64_t>> v;
       int64_t count = element_count(*s);
       auto at = [&](const Tensor& t, int64_t i) { return (*t.values)[t.values->size() == 1 ? 0 : i]; };
@@ -796,8 +828,8 @@ class Translator {
     std::vector<int64_t> s = window_attr(n, "strides", std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = window_attr(n, "dilations", std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
-    ph += x.pad.first;
-    pw += x.pad.second;
+    ph = checked_add(ph, x.pad.first);
+    pw = checked_add(pw, x.pad.second);
     toml::table a;
     a.insert("out_channels", w.shape[0]);
     a.insert("kernel", to_array(k));
@@ -819,8 +851,8 @@ class Translator {
     std::vector<int64_t> s = window_attr(n, "strides", std::vector<int64_t>{1, 1});
     std::vector<int64_t> d = window_attr(n, "dilations", std::vector<int64_t>{1, 1});
     auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
-    ph += x.pad.first;
-    pw += x.pad.second;
+    ph = checked_add(ph, x.pad.first);
+    pw = checked_add(pw, x.pad.second);
     toml::table a;
     a.insert("kernel", to_array(k));
     a.insert("stride", to_array(s));
@@ -848,7 +880,8 @@ class Translator {
 
   void reshape(const onnx::NodeProto& n, int index) {
     const Tensor& x = tensor(n, 0);
-    std::vector<int64_t> target = values(n, 1);
+    const std::vector<int64_t> given = values(n, 1);
+    std::vector<int64_t> target = given;
     if (!x.activation) {  // a constant reshaped: its shape only (0 copies, -1 takes the rest)
       int64_t known = 1, infer = -1;
       for (size_t i = 0; i < target.size(); ++i) {
@@ -863,7 +896,7 @@ class Translator {
     int64_t known = 1, infer = -1;
     for (size_t i = 0; i < target.size(); ++i) {
       if (target[i] == 0 && attr_int(n, "allowzero", 0) == 0) {
-        if (i >= full.size()) fail(n, "target " + shape_list(target) + " copies a dimension the input lacks");
+        if (i >= full.size()) fail(n, "target " + shape_list(given) + " copies a dimension the input lacks");
         target[i] = full[i];
       }
       if (target[i] == -1) infer = static_cast<int64_t>(i);
@@ -871,11 +904,11 @@ class Translator {
     }
     int64_t total = element_count(full);
     if (infer >= 0) {
-      if (known == 0 || total % known) fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(target));
+      if (known == 0 || total % known) fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(given));
       target[infer] = total / known;
     }
     if (element_count(target) != total)
-      fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(target) + " (at batch 1)");
+      fail(n, "cannot reshape " + shape_list(full) + " into " + shape_list(given) + " (at batch 1)");
     Tensor xin = x;
     view_as(n, index, xin, target, x.at.merged ? -1 : x.at.batch);
   }
@@ -897,7 +930,7 @@ class Translator {
         folded(n, {}, std::nullopt);
         tensors_[n.output(0)].scalar = f->f();
       } else {
-        fail(n, "a Constant ridge cannot read");
+        fail(n, "a Constant ridge cannot read", "ridge reads a Constant's 'value', 'value_int', 'value_ints' or 'value_float'");
       }
       return;
     }
@@ -1223,14 +1256,15 @@ class Translator {
           int64_t dim = x.shape[ax], st = starts[k], en = ends[k], sp = steps[k];
           if (st < 0) st += dim;
           if (en < 0) en += dim;
-          if (sp > 0) {
+          if (sp > 0) {  // (counted so that no step, however large, overflows)
             st = std::clamp<int64_t>(st, 0, dim);
             en = std::clamp<int64_t>(en, 0, dim);
-            out[ax] = en > st ? (en - st + sp - 1) / sp : 0;
+            out[ax] = en > st ? (en - st - 1) / sp + 1 : 0;
           } else {
+            sp = std::max(sp, -std::numeric_limits<int64_t>::max());  // -sp fits; the count is the same
             st = std::clamp<int64_t>(st, 0, dim - 1);
             en = std::clamp<int64_t>(en, -1, dim - 1);
-            out[ax] = st > en ? (st - en - sp - 1) / -sp : 0;
+            out[ax] = st > en ? (st - en - 1) / -sp + 1 : 0;
           }
           first[ax] = st;
           step[ax] = sp;
@@ -1307,7 +1341,7 @@ class Translator {
       if (!x.learned) return folded(n, *s, std::nullopt);
       Tensor like;  // an activation of the target's rank, its batch first
       like.activation = true;
-      like.shape.assign(s->begin() + 1, s->end());
+      if (!s->empty()) like.shape.assign(s->begin() + 1, s->end());  // (a scalar target has no batch axis)
       const Tensor p = as_parameter(n, n.input(0), x, like);
       return pass_on(n, p);
     }
@@ -1365,7 +1399,7 @@ class Translator {
       const Tensor& t = tensor(n, i);
       if (t.activation) return false;
       std::optional<Shape> b = broadcast_shape(s, t.shape);
-      if (!b) fail(n, "constant shapes do not broadcast");
+      if (!b) fail(n, "constant shapes " + shape_list(s) + " and " + shape_list(t.shape) + " do not broadcast");
       s = *b;
     }
     folded(n, s, std::nullopt);
