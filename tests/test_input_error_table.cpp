@@ -511,7 +511,8 @@ const Case kCases[] = {
     {"hw/calibration.cpp", CAL CAL_CLASS "n_half_flops = -1.0\n", ANALYZE_HW, "'n_half_flops' must not be negative (got -1)", true},
     {"hw/calibration.cpp", HW_HEAD HW_COMPUTE HW_MEM "[calibration]\ndata = \"\"\ndate = \"2026-01-01\"\n" CAL_CLASS, ANALYZE_HW,
      "calibration: 'data' must name the measured data set the fit used", true},
-    {"hw/calibration.cpp", CAL, ANALYZE_HW, "calibration: 'class' must be an array of tables", true},
+    // (no `class` at all is a fit that kept none, and reads back: test_calibration)
+    {"hw/calibration.cpp", CAL "class = [1, 2]\n", ANALYZE_HW, "calibration: 'class' must be an array of tables", true},
     {"hw/calibration.cpp", CAL "[[calibration.class]]\nop_class = \"lineer\"\ndtype = \"fp32\"\n", ANALYZE_HW, "unknown op class 'lineer'", true},
     {"hw/calibration.cpp", CAL "[[calibration.class]]\nop_class = \"linear\"\ndtype = \"fp13\"\n", ANALYZE_HW, "unknown dtype 'fp13'", true},
     {"hw/calibration.cpp", CAL CAL_CLASS CAL_CLASS, ANALYZE_HW, "'linear' with dtype fp32 is calibrated twice", true},
