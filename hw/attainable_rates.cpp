@@ -12,23 +12,26 @@ const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw,
   return hw.calibration ? hw.calibration->find(work.op_class, dtype) : nullptr;
 }
 
+int fraction_level(const std::vector<bool>& has_fraction, int level) {
+  int nearest = -1;
+  for (int i = 0; i < static_cast<int>(has_fraction.size()); ++i)
+    if (has_fraction[static_cast<size_t>(i)] && (nearest < 0 || std::abs(i - level) < std::abs(nearest - level))) nearest = i;
+  return nearest;
+}
+
 double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEfficiency* cal) {
   if (level < 0 || static_cast<size_t>(level) >= hw.memory.size()) return 0;
   const double bandwidth = hw.memory[static_cast<size_t>(level)].bandwidth_Bps;
   if (!cal) return bandwidth * hw.memory_efficiency;
   if (cal->memory_by_level.empty()) return bandwidth * cal->memory;
-  // Its own fraction, else the nearest named level's attained bandwidth (the outer one
-  // on a tie), capped by this level's bandwidth.
-  int nearest = -1;
-  double fraction = 0;
-  for (int i = 0; i < static_cast<int>(hw.memory.size()); ++i) {
-    auto it = cal->memory_by_level.find(hw.memory[static_cast<size_t>(i)].name);
-    if (it == cal->memory_by_level.end()) continue;
-    if (i == level) return bandwidth * it->second;
-    if (nearest < 0 || std::abs(i - level) < std::abs(nearest - level)) nearest = i, fraction = it->second;
-  }
-  if (nearest < 0) return bandwidth * cal->memory;
-  return std::min(bandwidth, hw.memory[static_cast<size_t>(nearest)].bandwidth_Bps * fraction);
+  // Its own fraction, else the nearest named level's attained bandwidth, capped by this level's.
+  std::vector<bool> named;
+  for (const MemoryLevel& m : hw.memory) named.push_back(cal->memory_by_level.count(m.name) > 0);
+  const int from = fraction_level(named, level);
+  if (from < 0) return bandwidth * cal->memory;
+  const MemoryLevel& lender = hw.memory[static_cast<size_t>(from)];
+  const double attained = lender.bandwidth_Bps * cal->memory_by_level.at(lender.name);
+  return from == level ? attained : std::min(bandwidth, attained);
 }
 
 double ridge_point(const HardwareSpec& hw, DType dtype, size_t level) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "hw/calibration.hpp"
 #include "hw/hardware_spec.hpp"
@@ -22,6 +23,10 @@ namespace ridge {
 
 // The calibrated efficiency of this layer's op class and dtype, or null (the device's).
 const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype);
+
+// The level whose memory fraction `level` streams at: itself if `has_fraction[level]`,
+// else the nearest level that has one (the outer, lower index, on a tie); -1 if none has.
+int fraction_level(const std::vector<bool>& has_fraction, int level);
 
 // Level `level`'s bandwidth x the memory efficiency (`cal`'s, per level, else the
 // descriptor's); 0 for a level the hardware does not have.

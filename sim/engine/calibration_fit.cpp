@@ -9,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include "hw/attainable_rates.hpp"
+
 namespace ridge {
 
 namespace {
@@ -48,12 +50,9 @@ LevelParameters level_parameters(const std::vector<int>& count, const std::vecto
     if (count[static_cast<size_t>(l)] >= kParametersPerClass) lp.own[static_cast<size_t>(l)] = k++;
   if (k == 2 && levels > 0)
     lp.own[static_cast<size_t>(std::max_element(count.begin(), count.end()) - count.begin())] = k++;
-  lp.nearest.assign(static_cast<size_t>(levels), -1);
-  for (int l = 0; l < levels; ++l)
-    for (int i = 0; i < levels; ++i)
-      if (lp.own[static_cast<size_t>(i)] >= 0 &&
-          (lp.nearest[static_cast<size_t>(l)] < 0 || std::abs(i - l) < std::abs(lp.nearest[static_cast<size_t>(l)] - l)))
-        lp.nearest[static_cast<size_t>(l)] = i;
+  std::vector<bool> has_fraction;
+  for (int k : lp.own) has_fraction.push_back(k >= 0);
+  for (int l = 0; l < levels; ++l) lp.nearest.push_back(fraction_level(has_fraction, l));
   return lp;
 }
 
