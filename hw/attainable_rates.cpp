@@ -39,12 +39,19 @@ double ridge_point(const HardwareSpec& hw, DType dtype, size_t level) {
   return ratio(hw.peak(dtype).value_or(0) * hw.compute_efficiency, attainable_level_Bps(hw, static_cast<int>(level)));
 }
 
+double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal) {
+  double f = 1;
+  if (work.gemm_positions > 0) f *= work.gemm_positions / (work.gemm_positions + cal.positions_half);
+  if (work.gemm_reduction > 0) f *= work.gemm_reduction / (work.gemm_reduction + cal.reduction_half);
+  return f;
+}
+
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   const ClassEfficiency* cal = calibrated(work, hw, dtype);
   const double peak = hw.peak(dtype).value_or(0);
   if (!cal) return peak * hw.compute_efficiency;
   if (work.flops <= 0) return peak * cal->compute;
-  return peak * cal->compute * work.flops / (work.flops + cal->n_half_flops);
+  return peak * cal->compute * work.flops / (work.flops + cal->n_half_flops) * gemm_shape_factor(work, *cal);
 }
 
 double layer_ridge_point(const LayerWork& work, const HardwareSpec& hw, DType dtype, int level) {

@@ -5,7 +5,8 @@
 //   device (the roof a plot draws, `ridge list hardware`): peak x [efficiency] compute,
 //     level bandwidth x [efficiency] memory;
 //   a layer of a class and dtype the calibration names: peak x e x W / (W + n_half) for
-//     its W FLOPs (Hockney's half-performance size), level bandwidth x m (m per level:
+//     its W FLOPs (Hockney's half-performance size), times the shape factor of its
+//     per-sample GEMM if it has one, level bandwidth x m (m per level:
 //     a level the class has no fraction for streams at the nearest named level's
 //     attained bandwidth, capped by its own);
 //   any other layer: the device's.
@@ -36,8 +37,13 @@ double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEffici
 // level's bandwidth x memory efficiency (FLOP/B; 0 without the level or the dtype).
 double ridge_point(const HardwareSpec& hw, DType dtype, size_t level);
 
+// The calibrated shape factor of a layer's per-sample GEMM, in (0, 1]:
+// P / (P + positions_half) x K / (K + reduction_half) for its P rows and dot products of
+// length K; a term whose half is 0, or which the layer lacks (not a GEMM), is 1.
+double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal);
+
 // The compute rate the layer attains (FLOP/s): calibrated, peak x e x W / (W + n_half)
-// (peak x e for a layer without FLOPs); else peak x compute efficiency.
+// x its GEMM shape factor (peak x e for a layer without FLOPs); else peak x compute efficiency.
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
 // The layer's ridge point at `level`: the arithmetic intensity at which its compute

@@ -91,8 +91,8 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
   for (const toml::node& n : classes ? *classes : kNone) {
     const toml::table& t = *n.as_table();
     TomlFields e(t, file, "calibration class");
-    for (const char* k : {"op_class", "dtype", "compute", "n_half_flops", "memory", "rows", "median_error_before",
-                          "median_error_after", "median_error_held_out"})
+    for (const char* k : {"op_class", "dtype", "compute", "n_half_flops", "positions_half", "reduction_half", "overlap",
+                          "memory", "rows", "median_error_before", "median_error_after", "median_error_held_out"})
       e.accept(k);
     e.reject_unknown_keys();
     std::string name = e.string("op_class");
@@ -104,6 +104,9 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
     ClassEfficiency ce;
     ce.compute = fraction(e, "compute");
     ce.n_half_flops = non_negative(e, "n_half_flops");
+    ce.positions_half = non_negative(e, "positions_half");
+    ce.reduction_half = non_negative(e, "reduction_half");
+    ce.overlap = e.boolean("overlap", true);
     read_memory(e, ce, levels);
     ce.rows = e.positive("rows", 0, true);
     ce.median_error_before = non_negative(e, "median_error_before");
@@ -127,7 +130,10 @@ std::string calibration_toml(const Calibration& c) {
         << "op_class = \"" << op_class_name(key.first) << "\"\n"
         << "dtype = \"" << dtype_name(key.second) << "\"\n"
         << "compute = " << number(e.compute) << "        # x peak at large sizes\n"
-        << "n_half_flops = " << number(e.n_half_flops) << "   # half of that at this size\n"
+        << "n_half_flops = " << number(e.n_half_flops) << "   # half of that at this size\n";
+    if (e.positions_half > 0) out << "positions_half = " << number(e.positions_half) << "   # GEMM rows per sample\n";
+    if (e.reduction_half > 0) out << "reduction_half = " << number(e.reduction_half) << "   # dot-product length\n";
+    out << "overlap = " << (e.overlap ? "true" : "false") << "   # compute and memory overlap (else they add)\n"
         << "memory = " << memory_toml(e) << "   # x the serving level's bandwidth\n"
         << "rows = " << e.rows << "\n"
         << "median_error_before = " << number(e.median_error_before) << "\n"

@@ -1,9 +1,13 @@
 // Measured behaviour of a machine, kept apart from its pure peaks: a descriptor's
 // optional [calibration] section. Per op class and dtype it gives a size-dependent
 // compute efficiency (Hockney's half-performance size: a layer of W FLOPs attains
-// peak x compute x W / (W + n_half)) and a memory efficiency per memory level (the
-// fraction of that level's bandwidth it streams at); with the cache rule a layer of a
-// calibrated class whose whole working set fits a cache level streams from that level.
+// peak x compute x W / (W + n_half)), optional GEMM-shape terms (a conv or linear layer
+// whose per-sample GEMM has P rows and dot products of length K attains a further
+// P / (P + positions_half) x K / (K + reduction_half)), a memory efficiency per memory
+// level (the fraction of that level's bandwidth it streams at), and whether its compute
+// and memory time overlap (time = the larger) or follow each other (their sum, as in a
+// scalar loop that waits for each load); with the cache rule a layer of a calibrated
+// class whose whole working set fits a cache level streams from that level.
 // Written by `ridge calibrate`; classes and dtypes it does not name keep the pure roofline.
 #pragma once
 
@@ -23,6 +27,11 @@ namespace ridge {
 struct ClassEfficiency {
   double compute = 1.0;       // fraction of the dtype's peak at large sizes, (0, 1]
   double n_half_flops = 0.0;  // FLOPs at which half of that is reached, >= 0
+  // GEMM-shape terms, >= 0 (0: none): the per-sample GEMM rows and dot-product length at
+  // which a conv or linear layer attains half (LayerWork::gemm_positions, gemm_reduction).
+  double positions_half = 0.0;
+  double reduction_half = 0.0;
+  bool overlap = true;        // time = max(compute, memory); false: compute + memory
   double memory = 1.0;        // fraction of every level's bandwidth, (0, 1], unless memory_by_level names levels
   // Fitted per level (by name), each in (0, 1]. A level named here streams at its bandwidth x
   // its fraction; a level not named streams at the nearest named level's attained bandwidth

@@ -20,7 +20,10 @@ struct LayerTiming {
   double memory_s = 0;          // the slowest level's time
   double link_s = 0;            // host transfer, added
   double overhead_s = 0;        // kernel launch, added
-  double time_s = 0;            // max(compute, memory) + link + overhead
+  double time_s = 0;            // roof_s() + link + overhead
+  // Compute and memory overlap (the roofline: the slower one sets the time); false for a
+  // calibrated class whose kernel waits on its loads, where they add.
+  bool overlapped = true;
   int bound_level = -1;         // -1: compute-bound; else the index of the binding memory level
   // The memory level each stream was placed in (index into HardwareSpec::memory).
   int input_level = 0;
@@ -40,9 +43,11 @@ struct LayerTiming {
   bool memory_bound() const { return bound_level >= 0; }
   // Most of the layer's time is kernel launches: more than compute, memory and link
   // together. Such a layer is bound `overhead`, whatever its roofline says.
-  bool overhead_dominates() const { return overhead_s > std::max(compute_s, memory_s) + link_s; }
+  bool overhead_dominates() const { return overhead_s > roof_s() + link_s; }
   // Most of its time is the host link.
-  bool link_dominates() const { return link_s > std::max(compute_s, memory_s) + overhead_s; }
+  bool link_dominates() const { return link_s > roof_s() + overhead_s; }
+  // The kernel's own time: max(compute, memory), or their sum where they do not overlap.
+  double roof_s() const { return overlapped ? std::max(compute_s, memory_s) : compute_s + memory_s; }
 };
 
 class HardwareModel {

@@ -15,6 +15,8 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.link_bytes = link_bytes[i];
   w.kernels = static_cast<int>(kernels[i]);
   w.op_class = static_cast<OpClass>(op_class[i]);
+  w.gemm_positions = gemm_positions[i];
+  w.gemm_reduction = gemm_reduction[i];
   return w;
 }
 
@@ -22,7 +24,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   const auto n = static_cast<Eigen::Index>(work.size());
   LayerWorkArrays a;
   for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.link_bytes,
-                               &a.kernels})
+                               &a.kernels, &a.gemm_positions, &a.gemm_reduction})
     col->resize(n);
   a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -35,6 +37,8 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.link_bytes[i] = w.link_bytes;
     a.kernels[i] = w.kernels;
     a.op_class[i] = static_cast<int>(w.op_class);
+    a.gemm_positions[i] = w.gemm_positions;
+    a.gemm_reduction[i] = w.gemm_reduction;
   }
   return a;
 }

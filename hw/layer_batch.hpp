@@ -27,6 +27,8 @@ struct LayerWorkArrays {
   Eigen::ArrayXd link_bytes;
   Eigen::ArrayXd kernels;  // launches, as doubles so they multiply without conversion
   Eigen::ArrayXi op_class;  // OpClass values
+  Eigen::ArrayXd gemm_positions;
+  Eigen::ArrayXd gemm_reduction;
 
   Eigen::Index size() const { return flops.size(); }
   LayerWork layer(Eigen::Index i) const;

@@ -28,8 +28,8 @@ void require_link(const HardwareSpec& hw) {
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   LayerTiming t;
   const ClassEfficiency* cal = calibrated(work, hw, dtype);
-  double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute : hw.compute_efficiency);
-  // Calibrated: attained = peak x compute x W / (W + n_half), so time = (W + n_half) / (peak x compute).
+  double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute * gemm_shape_factor(work, *cal) : hw.compute_efficiency);
+  // Calibrated: attained = peak x compute x shape x W / (W + n_half), so time = (W + n_half) / (peak x compute x shape).
   double flops = cal && work.flops > 0 ? work.flops + cal->n_half_flops : work.flops;
   t.compute_s = work.flops > 0 && peak > 0 ? flops / peak : 0;
   if (work.link_bytes > 0) require_link(hw);
@@ -71,7 +71,8 @@ void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const
   }
   // Ties go to compute: a layer is memory-bound only when memory is strictly slower.
   t.bound_level = t.memory_s > t.compute_s ? slowest : -1;
-  t.time_s = std::max(t.compute_s, t.memory_s) + t.link_s + t.overhead_s;
+  t.overlapped = !cal || cal->overlap;
+  t.time_s = t.roof_s() + t.link_s + t.overhead_s;
 }
 
 void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype, LayerTimingArrays& out) {

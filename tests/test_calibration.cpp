@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "hw/attainable_rates.hpp"
 #include "hw/descriptor_reader.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/calibration_fit.hpp"
@@ -73,10 +74,35 @@ TEST(OpClass, ConvolutionsAreClassifiedByKernelAndGroups) {
   EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"conv2d\"\nout_channels = 8\nkernel = 3\ngroups = 4").op_class,
             OpClass::conv_kxk);
   EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"relu\"").op_class, OpClass::elementwise);
-  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"max_pool2d\"\nkernel = 2").op_class, OpClass::pooling);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"max_pool2d\"\nkernel = 2").op_class, OpClass::max_pool);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"adaptive_max_pool2d\"\noutput_size = 2").op_class, OpClass::max_pool);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"avg_pool2d\"\nkernel = 2").op_class, OpClass::avg_pool);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"global_avg_pool2d\"").op_class, OpClass::avg_pool);
   EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"batchnorm\"").op_class, OpClass::normalization);
   EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"flatten\"").op_class, OpClass::data_movement);
   EXPECT_EQ(one_layer("[8]", "op = \"linear\"\nout_features = 4").op_class, OpClass::linear);
+}
+
+// The per-sample GEMM a shape term reads, worked by hand. AlexNet's conv1 (DESIGN.md's
+// example: 3 x 224 x 224 input, 96 11 x 11 filters, stride 4, padding 2) has 55 x 55 =
+// 3025 output positions and dot products of 3 x 11 x 11 = 363; a depthwise 3 x 3 conv
+// has 9; a linear layer over [7, 512] has 7 rows per sample and in_features 512; a
+// transposed conv's GEMM runs over its input's 8 x 8 = 64 positions with C_in = 16.
+TEST(OpClass, ConvAndLinearLayersCarryTheirPerSampleGemm) {
+  using testing::one_layer;
+  Layer conv1 = one_layer("[3, 224, 224]", "op = \"conv2d\"\nout_channels = 96\nkernel = 11\nstride = 4\npadding = 2");
+  EXPECT_EQ(conv1.counts.gemm_positions, 3025);
+  EXPECT_EQ(conv1.counts.gemm_reduction, 363);
+  Layer dw = one_layer("[8, 10, 10]", "op = \"conv2d\"\nout_channels = 8\nkernel = 3\ngroups = 8\npadding = 1");
+  EXPECT_EQ(dw.counts.gemm_positions, 100);
+  EXPECT_EQ(dw.counts.gemm_reduction, 9);
+  Layer fc = one_layer("[7, 512]", "op = \"linear\"\nout_features = 4");
+  EXPECT_EQ(fc.counts.gemm_positions, 7);
+  EXPECT_EQ(fc.counts.gemm_reduction, 512);
+  Layer up = one_layer("[16, 8, 8]", "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 2\nstride = 2");
+  EXPECT_EQ(up.counts.gemm_positions, 64);
+  EXPECT_EQ(up.counts.gemm_reduction, 16);
+  EXPECT_EQ(one_layer("[8, 8, 8]", "op = \"relu\"").counts.gemm_positions, 0);
 }
 
 TEST(Calibration, UncalibratedIsThePureRoofline) {
@@ -97,6 +123,69 @@ TEST(Calibration, HalfPerformanceSizeAndEfficiencyScaleCompute) {
   // A class the calibration does not name keeps the pure peak: 1e9 / 100e9.
   LayerTiming u = find_hardware_model("roofline").time_layer(work(OpClass::conv_kxk, 1e9, 1e6), hw, DType::fp32);
   EXPECT_DOUBLE_EQ(u.compute_s, 1e9 / 100e9);
+}
+
+// compute 0.5 with shape halves P 25 and K 50: a GEMM of 25 rows per sample and dot
+// products of 50 attains 100 GFLOP/s x 0.5 x 25/50 x 50/100 = 12.5 GFLOP/s, so 1 GFLOP
+// takes 80 ms; 75 rows and 150 give 0.5 x 0.75 x 0.75 -> 28.125 GFLOP/s, 35.56 ms; a
+// layer of the class without a GEMM (0 rows) has no shape term: 1e9 / 50e9 = 20 ms.
+TEST(Calibration, ShapeHalvesSlowAGemmByItsRowsAndDotProductLength) {
+  const std::string cal = std::string(kChip) + R"(
+[calibration]
+data = "hand-made"
+date = "2026-11-23"
+[[calibration.class]]
+op_class = "conv_1x1"
+dtype = "fp32"
+compute = 0.5
+positions_half = 25
+reduction_half = 50
+)";
+  HardwareSpec hw = spec_of(cal);
+  auto gemm = [](double positions, double reduction) {
+    LayerWork w = work(OpClass::conv_1x1, 1e9, 1e3);
+    w.gemm_positions = positions;
+    w.gemm_reduction = reduction;
+    return w;
+  };
+  const HardwareModel& roofline = find_hardware_model("roofline");
+  EXPECT_DOUBLE_EQ(roofline.time_layer(gemm(25, 50), hw, DType::fp32).compute_s, 1e9 / 12.5e9);
+  EXPECT_DOUBLE_EQ(roofline.time_layer(gemm(75, 150), hw, DType::fp32).compute_s, 1e9 / 28.125e9);
+  EXPECT_DOUBLE_EQ(roofline.time_layer(gemm(0, 0), hw, DType::fp32).compute_s, 1e9 / 50e9);
+  EXPECT_DOUBLE_EQ(attainable_flops_per_s(gemm(25, 50), hw, DType::fp32), 12.5e9);
+  // The written section keeps the halves and reads back the same.
+  HardwareSpec again = spec_of(std::string(kChip) + calibration_toml(*hw.calibration));
+  const ClassEfficiency* c = again.calibration->find(OpClass::conv_1x1, DType::fp32);
+  ASSERT_NE(c, nullptr);
+  EXPECT_DOUBLE_EQ(c->positions_half, 25);
+  EXPECT_DOUBLE_EQ(c->reduction_half, 50);
+  EXPECT_TRUE(c->overlap);
+}
+
+// overlap = false: compute and memory add. 1 GFLOP at 100 GFLOP/s is 10 ms and 1e8 B
+// from DRAM at 10 GB/s is 10 ms: 20 ms in all, where the roofline's max gives 10 ms;
+// none of the memory time is hidden, and the layer is not memory-bound (a tie).
+TEST(Calibration, ComputeAndMemoryAddWhereTheyDoNotOverlap) {
+  const std::string cal = std::string(kChip) + R"(
+[calibration]
+data = "hand-made"
+date = "2026-11-23"
+[[calibration.class]]
+op_class = "max_pool"
+dtype = "fp32"
+overlap = false
+)";
+  HardwareSpec hw = spec_of(cal);
+  const HardwareModel& roofline = find_hardware_model("roofline");
+  LayerTiming t = roofline.time_layer(work(OpClass::max_pool, 1e9, 1e8), hw, DType::fp32);
+  EXPECT_DOUBLE_EQ(t.compute_s, 10e-3);
+  EXPECT_DOUBLE_EQ(t.memory_s, 10e-3);
+  EXPECT_DOUBLE_EQ(t.time_s, 20e-3);
+  EXPECT_FALSE(t.memory_bound());
+  // Another class keeps the roofline's max: 10 ms.
+  EXPECT_DOUBLE_EQ(roofline.time_layer(work(OpClass::elementwise, 1e9, 1e8), hw, DType::fp32).time_s, 10e-3);
+  HardwareSpec again = spec_of(std::string(kChip) + calibration_toml(*hw.calibration));
+  EXPECT_FALSE(again.calibration->find(OpClass::max_pool, DType::fp32)->overlap);
 }
 
 TEST(Calibration, CacheRuleStreamsAWorkingSetThatFitsFromTheCache) {
@@ -135,9 +224,9 @@ TEST(Calibration, ASectionThatKeptNoClassReadsBackAsThePureRoofline) {
 TEST(Calibration, ALevelWithoutItsOwnFractionBorrowsTheNearestCappedByItsOwn) {
   auto cal = [](const std::string& memory) {
     return std::string(kChip) + "[calibration]\ndata = \"hand-made\"\ndate = \"2026-11-23\"\n[[calibration.class]]\n"
-                                "op_class = \"pooling\"\ndtype = \"fp32\"\nmemory = " + memory + "\n";
+                                "op_class = \"max_pool\"\ndtype = \"fp32\"\nmemory = " + memory + "\n";
   };
-  const LayerWork dram_work = work(OpClass::pooling, 1, 2097152);  // 2 MiB: DRAM serves it
+  const LayerWork dram_work = work(OpClass::max_pool, 1, 2097152);  // 2 MiB: DRAM serves it
   // Only the cache (100 GB/s) has a fraction, 0.02: 2 GB/s attained there, and DRAM
   // (10 GB/s) takes that, below its own: 2097152 B / 2 GB/s = 1.048576 ms.
   HardwareSpec slow = spec_of(cal("{ cache = 0.02 }"));
@@ -233,6 +322,49 @@ TEST(CalibrationFit, RecoversAMemoryFractionPerLevel) {
   EXPECT_NEAR(c.memory_by_level.at("cache"), 0.9, 0.009);
 }
 
+// Compute-bound GEMM rows generated with e = 0.8, n_half = 1e6 FLOPs and shape halves
+// P 30 and K 60 (rows 4 to 3136, dot products 8 to 2048): the halves come back.
+TEST(CalibrationFit, RecoversGemmShapeHalves) {
+  std::ostringstream csv;
+  csv << "model,layer,op_class,dtype,batch,flops,input_bytes,output_bytes,weight_bytes,seconds,positions,reduction\n";
+  const double positions[] = {4, 16, 49, 196, 784, 3136}, reduction[] = {8, 32, 128, 512, 2048};
+  int n = 0;
+  for (double p : positions)
+    for (double k : reduction) {
+      const double flops = 2 * p * k * 64 * (1 + n % 3);  // 64 to 192 output channels
+      const double seconds = (flops + 1e6) / (100e9 * 0.8) * (1 + 30 / p) * (1 + 60 / k);
+      csv << "m" << n % 4 << ",l" << n << ",conv_1x1,fp32,1," << flops << ",1,1,1," << seconds << "," << p << "," << k << "\n";
+      ++n;
+    }
+  auto rows = parse_measured_layers(csv.str(), "gemms.csv");
+  CalibrationResult r = fit_calibration(rows, spec_of(kChip), find_hardware_model("roofline"), {});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::conv_1x1, DType::fp32});
+  EXPECT_NEAR(c.compute, 0.8, 0.008);
+  EXPECT_NEAR(c.n_half_flops, 1e6, 1e5);
+  EXPECT_NEAR(c.positions_half, 30, 0.3);
+  EXPECT_NEAR(c.reduction_half, 60, 0.6);
+  EXPECT_TRUE(c.overlap);
+}
+
+// Rows generated as compute + memory (e = 0.5 of 100 GFLOP/s, DRAM at 0.25 of 10 GB/s),
+// with compute from a third to three times the memory time: the fit finds that they add.
+TEST(CalibrationFit, FindsComputeAndMemoryThatAdd) {
+  std::ostringstream csv;
+  csv << "model,layer,op_class,dtype,batch,flops,input_bytes,output_bytes,weight_bytes,seconds\n";
+  for (int i = 0; i < 24; ++i) {
+    const double bytes = 2097152.0 * (1 + i % 8), flops = bytes * (0.6 + 0.4 * (i % 6));
+    const double seconds = flops / 50e9 + bytes / 2.5e9;
+    csv << "m" << i % 3 << ",l" << i << ",max_pool,fp32,1," << flops << "," << bytes << ",0,0," << seconds << "\n";
+  }
+  auto rows = parse_measured_layers(csv.str(), "pools.csv");
+  CalibrationResult r = fit_calibration(rows, spec_of(kChip), find_hardware_model("roofline"), {});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::max_pool, DType::fp32});
+  EXPECT_FALSE(c.overlap);
+  EXPECT_NEAR(c.compute, 0.5, 0.005);
+  EXPECT_NEAR(c.memory_by_level.at("DRAM"), 0.25, 0.0025);
+  EXPECT_LT(c.median_error_after, 0.001);
+}
+
 TEST(CalibrationFit, OutliersDoNotPullTheFit) {
   HardwareSpec hw = spec_of(kChip);
   std::string text = synthetic_csv(0.6, 2e8, 0.7, 4, 40, 0.0);
@@ -254,14 +386,14 @@ TEST(CalibrationFit, OutliersDoNotPullTheFit) {
 
 TEST(CalibrationFit, TooFewRowsForAClassIsALocatedError) {
   HardwareSpec hw = spec_of(kChip);
-  std::string text = synthetic_csv(0.6, 2e8, 0.7, 2, 5, 0.0) + "m0,p1,pooling,fp32,1,100,100,0,0,1e-6\nm1,p2,pooling,fp32,1,100,100,0,0,1e-6\n";
+  std::string text = synthetic_csv(0.6, 2e8, 0.7, 2, 5, 0.0) + "m0,p1,max_pool,fp32,1,100,100,0,0,1e-6\nm1,p2,max_pool,fp32,1,100,100,0,0,1e-6\n";
   auto rows = parse_measured_layers(text, "few.csv");
   try {
     fit_calibration(rows, hw, find_hardware_model("roofline"), {});
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(to_string(e.where()), "few.csv:12:1");
-    EXPECT_STREQ(e.what(), "op class 'pooling' (fp32) has 2 measured row(s); fitting its 3 efficiency parameters needs at least 3");
+    EXPECT_STREQ(e.what(), "op class 'max_pool' (fp32) has 2 measured row(s); fitting its 3 efficiency parameters needs at least 3");
   }
 }
 
@@ -281,6 +413,10 @@ TEST(MeasuredLayers, BadRowsAreLocated) {
   EXPECT_EQ(error(header + "a,b,linaer,fp32,10,1,1,1,1\n"), "m.csv:2:5: unknown op class 'linaer'");
   EXPECT_EQ(error(header + "a,b,linear,fp32,ten,1,1,1,1\n"), "m.csv:2:17: column 'flops' must be a number (got 'ten')");
   EXPECT_EQ(error("# only a comment\n"), "m.csv: no header line");
+  EXPECT_EQ(error("model,layer,op_class,dtype,flops,bytes,seconds,positions\na,b,linear,fp32,10,1,1,2.5\n"),
+            "m.csv:2:24: column 'positions' must be a whole number (got 2.5)");
+  EXPECT_EQ(error("model,layer,op_class,dtype,flops,bytes,seconds,reduction\na,b,linear,fp32,10,1,1,-3\n"),
+            "m.csv:2:24: column 'reduction' must be non-negative (got -3)");
 }
 
 TEST(MeasuredLayers, AnotherTimeColumnIsReadInsteadOfSeconds) {
@@ -302,16 +438,16 @@ TEST(Calibration, RidgePointAndBandwidthAreTheCalibratedClasss) {
   // AlexNet fc6 at batch 1, fp32: W = 2 x 9216 x 4096 = 75,497,472 FLOPs (the bias add is
   // not timed); bytes = (9,216 in + 4,096 out + 37,752,832 weights) x 4 = 151,064,576, far
   // more than the 6 MiB L2, so HBM2 serves them. configs/hw/v100-calibrated.toml, linear
-  // fp32: compute 0.845076, n_half 1.01706e8 FLOPs, memory 0.61161; V100 fp32 15.7
-  // TFLOP/s, HBM2 900 GB/s.
+  // fp32: compute 0.923009, n_half 7.98631e7 FLOPs, reduction_half 35.5532 (fc6's dot
+  // products are 9,216 long), memory 1.0 of HBM2; V100 fp32 15.7 TFLOP/s, HBM2 900 GB/s.
   const double w = 75'497'472, bytes = 151'064'576;
-  const double rate = 15.7e12 * 0.845076 * w / (w + 1.01706e8);  // 5.652 TFLOP/s
-  const double bandwidth = 900e9 * 0.61161;                       // 550.4 GB/s
+  const double rate = 15.7e12 * 0.923009 * w / (w + 7.98631e7) * 9216 / (9216 + 35.5532);  // 7.014 TFLOP/s
+  const double bandwidth = 900e9 * 1.0;
   auto r = ridge_test::run_ridge("query alexnet --hw v100-calibrated --layer fc6 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_NEAR(j["available_bandwidth_Bps"].get<double>(), bandwidth, 1e-9 * bandwidth);
-  EXPECT_NEAR(j["ridge_point"].get<double>(), rate / bandwidth, 1e-6 * rate / bandwidth);  // 10.27 FLOP/B
+  EXPECT_NEAR(j["ridge_point"].get<double>(), rate / bandwidth, 1e-6 * rate / bandwidth);  // 7.79 FLOP/B
   // Its timing agrees: compute time / memory time = intensity / ridge point.
   EXPECT_NEAR(j["compute_time_s"].get<double>(), w / rate, 1e-6 * w / rate);
   EXPECT_NEAR(j["memory_time_s"].get<double>(), bytes / bandwidth, 1e-9 * bytes / bandwidth);

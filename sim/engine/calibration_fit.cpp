@@ -18,110 +18,144 @@ namespace {
 using Key = std::pair<OpClass, DType>;
 
 // A row reduced to what the parameters act on:
-//   time = max((flops + h) x seconds_per_flop / e, memory at its level) + fixed.
+//   compute = (flops + h) x seconds_per_flop / e x (1 + P_half / positions) x (1 + K_half / reduction),
+//   time = max(compute, memory at its level) + fixed (or compute + memory where they do not overlap).
 struct Terms {
   double flops = 0;
   double seconds_per_flop = 0;  // 1 / peak (0 for a row without FLOPs)
+  double positions = 0;    // its per-sample GEMM's rows (0: no GEMM)
+  double reduction = 0;    // and dot-product length
   int level = -1;          // the serving level (cache rule); -1 without traffic
   double level_bytes = 0;  // bytes it streams there
   double fixed = 0;        // link + launch
   double log_measured = 0;
 };
 
-// Which parameter gives each memory level's fraction for one class: p = (log e, log h,
-// log m for each level with its own fraction). A level without one streams at the
-// nearest such level's attained bandwidth, capped by its own (hw/attainable_rates.hpp).
-struct LevelParameters {
+// The parameters of one class, p = (log e, log h, [log P_half], [log K_half], log m for
+// each level with its own fraction), and how they combine. A level without its own
+// fraction streams at the nearest such level's attained bandwidth, capped by its own
+// (hw/attainable_rates.hpp).
+struct ClassParameters {
+  int positions = -1;        // index into p of log positions_half, or -1 (no such term)
+  int reduction = -1;        // of log reduction_half
+  bool overlap = true;       // max(compute, memory); false: their sum
   std::vector<int> own;      // per level: index into p, or -1
   std::vector<int> nearest;  // per level: the level whose fraction it borrows (itself if own)
   std::vector<double> bandwidth;
-  int size() const { return 2 + static_cast<int>(std::count_if(own.begin(), own.end(), [](int k) { return k >= 0; })); }
+  int first_level() const { return 2 + (positions >= 0) + (reduction >= 0); }
+  int size() const {
+    return first_level() + static_cast<int>(std::count_if(own.begin(), own.end(), [](int k) { return k >= 0; }));
+  }
 };
 
 // Levels with at least kParametersPerClass of `count` get their own fraction (the
-// level with the most when none has).
-LevelParameters level_parameters(const std::vector<int>& count, const std::vector<double>& bandwidth) {
-  LevelParameters lp;
-  lp.bandwidth = bandwidth;
+// level with the most when none has); `shape` keeps the shape terms and the overlap.
+ClassParameters level_parameters(const std::vector<int>& count, const std::vector<double>& bandwidth,
+                                 ClassParameters shape) {
+  ClassParameters cp = shape;
+  cp.bandwidth = bandwidth;
+  cp.own.clear();
+  cp.nearest.clear();
   const int levels = static_cast<int>(bandwidth.size());
-  lp.own.assign(static_cast<size_t>(levels), -1);
-  int k = 2;
+  cp.own.assign(static_cast<size_t>(levels), -1);
+  const int first = cp.first_level();
+  int k = first;
   for (int l = 0; l < levels; ++l)
-    if (count[static_cast<size_t>(l)] >= kParametersPerClass) lp.own[static_cast<size_t>(l)] = k++;
-  if (k == 2 && levels > 0)
-    lp.own[static_cast<size_t>(std::max_element(count.begin(), count.end()) - count.begin())] = k++;
+    if (count[static_cast<size_t>(l)] >= kParametersPerClass) cp.own[static_cast<size_t>(l)] = k++;
+  if (k == first && levels > 0)
+    cp.own[static_cast<size_t>(std::max_element(count.begin(), count.end()) - count.begin())] = k++;
   std::vector<bool> has_fraction;
-  for (int k : lp.own) has_fraction.push_back(k >= 0);
-  for (int l = 0; l < levels; ++l) lp.nearest.push_back(fraction_level(has_fraction, l));
-  return lp;
+  for (int i : cp.own) has_fraction.push_back(i >= 0);
+  for (int l = 0; l < levels; ++l) cp.nearest.push_back(fraction_level(has_fraction, l));
+  return cp;
 }
 
-// The functions below take x = exp(p): the efficiencies and n_half themselves.
+// The functions below take x = exp(p): the efficiencies and halves themselves.
 
 // The row's memory time and the parameter that sets it (-1: its level's full bandwidth).
-std::pair<double, int> memory_time(const Terms& t, const Eigen::VectorXd& x, const LevelParameters& lp) {
+std::pair<double, int> memory_time(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
   if (t.level < 0) return {0.0, -1};
   const size_t l = static_cast<size_t>(t.level);
-  const int k = lp.own[static_cast<size_t>(lp.nearest[l])];
-  const double borrowed = t.level_bytes / (lp.bandwidth[static_cast<size_t>(lp.nearest[l])] * x[k]);
-  const double full = t.level_bytes / lp.bandwidth[l];
-  if (lp.own[l] >= 0 || borrowed >= full) return {borrowed, k};
+  const int k = cp.own[static_cast<size_t>(cp.nearest[l])];
+  const double borrowed = t.level_bytes / (cp.bandwidth[static_cast<size_t>(cp.nearest[l])] * x[k]);
+  const double full = t.level_bytes / cp.bandwidth[l];
+  if (cp.own[l] >= 0 || borrowed >= full) return {borrowed, k};
   return {full, -1};
 }
 
-// (flops + n_half) / (peak x e): finite for any FLOP count, however small.
-double compute_time(const Terms& t, const Eigen::VectorXd& x) {
-  return t.flops > 0 ? (t.flops + x[1]) * t.seconds_per_flop / x[0] : 0;
+// The shape terms' slowdowns, (1 + P_half / positions) and (1 + K_half / reduction): 1
+// for a term the class lacks or the row has no GEMM for.
+std::pair<double, double> shape_slowdowns(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
+  return {cp.positions >= 0 && t.positions > 0 ? 1 + x[cp.positions] / t.positions : 1.0,
+          cp.reduction >= 0 && t.reduction > 0 ? 1 + x[cp.reduction] / t.reduction : 1.0};
 }
 
-double predict(const Terms& t, const Eigen::VectorXd& x, const LevelParameters& lp) {
-  return std::max(compute_time(t, x), memory_time(t, x, lp).first) + t.fixed;
+// (flops + n_half) / (peak x e x shape): finite for any FLOP count, however small.
+double compute_time(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
+  if (t.flops <= 0) return 0;
+  const auto [sp, sk] = shape_slowdowns(t, x, cp);
+  return (t.flops + x[1]) * t.seconds_per_flop / x[0] * sp * sk;
+}
+
+double combine(double compute, double memory, bool overlap) { return overlap ? std::max(compute, memory) : compute + memory; }
+
+double predict(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
+  return combine(compute_time(t, x, cp), memory_time(t, x, cp).first, cp.overlap) + t.fixed;
 }
 
 constexpr double kHuberDelta = 0.1;  // |log error| beyond ~10 % is down-weighted
 constexpr double kMinLogH = 0;       // n_half >= 1 FLOP
 constexpr double kMaxLogH = 40;      // ~2e17 FLOP
+constexpr double kMinLogShape = -5;  // a shape half of ~0.007: no effect on any GEMM
+constexpr double kMaxLogShape = 14;  // ~1.2e6 rows or dot-product length
 
-void clamp(Eigen::VectorXd& p) {
+void clamp(Eigen::VectorXd& p, const ClassParameters& cp) {
   p[0] = std::clamp(p[0], std::log(1e-4), 0.0);
   p[1] = std::clamp(p[1], kMinLogH, kMaxLogH);
-  for (Eigen::Index k = 2; k < p.size(); ++k) p[k] = std::clamp(p[k], std::log(1e-4), 0.0);
+  for (int k : {cp.positions, cp.reduction})
+    if (k >= 0) p[k] = std::clamp(p[k], kMinLogShape, kMaxLogShape);
+  for (Eigen::Index k = cp.first_level(); k < p.size(); ++k) p[k] = std::clamp(p[k], std::log(1e-4), 0.0);
 }
 
-double robust_cost(const std::vector<Terms>& rows, const Eigen::VectorXd& p, const LevelParameters& lp) {
+double robust_cost(const std::vector<Terms>& rows, const Eigen::VectorXd& p, const ClassParameters& cp) {
   const Eigen::VectorXd x = p.array().exp();
   double cost = 0;
   for (const Terms& t : rows) {
-    double r = std::abs(std::log(predict(t, x, lp)) - t.log_measured);
+    double r = std::abs(std::log(predict(t, x, cp)) - t.log_measured);
     cost += r <= kHuberDelta ? 0.5 * r * r : kHuberDelta * (r - 0.5 * kHuberDelta);
   }
   return cost;
 }
 
 // Levenberg-Marquardt with iteratively reweighted (Huber) residuals, from one start.
-Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, const LevelParameters& lp) {
-  clamp(p);
+Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, const ClassParameters& cp) {
+  clamp(p, cp);
   const Eigen::Index n = p.size();
-  double cost = robust_cost(rows, p, lp), lambda = 1e-2;
+  double cost = robust_cost(rows, p, cp), lambda = 1e-2;
   for (int iter = 0; iter < 100; ++iter) {
     Eigen::MatrixXd jtj = Eigen::MatrixXd::Zero(n, n);
     Eigen::VectorXd jtr = Eigen::VectorXd::Zero(n);
     const Eigen::VectorXd x = p.array().exp();
     for (const Terms& t : rows) {
-      const double compute = compute_time(t, x);
-      const auto [memory, k] = memory_time(t, x, lp);
-      const double total = std::max(compute, memory) + t.fixed;
+      const double compute = compute_time(t, x, cp);
+      const auto [memory, k] = memory_time(t, x, cp);
+      const double total = combine(compute, memory, cp.overlap) + t.fixed;
       const double r = std::log(total) - t.log_measured;
       const double w = std::abs(r) <= kHuberDelta ? 1.0 : kHuberDelta / std::abs(r);
-      // d log(total) / d p has at most two non-zero entries: (e, n_half) or one fraction.
-      std::array<std::pair<Eigen::Index, double>, 2> j{};
+      // d log(total) / d p has at most five non-zero entries: the compute side's (e,
+      // n_half and the shape halves) and one fraction.
+      std::array<std::pair<Eigen::Index, double>, 5> j{};
       int nonzero = 0;
-      if (compute >= memory) {
+      if (!cp.overlap || compute >= memory) {
         j[nonzero++] = {0, -compute / total};
-        if (t.flops > 0) j[nonzero++] = {1, x[1] * t.seconds_per_flop / x[0] / total};
-      } else if (k >= 0) {
-        j[nonzero++] = {k, -memory / total};
+        if (t.flops > 0) {
+          const auto [sp, sk] = shape_slowdowns(t, x, cp);
+          j[nonzero++] = {1, x[1] * t.seconds_per_flop / x[0] * sp * sk / total};
+          if (sp != 1.0) j[nonzero++] = {cp.positions, compute * (sp - 1) / sp / total};
+          if (sk != 1.0) j[nonzero++] = {cp.reduction, compute * (sk - 1) / sk / total};
+        }
       }
+      if ((!cp.overlap || compute < memory) && k >= 0) j[nonzero++] = {k, -memory / total};
       for (int a = 0; a < nonzero; ++a) {
         jtr[j[a].first] += w * j[a].second * r;
         for (int b = 0; b < nonzero; ++b) jtj(j[a].first, j[b].first) += w * j[a].second * j[b].second;
@@ -132,11 +166,11 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
       Eigen::MatrixXd a = jtj;
       a.diagonal() += lambda * (jtj.diagonal().array() + 1e-9).matrix();
       Eigen::VectorXd next = p - a.ldlt().solve(jtr);
-      clamp(next);
-      double c = robust_cost(rows, next, lp);
+      clamp(next, cp);
+      double c = robust_cost(rows, next, cp);
       if (c < cost) {
         improved = true;
-        const bool converged = cost - c < 1e-12 * (1 + cost);
+        const bool converged = cost - c < 1e-8 * (1 + cost);
         p = next;
         cost = c;
         lambda = std::max(lambda / 3, 1e-9);
@@ -150,69 +184,141 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
   return p;
 }
 
-// One class's fitted parameters and the levels they give fractions for.
+// One class's fitted parameters and what they mean.
 struct ClassFit {
   Eigen::VectorXd p;
-  LevelParameters levels;
+  ClassParameters parameters;
 };
 
-// The best of a few starts (the max() makes the cost non-convex).
-Eigen::VectorXd best_start(const std::vector<Terms>& rows, const LevelParameters& lp) {
-  std::vector<double> flops;
-  for (const Terms& t : rows) flops.push_back(std::max(t.flops, 1.0));
-  std::nth_element(flops.begin(), flops.begin() + flops.size() / 2, flops.end());
-  const double median_flops = flops[flops.size() / 2];
-  Eigen::VectorXd best = Eigen::VectorXd::Zero(lp.size());
-  double best_cost = robust_cost(rows, best, lp);
-  // Efficiencies span decades (a generic BLAS on a wide-vector CPU attains ~1 % of peak).
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// Starts the fit refines: the kRefinedStarts cheapest of the grid below.
+constexpr size_t kRefinedStarts = 6;
+
+// The best of a few starts (the max() makes the cost non-convex): a grid of starts is
+// costed, and the cheapest kRefinedStarts are refined.
+Eigen::VectorXd best_start(const std::vector<Terms>& rows, const ClassParameters& cp) {
+  std::vector<double> flops, positions, reduction;
+  for (const Terms& t : rows) {
+    flops.push_back(std::max(t.flops, 1.0));
+    if (t.positions > 0) positions.push_back(t.positions);
+    if (t.reduction > 0) reduction.push_back(t.reduction);
+  }
+  const double median_flops = median_of(flops);
+  std::vector<std::pair<double, Eigen::VectorXd>> grid;
+  // Efficiencies span decades (a generic BLAS on a wide-vector CPU attains ~1 % of peak);
+  // shape halves start at the median size (half speed there).
   for (double e : {1.0, 0.1, 0.01})
     for (double h : {1.0, 0.3 * median_flops})
       for (double m : {1.0, 0.1}) {
-        Eigen::VectorXd start = Eigen::VectorXd::Constant(lp.size(), std::log(m));
+        Eigen::VectorXd start = Eigen::VectorXd::Constant(cp.size(), std::log(m));
         start[0] = std::log(e);
         start[1] = std::log(std::max(h, 1.0));
-        Eigen::VectorXd p = fit_from(rows, start, lp);
-        double c = robust_cost(rows, p, lp);
-        if (c < best_cost) best_cost = c, best = p;
+        if (cp.positions >= 0) start[cp.positions] = std::log(median_of(positions));
+        if (cp.reduction >= 0) start[cp.reduction] = std::log(median_of(reduction));
+        clamp(start, cp);
+        grid.emplace_back(robust_cost(rows, start, cp), start);
       }
+  std::sort(grid.begin(), grid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  Eigen::VectorXd best = grid.front().second;
+  double best_cost = grid.front().first;
+  for (size_t i = 0; i < std::min(kRefinedStarts, grid.size()); ++i) {
+    Eigen::VectorXd p = fit_from(rows, grid[i].second, cp);
+    double c = robust_cost(rows, p, cp);
+    if (c < best_cost) best_cost = c, best = p;
+  }
   return best;
 }
 
-// Fits a class: first with a fraction for every level serving enough rows, then with a
-// fraction only for the levels whose rows bind (memory slower than compute) often
-// enough, until that set repeats; the set with the lowest cost is kept. A fraction that
-// then binds no row is unknown, and becomes 1 (the level's full bandwidth): that changes
-// no prediction, and claims no inefficiency the data does not show.
-ClassFit fit_group(const std::vector<Terms>& rows, const std::vector<double>& bandwidth) {
+// A start for parameters `to` from a fit with other levels' fractions: the compute side
+// as it was, each level's fraction its own if it had one, else the one it borrowed.
+Eigen::VectorXd carried_start(const ClassFit& from, const ClassParameters& to) {
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(to.size());
+  p.head(to.first_level()) = from.p.head(to.first_level());
+  for (size_t l = 0; l < to.own.size(); ++l)
+    if (to.own[l] >= 0) p[to.own[l]] = from.p[from.parameters.own[static_cast<size_t>(from.parameters.nearest[l])]];
+  return p;
+}
+
+// A memory fraction binds a row when it changes the row's time: memory slower than
+// compute, or any memory where the two add.
+bool memory_binds(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
+  const double memory = memory_time(t, x, cp).first;
+  return cp.overlap ? memory > compute_time(t, x, cp) : memory > 0;
+}
+
+// Fits a class with its compute and memory overlapping or not (`shape.overlap`): first
+// with a fraction for every level serving enough rows (from every start), then with a
+// fraction only for the levels whose rows it binds often enough (from the previous
+// fit), until that set repeats; the set with the lowest cost is kept. A fraction that then binds no row is unknown, and becomes 1 (the
+// level's full bandwidth): that changes no prediction, and claims no inefficiency the
+// data does not show.
+std::pair<double, ClassFit> fit_levels(const std::vector<Terms>& rows, const std::vector<double>& bandwidth,
+                                       const ClassParameters& shape) {
   std::vector<int> served(bandwidth.size(), 0);
   for (const Terms& t : rows)
     if (t.level >= 0) ++served[static_cast<size_t>(t.level)];
-  ClassFit fit{Eigen::VectorXd::Zero(0), level_parameters(served, bandwidth)};
-  fit.p = best_start(rows, fit.levels);
-  std::vector<std::pair<double, ClassFit>> tried{{robust_cost(rows, fit.p, fit.levels), fit}};
+  ClassFit fit{Eigen::VectorXd::Zero(0), level_parameters(served, bandwidth, shape)};
+  fit.p = best_start(rows, fit.parameters);
+  std::vector<std::pair<double, ClassFit>> tried{{robust_cost(rows, fit.p, fit.parameters), fit}};
   for (int pass = 0; pass < 4; ++pass) {
     std::vector<int> binding(bandwidth.size(), 0);
     const Eigen::VectorXd x = fit.p.array().exp();
     for (const Terms& t : rows)
-      if (t.level >= 0 && memory_time(t, x, fit.levels).first > compute_time(t, x))
-        ++binding[static_cast<size_t>(t.level)];
+      if (t.level >= 0 && memory_binds(t, x, fit.parameters)) ++binding[static_cast<size_t>(t.level)];
     if (std::count(binding.begin(), binding.end(), 0) == static_cast<long>(binding.size())) break;
-    LevelParameters next = level_parameters(binding, bandwidth);
-    if (std::any_of(tried.begin(), tried.end(), [&](const auto& t) { return t.second.levels.own == next.own; })) break;
-    fit.levels = next;
-    fit.p = best_start(rows, fit.levels);
-    tried.emplace_back(robust_cost(rows, fit.p, fit.levels), fit);
+    ClassParameters next = level_parameters(binding, bandwidth, shape);
+    if (std::any_of(tried.begin(), tried.end(), [&](const auto& t) { return t.second.parameters.own == next.own; })) break;
+    fit.p = fit_from(rows, carried_start(fit, next), next);
+    fit.parameters = next;
+    tried.emplace_back(robust_cost(rows, fit.p, fit.parameters), fit);
   }
-  fit = std::min_element(tried.begin(), tried.end(), [](const auto& a, const auto& b) { return a.first < b.first; })->second;
-  std::vector<bool> binds(static_cast<size_t>(fit.p.size()), false);
-  const Eigen::VectorXd x = fit.p.array().exp();
+  // The lowest cost; on a tie (within 1e-6) the earlier, wider set: a level whose rows
+  // never bind keeps its own fraction (then 1) rather than borrowing another's.
+  auto best = tried.front();
+  for (const auto& t : tried)
+    if (t.first < best.first * (1 - 1e-6)) best = t;
+  ClassFit& f = best.second;
+  std::vector<bool> binds(static_cast<size_t>(f.p.size()), false);
+  const Eigen::VectorXd x = f.p.array().exp();
   for (const Terms& t : rows) {
-    auto [memory, k] = memory_time(t, x, fit.levels);
-    if (k >= 0 && memory > compute_time(t, x)) binds[static_cast<size_t>(k)] = true;
+    const int k = memory_time(t, x, f.parameters).second;
+    if (k >= 0 && memory_binds(t, x, f.parameters)) binds[static_cast<size_t>(k)] = true;
   }
-  for (Eigen::Index k = 2; k < fit.p.size(); ++k)
-    if (!binds[static_cast<size_t>(k)]) fit.p[k] = 0;
-  return fit;
+  for (Eigen::Index k = f.parameters.first_level(); k < f.p.size(); ++k)
+    if (!binds[static_cast<size_t>(k)]) f.p[k] = 0;
+  best.first = robust_cost(rows, f.p, f.parameters);
+  return best;
+}
+
+// How many distinct positive values `field` takes over the rows.
+size_t distinct_positive(const std::vector<Terms>& rows, double Terms::*field) {
+  std::set<double> values;
+  for (const Terms& t : rows)
+    if (t.*field > 0) values.insert(t.*field);
+  return values.size();
+}
+
+// Fits a class: a shape term for each GEMM dimension its rows vary in (at least
+// kParametersPerClass distinct values), with compute and memory overlapping and adding.
+// The sum is kept where its cost is clearly lower: by 1 % of the max's and by what a
+// 0.1 % error on every row costs (on a tie, as when no row's memory time matters, the
+// roofline's max stays): a scalar loop that
+// waits for each load, like PyTorch's CPU max pooling, is described by the sum; so, on
+// this project's CPU data, are oneDNN's small convolutions.
+ClassFit fit_group(const std::vector<Terms>& rows, const std::vector<double>& bandwidth) {
+  ClassParameters shape;
+  int k = 2;
+  if (distinct_positive(rows, &Terms::positions) >= kParametersPerClass) shape.positions = k++;
+  if (distinct_positive(rows, &Terms::reduction) >= kParametersPerClass) shape.reduction = k++;
+  auto overlapped = fit_levels(rows, bandwidth, shape);
+  shape.overlap = false;
+  auto added = fit_levels(rows, bandwidth, shape);
+  const double tie = 0.01 * overlapped.first + 0.5 * 1e-3 * 1e-3 * static_cast<double>(rows.size());
+  return added.first < overlapped.first - tie ? added.second : overlapped.second;
 }
 
 double median_abs_error(std::vector<double> errors) {
@@ -223,11 +329,16 @@ double median_abs_error(std::vector<double> errors) {
 }
 
 ClassEfficiency to_efficiency(const ClassFit& fit, const HardwareSpec& hw) {
+  const ClassParameters& cp = fit.parameters;
   ClassEfficiency c;
   c.compute = std::exp(fit.p[0]);
   c.n_half_flops = std::exp(fit.p[1]) <= 1.0 ? 0.0 : std::exp(fit.p[1]);
-  for (size_t l = 0; l < fit.levels.own.size(); ++l)
-    if (fit.levels.own[l] >= 0) c.memory_by_level[hw.memory[l].name] = std::exp(fit.p[fit.levels.own[l]]);
+  // A shape half at its lower bound changes no prediction: no term.
+  if (cp.positions >= 0 && fit.p[cp.positions] > kMinLogShape) c.positions_half = std::exp(fit.p[cp.positions]);
+  if (cp.reduction >= 0 && fit.p[cp.reduction] > kMinLogShape) c.reduction_half = std::exp(fit.p[cp.reduction]);
+  c.overlap = cp.overlap;
+  for (size_t l = 0; l < cp.own.size(); ++l)
+    if (cp.own[l] >= 0) c.memory_by_level[hw.memory[l].name] = std::exp(fit.p[cp.own[l]]);
   return c;
 }
 
@@ -287,6 +398,8 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     LayerTiming u = model.time_layer(r.work, unit, r.dtype);
     Terms& t = terms[i];
     t.flops = r.work.flops;
+    t.positions = r.work.gemm_positions;
+    t.reduction = r.work.gemm_reduction;
     t.seconds_per_flop = t.flops > 0 ? u.compute_s / t.flops : 0;
     if (u.memory_s > 0) {
       t.level = static_cast<int>(std::max_element(u.level_s.begin(), u.level_s.end()) - u.level_s.begin());
@@ -309,7 +422,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     ClassEfficiency c = to_efficiency(fit, hw);
     std::vector<double> before, after;
     for (size_t i : idx) {
-      result.rows[i].fitted_s = predict(terms[i], fit.p.array().exp().matrix(), fit.levels);
+      result.rows[i].fitted_s = predict(terms[i], fit.p.array().exp().matrix(), fit.parameters);
       before.push_back(result.rows[i].pure_s / rows[i].seconds - 1);
       after.push_back(result.rows[i].fitted_s / rows[i].seconds - 1);
     }
@@ -339,7 +452,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
       auto it = fit.find({rows[i].work.op_class, rows[i].dtype});
       result.rows[i].held_out_calibrated = it != fit.end();
       result.rows[i].held_out_s =
-          it != fit.end() ? predict(terms[i], it->second.p.array().exp().matrix(), it->second.levels) : result.rows[i].pure_s;
+          it != fit.end() ? predict(terms[i], it->second.p.array().exp().matrix(), it->second.parameters) : result.rows[i].pure_s;
     }
   }
   for (const auto& [key, idx] : members) {

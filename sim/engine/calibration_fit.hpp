@@ -1,11 +1,15 @@
 // Fitting a descriptor's calibration to measured layer times (`ridge calibrate`).
-// Per op class and dtype: compute efficiency e, half-performance size n_half, and a
-// memory efficiency m_L for each memory level L that serves at least
-// kParametersPerClass of its rows (the most used level when none does), so that a layer
-// is predicted to take
-//   max((flops + n_half) / (peak x e), bytes at its level / attained bandwidth) + link + launch
+// Per op class and dtype: compute efficiency e, half-performance size n_half, the
+// GEMM-shape halves P_half and K_half where the class's rows have GEMMs that vary in
+// that dimension (at least kParametersPerClass distinct values), and a memory efficiency
+// m_L for each memory level L that serves at least kParametersPerClass of its rows (the
+// most used level when none does), so that a layer is predicted to take
+//   compute = (flops + n_half) / (peak x e) x (1 + P_half / positions) x (1 + K_half / reduction)
+//   memory  = bytes at its level / attained bandwidth
+//   max(compute, memory) + link + launch, or compute + memory + link + launch
 // (the serving level by the cache rule; attained bandwidth = level bandwidth x m_L, or
-// for a level without its own m, the nearest fitted level's, capped by its own bandwidth). They are fitted by Levenberg-Marquardt on
+// for a level without its own m, the nearest fitted level's, capped by its own
+// bandwidth; max or sum: both are fitted, the lower cost is kept). They are fitted by Levenberg-Marquardt on
 // log(predicted / measured) with Huber weights (robust to outliers), e and m kept in
 // (0, 1]. Error is reported before (pure roofline), in-sample and held out: each value
 // of the cross-validation column (default the model) is left out in turn, its rows

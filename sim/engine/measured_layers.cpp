@@ -114,16 +114,16 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
       m.work.input_bytes = number("bytes", false);
     }
     m.seconds = number(time_column, true);
-    if (index.count("batch")) {
-      double b = number("batch", true);
-      if (b != std::floor(b) || b > 1e15) throw InputError(at("batch"), "column 'batch' must be a whole number (got " + field("batch").text + ")");
-      m.batch = static_cast<int64_t>(b);
-    }
-    if (index.count("kernels")) {
-      double k = number("kernels", false);
-      if (k != std::floor(k) || k > 1e6) throw InputError(at("kernels"), "column 'kernels' must be a whole number (got " + field("kernels").text + ")");
-      m.work.kernels = static_cast<int>(k);
-    }
+    auto whole = [&](const std::string& c, bool positive, double max) {
+      double v = number(c, positive);
+      if (v != std::floor(v) || v > max)
+        throw InputError(at(c), "column '" + c + "' must be a whole number (got " + field(c).text + ")");
+      return v;
+    };
+    if (index.count("batch")) m.batch = static_cast<int64_t>(whole("batch", true, 1e15));
+    if (index.count("kernels")) m.work.kernels = static_cast<int>(whole("kernels", false, 1e6));
+    if (index.count("positions")) m.work.gemm_positions = whole("positions", false, 1e15);
+    if (index.count("reduction")) m.work.gemm_reduction = whole("reduction", false, 1e15);
     for (size_t i = 0; i < header.size(); ++i) m.extra[header[i]] = fields[i].text;
     rows.push_back(std::move(m));
   }

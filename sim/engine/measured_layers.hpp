@@ -28,7 +28,9 @@ struct MeasuredLayer {
 // line is the header. Required: model, layer, op_class, dtype, flops, the time column
 // (`seconds`, or another such as scripts/measure-layers' `min_seconds`), and
 // input_bytes, output_bytes, weight_bytes (or one `bytes` column for all traffic);
-// optional: batch (default 1), kernels (default 1).
+// optional: batch (default 1), kernels (default 1), and for conv and linear layers the
+// per-sample GEMM's positions and reduction (LayerWork::gemm_positions, gemm_reduction;
+// default 0: no shape term).
 std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column = "seconds");
 
 // The same from text, as if read from `file` (tests).

@@ -63,8 +63,9 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
   r.timing = t;
   r.bound = bound_of(t, r.work, hw);
   r.attained_flops = ratio(r.work.flops, t.time_s);
-  r.roofline_attained_flops = ratio(r.work.flops, std::max(t.compute_s, t.memory_s));
-  r.exposed_memory_s = std::max(0.0, t.memory_s - t.compute_s);
+  r.roofline_attained_flops = ratio(r.work.flops, t.roof_s());
+  // Memory time not hidden under compute (all of it where the two do not overlap).
+  r.exposed_memory_s = t.overlapped ? std::max(0.0, t.memory_s - t.compute_s) : t.memory_s;
   r.peak_fraction = ratio(r.attained_flops, peak);
   r.streams = {StreamResult{"input", r.work.input_bytes, t.input_level, "", t.required_input_Bps, 0},
                StreamResult{"output", r.work.output_bytes, t.output_level, "", t.required_output_Bps, 0},

@@ -69,9 +69,10 @@ struct LayerResult {
   int intensity_level = 0;                  // the level in question
   std::vector<double> intensity_by_level;   // timed FLOPs / bytes each level serves (0 where none)
   double attained_flops = 0;                // timed FLOPs / time
-  double roofline_attained_flops = 0;       // timed FLOPs / max(compute, memory): the roofline's own
+  double roofline_attained_flops = 0;       // timed FLOPs / LayerTiming::roof_s(): the roofline's own
                                             // position, launches and the host link aside
   double exposed_memory_s = 0;              // memory time compute does not hide: max(0, memory - compute)
+                                            // (all of it for a class whose compute and memory add)
   double peak_fraction = 0;                 // attained / nominal peak at the dtype, 0..1
   double step_share = 0;                    // time / step time, 0..1
   std::array<StreamResult, 4> streams;      // input, output, weights, kv

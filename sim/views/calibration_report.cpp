@@ -44,6 +44,14 @@ std::string memory_fractions(const ClassEfficiency& c) {
   return out;
 }
 
+// "P 25.1 K 49.5": the GEMM-shape halves the class has ("-": none).
+std::string shape_halves(const ClassEfficiency& c) {
+  std::string out;
+  if (c.positions_half > 0) out += "P " + format_count(c.positions_half);
+  if (c.reduction_half > 0) out += (out.empty() ? "" : " ") + std::string("K ") + format_count(c.reduction_half);
+  return out.empty() ? "-" : out;
+}
+
 }  // namespace
 
 std::string calibration_report(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
@@ -54,7 +62,7 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
       << "\n|error| = |predicted / measured - 1|; held out: each '" << cv_column
       << "' predicted by a fit on the others (a class missing there stays at the pure roofline)\n\n";
   out << pad("op class", 14) << pad("dtype", 5) << rpad("rows", 5) << rpad("compute", 8) << rpad("n_half", 12)
-      << rpad("pure med", 9) << rpad("fitted med", 11) << rpad("held-out med", 13) << rpad("held-out p90", 13)
+      << pad(" shape halves", 16) << pad("time", 15) << rpad("pure med", 9) << rpad("fitted med", 11) << rpad("held-out med", 13) << rpad("held-out p90", 13)
       << " memory (x level bandwidth)\n";
   std::map<std::pair<OpClass, DType>, std::vector<size_t>> groups;
   for (size_t i = 0; i < rows.size(); ++i) groups[{rows[i].work.op_class, rows[i].dtype}].push_back(i);
@@ -72,12 +80,13 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
     all_held.insert(all_held.end(), held.begin(), held.end());
     out << pad(std::string(op_class_name(key.first)), 14) << pad(std::string(dtype_name(key.second)), 5)
         << rpad(std::to_string(idx.size()), 5) << rpad(format_fixed(c.compute, 3), 8)
-        << rpad(format_count(c.n_half_flops) + " FLOP", 12) << rpad(pct(quantile(pure, 0.5)), 9)
+        << rpad(format_count(c.n_half_flops) + " FLOP", 12) << pad(" " + shape_halves(c), 16)
+        << pad(c.overlap ? "max(cmp, mem)" : "cmp + mem", 15) << rpad(pct(quantile(pure, 0.5)), 9)
         << rpad(pct(quantile(fitted, 0.5)), 11) << rpad(pct(quantile(held, 0.5)), 13)
         << rpad(pct(quantile(held, 0.9)), 13) << " " << memory_fractions(c)
         << (dropped ? "  (not kept: held out no better than pure)" : "") << "\n";
   }
-  out << pad("all", 20) << rpad(std::to_string(rows.size()), 5) << std::string(22, ' ')
+  out << pad("all", 20) << rpad(std::to_string(rows.size()), 5) << std::string(54, ' ')
       << rpad(pct(quantile(all_pure, 0.5)), 9) << std::string(12, ' ') << rpad(pct(quantile(all_held, 0.5)), 13)
       << rpad(pct(quantile(all_held, 0.9)), 13) << "\n";
 

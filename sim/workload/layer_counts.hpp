@@ -80,6 +80,14 @@ struct LayerCounts {
   bool inplace = false;                // output overwrites the (single) input's storage
   bool is_view = false;                // flatten / reshape: no data moved, output aliases input
 
+  // Convolution and linear layers only: the GEMM their kernel runs for one sample, which
+  // a calibration's shape terms read (hw/calibration.hpp). Positions: the GEMM's rows
+  // per sample (a conv's H_out x W_out, a transposed conv's H_in x W_in, the tokens a
+  // linear layer sees); reduction: the length of each dot product (input channels per
+  // group x kernel area, or in_features). 0: not a GEMM, no shape term.
+  int64_t gemm_positions = 0;
+  int64_t gemm_reduction = 0;
+
   bool quantizable = false;  // a linear layer's dense weights: --weight-dtype stores them narrower
   int kernels = 1;  // forward kernel launches (an unfused attention chain launches 3)
 

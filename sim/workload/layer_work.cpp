@@ -16,6 +16,8 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     const LayerCost& c = costs.layers[i];
     LayerWork w;
     w.op_class = layer.op_class;
+    w.gemm_positions = static_cast<double>(layer.counts.gemm_positions);
+    w.gemm_reduction = static_cast<double>(layer.counts.gemm_reduction);
     // Training adds backward and the optimizer update to the same streams: activation
     // reads (output gradient, saved tensors), activation writes (input gradient), and
     // weight-side traffic (weights, weight gradients, master weights, optimizer state).

@@ -20,6 +20,10 @@ struct LayerWork {
   double link_bytes = 0;    // bytes that cross the host link (with --data-on host)
   int kernels = 1;          // kernel launches (0 for a view that moves nothing)
   OpClass op_class = OpClass::data_movement;  // selects the calibrated efficiency, if any
+  // The per-sample GEMM of a conv or linear layer (LayerCounts::gemm_positions and
+  // gemm_reduction), which a calibration's shape terms read; 0: none.
+  double gemm_positions = 0;
+  double gemm_reduction = 0;
 
   double bytes() const { return input_bytes + output_bytes + weight_bytes + kv_bytes; }
 };

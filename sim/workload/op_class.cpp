@@ -12,7 +12,8 @@ std::string_view op_class_name(OpClass c) {
     case OpClass::attention: return "attention";
     case OpClass::normalization: return "normalization";
     case OpClass::elementwise: return "elementwise";
-    case OpClass::pooling: return "pooling";
+    case OpClass::max_pool: return "max_pool";
+    case OpClass::avg_pool: return "avg_pool";
     case OpClass::data_movement: return "data_movement";
   }
   return "?";
@@ -42,7 +43,8 @@ OpClass default_op_class(std::string_view op) {
   if (op == "matmul" || op == "softmax") return OpClass::attention;
   if (op == "batchnorm" || op == "layernorm" || op == "local_response_norm" || op == "instancenorm")
     return OpClass::normalization;
-  if (op.find("pool") != std::string_view::npos) return OpClass::pooling;
+  if (op.find("max_pool") != std::string_view::npos) return OpClass::max_pool;
+  if (op.find("avg_pool") != std::string_view::npos) return OpClass::avg_pool;
   if (op == "relu" || op == "relu6" || op == "gelu" || op == "sigmoid" || op == "tanh" || op == "silu" ||
       op == "hardswish" || op == "add" || op == "mul" || op == "scale" || op == "dropout")
     return OpClass::elementwise;

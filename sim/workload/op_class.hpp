@@ -19,13 +19,14 @@ enum class OpClass {
   attention,      // products of two activations and their softmax
   normalization,  // batch / layer / local response norm
   elementwise,    // activations, add, mul, scale, dropout
-  pooling,        // max / average pooling
+  max_pool,       // max pooling (a compare loop over each window)
+  avg_pool,       // average pooling (a reduction over each window)
   data_movement,  // copies, views, concatenation, embedding gathers
 };
 
-inline constexpr std::array<OpClass, 9> kAllOpClasses = {
-    OpClass::conv_kxk,    OpClass::conv_1x1,      OpClass::depthwise,   OpClass::linear,       OpClass::attention,
-    OpClass::normalization, OpClass::elementwise, OpClass::pooling, OpClass::data_movement};
+inline constexpr std::array<OpClass, 10> kAllOpClasses = {
+    OpClass::conv_kxk,      OpClass::conv_1x1,    OpClass::depthwise, OpClass::linear,   OpClass::attention,
+    OpClass::normalization, OpClass::elementwise, OpClass::max_pool,  OpClass::avg_pool, OpClass::data_movement};
 
 std::string_view op_class_name(OpClass c);
 std::optional<OpClass> parse_op_class(std::string_view name);

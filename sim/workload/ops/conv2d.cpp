@@ -55,6 +55,8 @@ OpResult conv2d(TomlFields& a, const std::vector<Shape>& in) {
   n.bwd_input_macs = n.macs;
   n.bwd_weight_macs = n.macs;
   n.bwd_weight_other_flops = bias ? n.output_elems : 0;  // bias gradient: sum over positions
+  n.gemm_positions = checked_mul(ho, wo);
+  n.gemm_reduction = per_output;
   n.saves_input = true;
   return r;
 }

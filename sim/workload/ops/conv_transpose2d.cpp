@@ -53,6 +53,9 @@ OpResult conv_transpose2d(TomlFields& a, const std::vector<Shape>& in) {
   n.bwd_input_macs = n.macs;
   n.bwd_weight_macs = n.macs;
   n.bwd_weight_other_flops = bias ? n.output_elems : 0;
+  // Its GEMM: [C_out/groups x k_h x k_w, C_in/groups] x [C_in/groups, H_in x W_in], then col2im.
+  n.gemm_positions = checked_mul(x[1], x[2]);
+  n.gemm_reduction = c / groups;
   n.saves_input = true;
   return r;
 }

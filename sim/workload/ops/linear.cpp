@@ -37,6 +37,8 @@ OpResult linear(TomlFields& a, const std::vector<Shape>& in) {
   n.bwd_weight_macs = n.macs;
   n.bwd_weight_other_flops = bias ? n.output_elems : 0;
   n.saves_input = true;
+  n.gemm_positions = rows;
+  n.gemm_reduction = f;
   n.quantizable = true;
   return r;
 }
