@@ -457,6 +457,37 @@ TEST(Calibration, RidgePointAndBandwidthAreTheCalibratedClasss) {
   EXPECT_NEAR(nlohmann::json::parse(pure.out)["ridge_point"].get<double>(), 15.7e12 / 900e9, 1e-9);
 }
 
+// A layer whose class's compute and traffic add: `query` says so, and its time is the
+// sum. AlexNet's pool1 (3 x 3 max pooling, stride 2, 96 x 55 x 55 -> 96 x 27 x 27): 8
+// compares per output, 559,872 FLOPs, 5.59872 us at 100 GFLOP/s; 1,161,600 B in and
+// 279,936 B out, more than the 1 MiB cache, so DRAM's 10 GB/s: 144.1536 us. Together
+// 149.75232 us (the test chip has no launch overhead).
+TEST(CalibrateCli, AQueryOfALayerWhoseComputeAndTrafficAddSaysSo) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "ridge-calibrate-overlap-test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "chip.toml") << kChip << R"(
+[calibration]
+data = "hand-made"
+date = "2026-11-23"
+[[calibration.class]]
+op_class = "max_pool"
+dtype = "fp32"
+overlap = false
+)";
+  const std::string query = "query alexnet --hw " + (dir / "chip.toml").string() + " --layer pool1";
+  auto text = ridge_test::run_ridge(query);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("compute and traffic do not overlap (calibrated), so they add"), std::string::npos) << text.out;
+  auto json = ridge_test::run_ridge(query + " --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_NEAR(j["compute_time_s"].get<double>(), 5.59872e-6, 1e-15);
+  EXPECT_NEAR(j["memory_time_s"].get<double>(), 144.1536e-6, 1e-15);
+  EXPECT_NEAR(j["time_s"].get<double>(), 149.75232e-6, 1e-15);
+  fs::remove_all(dir);
+}
+
 TEST(CalibrateCli, WritesADescriptorThatReadsBackAndSaysItIsCalibrated) {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / "ridge-calibrate-test";

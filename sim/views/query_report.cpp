@@ -74,7 +74,9 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
              " (" + format_seconds(t.memory_s) + ") and no bandwidth makes it compute-bound.");
     return out;
   }
-  std::string timing = "the layer takes " + format_seconds(t.time_s) + " and attains " +
+  // A calibrated class whose compute and traffic do not overlap pays both, one after the other.
+  std::string timing = std::string(t.overlapped ? "" : "its class's compute and traffic do not overlap (calibrated), so they add: ") +
+                       "the layer takes " + format_seconds(t.time_s) + " and attains " +
                        human_text(l.attained_flops, Unit::flop_rate) + ", " + human_text(l.peak_fraction, Unit::fraction) +
                        " of the peak";
   if (t.memory_bound())
