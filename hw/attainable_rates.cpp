@@ -39,11 +39,14 @@ double ridge_point(const HardwareSpec& hw, DType dtype, size_t level) {
   return ratio(hw.peak(dtype).value_or(0) * hw.compute_efficiency, attainable_level_Bps(hw, static_cast<int>(level)));
 }
 
+std::pair<double, double> gemm_shape_slowdowns(double positions, double reduction, double positions_half,
+                                               double reduction_half) {
+  return {positions > 0 ? 1 + positions_half / positions : 1.0, reduction > 0 ? 1 + reduction_half / reduction : 1.0};
+}
+
 double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal) {
-  double f = 1;
-  if (work.gemm_positions > 0) f *= work.gemm_positions / (work.gemm_positions + cal.positions_half);
-  if (work.gemm_reduction > 0) f *= work.gemm_reduction / (work.gemm_reduction + cal.reduction_half);
-  return f;
+  const auto [p, k] = gemm_shape_slowdowns(work.gemm_positions, work.gemm_reduction, cal.positions_half, cal.reduction_half);
+  return 1 / (p * k);
 }
 
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "hw/calibration.hpp"
@@ -37,9 +38,14 @@ double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEffici
 // level's bandwidth x memory efficiency (FLOP/B; 0 without the level or the dtype).
 double ridge_point(const HardwareSpec& hw, DType dtype, size_t level);
 
-// The calibrated shape factor of a layer's per-sample GEMM, in (0, 1]:
-// P / (P + positions_half) x K / (K + reduction_half) for its P rows and dot products of
-// length K; a term whose half is 0, or which the layer lacks (not a GEMM), is 1.
+// The slowdowns of a per-sample GEMM of P rows and dot products of length K:
+// (1 + positions_half / P, 1 + reduction_half / K); a term whose half is 0, or which the
+// layer lacks (0: not a GEMM), is 1. The timing and the calibration fit both use it.
+std::pair<double, double> gemm_shape_slowdowns(double positions, double reduction, double positions_half,
+                                               double reduction_half);
+
+// The calibrated shape factor of a layer's per-sample GEMM, in (0, 1]: the inverse of
+// its slowdowns, P / (P + positions_half) x K / (K + reduction_half).
 double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal);
 
 // The compute rate the layer attains (FLOP/s): calibrated, peak x e x W / (W + n_half)

@@ -14,6 +14,13 @@
 
 namespace ridge {
 
+// A kernel's own time from its compute and memory time: the larger where they overlap
+// (the roofline), their sum where they do not (a calibrated class with overlap = false).
+// The timing and the calibration fit both use it, so fitted and predicted times agree.
+inline double kernel_time_s(double compute_s, double memory_s, bool overlapped) {
+  return overlapped ? std::max(compute_s, memory_s) : compute_s + memory_s;
+}
+
 struct LayerTiming {
   double compute_s = 0;         // flops / (peak x efficiency)
   std::vector<double> level_s;  // traffic time per memory level (parallel to HardwareSpec::memory; 0 = unused)
@@ -47,7 +54,7 @@ struct LayerTiming {
   // Most of its time is the host link.
   bool link_dominates() const { return link_s > roof_s() + overhead_s; }
   // The kernel's own time: max(compute, memory), or their sum where they do not overlap.
-  double roof_s() const { return overlapped ? std::max(compute_s, memory_s) : compute_s + memory_s; }
+  double roof_s() const { return kernel_time_s(compute_s, memory_s, overlapped); }
 };
 
 class HardwareModel {

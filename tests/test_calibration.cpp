@@ -54,6 +54,12 @@ compute = 1.0
 memory = 0.5
 )";
 
+// kChip with a hand-made calibration of one class; `class_keys` are its lines.
+std::string chip_with_class(const std::string& class_keys) {
+  return std::string(kChip) + "\n[calibration]\ndata = \"hand-made\"\ndate = \"2026-11-23\"\n[[calibration.class]]\n" +
+         class_keys;
+}
+
 HardwareSpec spec_of(const std::string& text) { return HardwareDescriptor::from_text(text, "chip.toml", "chip").spec(); }
 
 LayerWork work(OpClass c, double flops, double bytes) {
@@ -130,17 +136,8 @@ TEST(Calibration, HalfPerformanceSizeAndEfficiencyScaleCompute) {
 // takes 80 ms; 75 rows and 150 give 0.5 x 0.75 x 0.75 -> 28.125 GFLOP/s, 35.56 ms; a
 // layer of the class without a GEMM (0 rows) has no shape term: 1e9 / 50e9 = 20 ms.
 TEST(Calibration, ShapeHalvesSlowAGemmByItsRowsAndDotProductLength) {
-  const std::string cal = std::string(kChip) + R"(
-[calibration]
-data = "hand-made"
-date = "2026-11-23"
-[[calibration.class]]
-op_class = "conv_1x1"
-dtype = "fp32"
-compute = 0.5
-positions_half = 25
-reduction_half = 50
-)";
+  const std::string cal = chip_with_class(
+      "op_class = \"conv_1x1\"\ndtype = \"fp32\"\ncompute = 0.5\npositions_half = 25\nreduction_half = 50\n");
   HardwareSpec hw = spec_of(cal);
   auto gemm = [](double positions, double reduction) {
     LayerWork w = work(OpClass::conv_1x1, 1e9, 1e3);
@@ -166,15 +163,7 @@ reduction_half = 50
 // from DRAM at 10 GB/s is 10 ms: 20 ms in all, where the roofline's max gives 10 ms;
 // none of the memory time is hidden, and the layer is not memory-bound (a tie).
 TEST(Calibration, ComputeAndMemoryAddWhereTheyDoNotOverlap) {
-  const std::string cal = std::string(kChip) + R"(
-[calibration]
-data = "hand-made"
-date = "2026-11-23"
-[[calibration.class]]
-op_class = "max_pool"
-dtype = "fp32"
-overlap = false
-)";
+  const std::string cal = chip_with_class("op_class = \"max_pool\"\ndtype = \"fp32\"\noverlap = false\n");
   HardwareSpec hw = spec_of(cal);
   const HardwareModel& roofline = find_hardware_model("roofline");
   LayerTiming t = roofline.time_layer(work(OpClass::max_pool, 1e9, 1e8), hw, DType::fp32);
@@ -466,15 +455,7 @@ TEST(CalibrateCli, AQueryOfALayerWhoseComputeAndTrafficAddSaysSo) {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / "ridge-calibrate-overlap-test";
   fs::create_directories(dir);
-  std::ofstream(dir / "chip.toml") << kChip << R"(
-[calibration]
-data = "hand-made"
-date = "2026-11-23"
-[[calibration.class]]
-op_class = "max_pool"
-dtype = "fp32"
-overlap = false
-)";
+  std::ofstream(dir / "chip.toml") << chip_with_class("op_class = \"max_pool\"\ndtype = \"fp32\"\noverlap = false\n");
   const std::string query = "query alexnet --hw " + (dir / "chip.toml").string() + " --layer pool1";
   auto text = ridge_test::run_ridge(query);
   ASSERT_EQ(text.status, 0) << text.err;
@@ -485,6 +466,11 @@ overlap = false
   EXPECT_NEAR(j["compute_time_s"].get<double>(), 5.59872e-6, 1e-15);
   EXPECT_NEAR(j["memory_time_s"].get<double>(), 144.1536e-6, 1e-15);
   EXPECT_NEAR(j["time_s"].get<double>(), 149.75232e-6, 1e-15);
+  // The report header says which classes add.
+  auto analyze = ridge_test::run_ridge("analyze alexnet --hw " + (dir / "chip.toml").string());
+  ASSERT_EQ(analyze.status, 0) << analyze.err;
+  EXPECT_NE(analyze.out.find("time: max(compute, memory) (compute + memory for max_pool: calibrated, they do not overlap)"),
+            std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -83,11 +83,11 @@ std::pair<double, int> memory_time(const Terms& t, const Eigen::VectorXd& x, con
   return {full, -1};
 }
 
-// The shape terms' slowdowns, (1 + P_half / positions) and (1 + K_half / reduction): 1
-// for a term the class lacks or the row has no GEMM for.
+// The shape terms' slowdowns (hw/attainable_rates.hpp): 1 for a term the class lacks or
+// the row has no GEMM for.
 std::pair<double, double> shape_slowdowns(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
-  return {cp.positions >= 0 && t.positions > 0 ? 1 + x[cp.positions] / t.positions : 1.0,
-          cp.reduction >= 0 && t.reduction > 0 ? 1 + x[cp.reduction] / t.reduction : 1.0};
+  return gemm_shape_slowdowns(t.positions, t.reduction, cp.positions >= 0 ? x[cp.positions] : 0.0,
+                              cp.reduction >= 0 ? x[cp.reduction] : 0.0);
 }
 
 // (flops + n_half) / (peak x e x shape): finite for any FLOP count, however small.
@@ -97,10 +97,8 @@ double compute_time(const Terms& t, const Eigen::VectorXd& x, const ClassParamet
   return (t.flops + x[1]) * t.seconds_per_flop / x[0] * sp * sk;
 }
 
-double combine(double compute, double memory, bool overlap) { return overlap ? std::max(compute, memory) : compute + memory; }
-
 double predict(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
-  return combine(compute_time(t, x, cp), memory_time(t, x, cp).first, cp.overlap) + t.fixed;
+  return kernel_time_s(compute_time(t, x, cp), memory_time(t, x, cp).first, cp.overlap) + t.fixed;
 }
 
 constexpr double kHuberDelta = 0.1;  // |log error| beyond ~10 % is down-weighted
@@ -139,7 +137,7 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
     for (const Terms& t : rows) {
       const double compute = compute_time(t, x, cp);
       const auto [memory, k] = memory_time(t, x, cp);
-      const double total = combine(compute, memory, cp.overlap) + t.fixed;
+      const double total = kernel_time_s(compute, memory, cp.overlap) + t.fixed;
       const double r = std::log(total) - t.log_measured;
       const double w = std::abs(r) <= kHuberDelta ? 1.0 : kHuberDelta / std::abs(r);
       // d log(total) / d p has at most five non-zero entries: the compute side's (e,

@@ -41,7 +41,15 @@ std::vector<std::string> preamble(const RunResult& run) {
   }
   for (const auto& line : counting_conventions()) lines.push_back(line);
   if (run.hardware) {
-    lines.push_back("time: max(compute, memory) + link + launch; share: of the step time; need BW: bytes / compute "
+    // Classes whose calibration says compute and memory add (overlap = false) at this dtype.
+    std::string adding;
+    if (run.hardware->spec.calibration)
+      for (const auto& [key, c] : run.hardware->spec.calibration->classes)
+        if (!c.overlap && key.second == run.settings.dtype)
+          adding += (adding.empty() ? "" : ", ") + std::string(op_class_name(key.first));
+    lines.push_back("time: max(compute, memory)" +
+                    (adding.empty() ? std::string() : " (compute + memory for " + adding + ": calibrated, they do not overlap)") +
+                    " + link + launch; share: of the step time; need BW: bytes / compute "
                     "time, the bandwidth that keeps the layer compute-bound");
     if (run.settings.data_on == DataPlacement::host) lines.push_back("data on host: the input and the last output cross the link");
   }

@@ -17,7 +17,8 @@ std::vector<std::string> preamble(const SweepPlan& plan, bool per_layer) {
   std::vector<std::string> lines = {
       "ridge sweep " + plan.file.path + ": " + std::to_string(plan.point_count()) + " points" +
           (per_layer ? ", one row per layer" : ""),
-      "time: per layer max(compute, memory) + link + launch, summed over layers; seconds, FLOP/s, bytes (SI)",
+      "time: per layer max(compute, memory) (their sum for a calibrated class with overlap = false) + link + launch, "
+      "summed over layers; seconds, FLOP/s, bytes (SI)",
       "bound: memory when memory-bound layers take more than half the step time, overhead (link) when launches (the "
       "link) do, else compute",
       "peak_memory_bytes, fits: the step's peak device memory (ridge memory) against the DRAM less a 5% runtime reserve",
