@@ -89,6 +89,19 @@ TEST(OpClass, ConvolutionsAreClassifiedByKernelAndGroups) {
   EXPECT_EQ(one_layer("[8]", "op = \"linear\"\nout_features = 4").op_class, OpClass::linear);
 }
 
+// Each op's class is in the op registry; these were once left to data_movement, where a
+// calibration of normalisation, attention or elementwise kernels did not reach them.
+TEST(OpClass, TransformerAndArithmeticOpsHaveTheirKernelsClass) {
+  using testing::one_layer;
+  EXPECT_EQ(one_layer("[4, 8]", "op = \"rmsnorm\"").op_class, OpClass::normalization);
+  EXPECT_EQ(one_layer("[4, 8]", "op = \"reduce_mean\"\naxes = [1]").op_class, OpClass::normalization);
+  EXPECT_EQ(one_layer("[4, 8]", "op = \"rotary\"\nhead_dim = 8").op_class, OpClass::elementwise);
+  EXPECT_EQ(one_layer("[4, 8]", "op = \"sqrt\"").op_class, OpClass::elementwise);
+  EXPECT_EQ(one_layer("[4, 8]", "op = \"flatten\"").op_class, OpClass::data_movement);
+  EXPECT_EQ(one_layer("[4, 8, 8]", "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 2\nstride = 2").op_class,
+            OpClass::conv_kxk);
+}
+
 // The per-sample GEMM a shape term reads, worked by hand. AlexNet's conv1 (DESIGN.md's
 // example: 3 x 224 x 224 input, 96 11 x 11 filters, stride 4, padding 2) has 55 x 55 =
 // 3025 output positions and dot products of 3 x 11 x 11 = 363; a depthwise 3 x 3 conv

@@ -57,6 +57,7 @@ inputs = ["gate", "up"]
     const Layer& l = m.layers.back();
     EXPECT_EQ(l.output, (Shape{2, 5})) << op;
     EXPECT_EQ(l.counts.flops, 60) << op;
+    EXPECT_EQ(l.op_class, OpClass::elementwise) << op;  // calibrated with the other elementwise kernels
     EXPECT_EQ(l.counts.input_elems, 20) << op;
     EXPECT_EQ(l.counts.output_elems, 10) << op;
     EXPECT_EQ(l.counts.bwd_input_other_flops, 130) << op;
@@ -92,6 +93,7 @@ TEST(OpsAttention, UnfusedCausalCountsTheMaskedPairs) {
   const LayerCounts& c = m.layers.back().counts;
   EXPECT_EQ(m.layers.back().output, (Shape{4, 8}));
   EXPECT_EQ(c.macs, 256);
+  EXPECT_EQ(m.layers.back().op_class, OpClass::attention);
   EXPECT_EQ(c.flops, 2 * 256 + 208);
   EXPECT_EQ(c.input_elems, 32 + 16 + 16 + 2 * 32);  // q, k, v, scores and probabilities
   EXPECT_EQ(c.output_elems, 32 + 2 * 32);

@@ -386,7 +386,7 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
       OpResult r = op->evaluate(attrs, shapes);
       layer.output = std::move(r.output);
       layer.counts = r.counts;
-      layer.op_class = r.op_class.value_or(default_op_class(op_name));
+      layer.op_class = r.op_class.value_or(op->op_class);
       element_count(layer.output);
     } catch (const ShapeMismatch& e) {
       std::string got;

@@ -24,7 +24,7 @@ class ShapeMismatch : public std::runtime_error {
 struct OpResult {
   Shape output;
   LayerCounts counts;
-  std::optional<OpClass> op_class;  // set where it depends on attributes (conv2d), else the op's default
+  std::optional<OpClass> op_class;  // set where it depends on attributes (conv2d), else OpInfo's
 };
 
 // `attrs` holds the layer's table (name, op, inputs are already read); the op reads its
@@ -36,6 +36,7 @@ struct OpInfo {
   OpFunction evaluate;
   int min_inputs;
   int max_inputs;  // -1: any number
+  OpClass op_class;  // unless its evaluate function chooses one (OpResult::op_class)
   std::string_view summary;
 };
 

@@ -37,18 +37,4 @@ std::vector<std::string> op_class_name_list() {
   return out;
 }
 
-OpClass default_op_class(std::string_view op) {
-  if (op == "conv2d") return OpClass::conv_kxk;
-  if (op == "linear" || op == "moe") return OpClass::linear;  // moe: grouped GEMMs over its experts
-  if (op == "matmul" || op == "softmax") return OpClass::attention;
-  if (op == "batchnorm" || op == "layernorm" || op == "local_response_norm" || op == "instancenorm")
-    return OpClass::normalization;
-  if (op.find("max_pool") != std::string_view::npos) return OpClass::max_pool;
-  if (op.find("avg_pool") != std::string_view::npos) return OpClass::avg_pool;
-  if (op == "relu" || op == "relu6" || op == "gelu" || op == "sigmoid" || op == "tanh" || op == "silu" ||
-      op == "hardswish" || op == "add" || op == "mul" || op == "scale" || op == "dropout")
-    return OpClass::elementwise;
-  return OpClass::data_movement;  // embedding, flatten, reshape, transpose, concat, select, ...
-}
-
 }  // namespace ridge

@@ -40,7 +40,6 @@ OpResult conv_transpose2d(TomlFields& a, const std::vector<Shape>& in) {
     a.fail("output_padding", "must be smaller than the stride or the dilation");
   OpResult r;
   r.output = {out, transposed_out(x[1], kh, sh, ph, dh, oh, "height"), transposed_out(x[2], kw, sw, pw, dw, ow, "width")};
-  r.op_class = OpClass::conv_kxk;
   LayerCounts& n = r.counts;
   int64_t per_input = checked_product({out / groups, kh, kw});  // MACs per input element
   n.params = checked_add(checked_mul(c, per_input), bias ? out : 0);
