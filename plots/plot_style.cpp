@@ -153,7 +153,8 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
            "# graphics to the -graphics.pdf beside it. ridge keeps the .tex under the name given\n"
            "# to --output; run by hand, this script writes it as " << image_name << ".\n"
            "# \\input the .tex file from the paper (with \\usepackage{graphicx,color}).\n";
-      g << "set terminal cairolatex pdf size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
+      // colortext: labels keep their series' colour (the default, blacktext, drops it).
+      g << "set terminal cairolatex pdf colortext size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
         << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain)
         // LaTeX sets the text at the document's size unless told: at the size the labels were placed for.
         << " header " << gp_string("\\fontsize{" + gp_number(style.font_size) + "}{" + gp_number(style.font_size * 1.2) + "}\\selectfont",

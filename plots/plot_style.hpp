@@ -38,6 +38,11 @@ struct PlotStyle {
   double font_size = 10;   // points
   bool size_given = false;  // --size or --style was given: a plot keeps to it instead of growing with its content
 
+  // Whether the figure may grow wider than width_in for labels it can also set inside (a
+  // roofline's roof labels in its margin): not at a given size, and not as .tex, which a
+  // paper sets at its size in the text block (the default 6 in fits a page with 1-inch
+  // margins: 6.5 in on letter, 6.27 in on A4).
+  bool may_widen() const { return !size_given && format != ImageFormat::tex; }
   TextMarkup markup() const { return format == ImageFormat::tex ? TextMarkup::latex : TextMarkup::plain; }
   // The line height and a conservative average character width of the font, in inches.
   double line_in() const { return font_size * 1.25 / 72.0; }

@@ -465,8 +465,8 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
       for (const Roof& r : H.roofs)
         if (r.run || !run_only(mode)) widest = std::max(widest, style.text_width_in(r.label) * kLineFont);
     const double right = std::max(f.right_in, 0.2 + widest + 0.1);
-    // Without --size the figure widens by the margin, keeping the plot area's width.
-    if (!style.size_given) f.width_in += right - f.right_in;
+    // Where it may, the figure widens by the margin, keeping the plot area's width.
+    if (style.may_widen()) f.width_in += right - f.right_in;
     f.right_in = right;
   }
   f.bottom_in = 0.15 + 2.2 * line;
@@ -732,19 +732,21 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   std::vector<std::string> key_texts;
   if (H > 1)
     for (size_t h = 0; h < H; ++h) key_texts.push_back(hardware_key(req.runs[h], scene.hw[h]));
-  // An overlay too narrow for the full entries: short ones naming each run roof, which
-  // the plot then leaves unlabelled (labels by the roofs would crowd the points).
+  // An overlay too narrow for the full entries (at a given size or \textwidth): short
+  // ones naming each run roof, which the plot then leaves unlabelled (labels by the
+  // roofs would crowd the points).
   const bool roofs_in_key =
-      H > 1 && style.size_given &&
+      H > 1 && !style.may_widen() &&
       std::any_of(key_texts.begin(), key_texts.end(), [&](const std::string& k) { return !key_entry_fits(style, k); });
   if (roofs_in_key)
     for (size_t h = 0; h < H; ++h) key_texts[h] = short_hardware_key(req.runs[h], scene.hw[h]);
   key_texts.push_back("marker area: time share");
   if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
-  // Several hardware: without --size, room for their roof labels in the margin.
+  // Several hardware: without --size, room for their roof labels in the margin (and
+  // for the key's entries, below the title).
   PlotStyle sized = style;
   if (H > 1 && !style.size_given) {
-    sized.width_in += 1.5;
+    if (style.may_widen()) sized.width_in += 1.5;
     sized.height_in += 0.8;
   }
   const HeaderBand band = header_band(sized, title, key_texts);

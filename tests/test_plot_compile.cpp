@@ -168,6 +168,27 @@ TEST(PlotTex, KeepsAPdfOfTheSameName) {
   EXPECT_FALSE(fs::exists(dir.path() / "fig-graphics.tex"));
 }
 
+// fig.tex in `dir` set once in a box LaTeX measures, then into an article's text
+// (`preamble` may change \textwidth): {the figure's width, \textwidth} in pt, and the log.
+struct SetWidths {
+  double figure = 0, text = 0;
+  std::string log;
+};
+SetWidths set_in_article(const fs::path& dir, const std::string& preamble = "") {
+  std::ofstream(dir / "paper.tex") << "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{color}\n" << preamble
+                                   << "\\begin{document}\n\\sbox0{\\input{fig.tex}}\n"
+                                      "\\typeout{FIGWIDTH=\\the\\wd0}\n\\typeout{TEXTWIDTH=\\the\\textwidth}\n"
+                                      "\\noindent\\usebox0\n\\end{document}\n";
+  SetWidths w;
+  EXPECT_EQ(run_in(dir, "pdflatex -interaction=nonstopmode -halt-on-error -no-shell-escape paper.tex", &w.log), 0) << w.log;
+  w.log = test::read_all(dir / "paper.log");
+  std::smatch fig, text;
+  EXPECT_TRUE(std::regex_search(w.log, fig, std::regex("FIGWIDTH=([0-9.]+)pt"))) << w.log;
+  EXPECT_TRUE(std::regex_search(w.log, text, std::regex("TEXTWIDTH=([0-9.]+)pt"))) << w.log;
+  if (fig.size() > 1 && text.size() > 1) w.figure = std::stod(fig[1]), w.text = std::stod(text[1]);
+  return w;
+}
+
 // At its default size a sweep figure fits \textwidth of a default LaTeX article (345 pt):
 // LaTeX measures the figure it sets, and reports no overfull box.
 TEST(PlotTex, SweepFitsTheTextWidthOfAnArticle) {
@@ -177,20 +198,32 @@ TEST(PlotTex, SweepFitsTheTextWidthOfAnArticle) {
   std::ofstream(dir.path() / "sweep.csv") << hostile_sweep_csv();
   std::string log;
   ASSERT_EQ(run_in(dir.path(), std::string(RIDGE_BINARY) + " plot sweep sweep.csv --output fig.tex", &log), 0) << log;
-  // The figure set once, in a box LaTeX measures, then into the text.
-  std::ofstream(dir.path() / "paper.tex") << "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{color}\n"
-                                             "\\begin{document}\n\\sbox0{\\input{fig.tex}}\n"
-                                             "\\typeout{FIGWIDTH=\\the\\wd0}\n\\typeout{TEXTWIDTH=\\the\\textwidth}\n"
-                                             "\\noindent\\usebox0\n\\end{document}\n";
-  ASSERT_EQ(run_in(dir.path(), "pdflatex -interaction=nonstopmode -halt-on-error -no-shell-escape paper.tex", &log), 0) << log;
-  const std::string tex_log = test::read_all(dir.path() / "paper.log");
-  std::smatch fig, text;
-  ASSERT_TRUE(std::regex_search(tex_log, fig, std::regex("FIGWIDTH=([0-9.]+)pt"))) << tex_log;
-  ASSERT_TRUE(std::regex_search(tex_log, text, std::regex("TEXTWIDTH=([0-9.]+)pt"))) << tex_log;
-  EXPECT_DOUBLE_EQ(std::stod(text[1]), 345.0);  // the article class's \textwidth at 10 pt on letter paper
-  EXPECT_LE(std::stod(fig[1]), std::stod(text[1]));
-  EXPECT_GT(std::stod(fig[1]), 0.9 * std::stod(text[1]));  // and uses it
-  EXPECT_EQ(tex_log.find("Overfull"), std::string::npos) << tex_log;
+  const SetWidths w = set_in_article(dir.path());
+  EXPECT_DOUBLE_EQ(w.text, 345.0);  // the article class's \textwidth at 10 pt on letter paper
+  EXPECT_LE(w.figure, w.text);
+  EXPECT_GT(w.figure, 0.9 * w.text);  // and uses it
+  EXPECT_EQ(w.log.find("Overfull"), std::string::npos) << w.log;
+}
+
+// A roofline overlaying three GPUs, as .tex at its default size, keeps to its 6 in (it
+// once widened to 8.9 in for roof labels in the margin, and ran off the page): it fits
+// a letter page's text with 1-inch margins (6.5 in = 469.76 pt), and its labels keep
+// their GPU's colour (cairolatex's colortext: \colorrgb before them).
+TEST(PlotTex, RooflineOverlayKeepsItsWidthAndColours) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  if (!have("pdflatex")) GTEST_SKIP() << "pdflatex is not installed: cannot check the width (scripts/install-deps)";
+  test::TempDir dir;
+  std::string log;
+  ASSERT_EQ(run_in(dir.path(),
+                   std::string(RIDGE_BINARY) + " plot roofline resnet50 --hw v100 --hw a100 --hw h100 --output fig.tex", &log),
+            0)
+      << log;
+  const SetWidths w = set_in_article(dir.path(), "\\setlength{\\textwidth}{6.5in}\n");
+  EXPECT_NEAR(w.text, 6.5 * 72.27, 0.01);
+  EXPECT_NEAR(w.figure, 6.0 * 72.27, 1.0);
+  EXPECT_EQ(w.log.find("Overfull"), std::string::npos) << w.log;
+  // Okabe-Ito blue (#0072B2), the first GPU's colour, on some text.
+  EXPECT_NE(test::read_all(dir.path() / "fig.tex").find("\\colorrgb{0.00,0.45,0.70}"), std::string::npos);
 }
 
 }  // namespace
