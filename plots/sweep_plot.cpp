@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "plots/axis_ticks.hpp"
@@ -20,6 +21,9 @@ namespace {
 // \textwidth of LaTeX's default `article` (10 pt, letter paper) is 345 pt = 4.77 in:
 // without --size the figure is a little narrower, so that it fits there at 100 %.
 constexpr double kDefaultWidthIn = 4.7;
+// The text of a letter page with 1-inch margins is 9 in tall: LaTeX does not break a
+// picture across pages, so a .tex figure taller than that says so.
+constexpr double kPageTextHeightIn = 9.0;
 
 std::string screen(double in, double total) { return "screen " + gp_number(in / total); }
 
@@ -296,7 +300,14 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   for (size_t i = 0; i < clauses.size(); ++i) g << clauses[i] << (i + 1 < clauses.size() ? ", \\\n" : "\n");
   g << "unset multiplot\n";
 
-  return make_bundle(style, stem, g.str(), dat.str());
+  PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
+  if (style.format == ImageFormat::tex && H > kPageTextHeightIn) {
+    std::ostringstream note;
+    note << "the figure is " << std::fixed << std::setprecision(1) << H << " in tall, more than a page's text (9 in on "
+         << "letter with 1-inch margins): pick models with --where model=NAME, or give --size WxH";
+    bundle.notes.push_back(note.str());
+  }
+  return bundle;
 }
 
 }  // namespace ridge::plots

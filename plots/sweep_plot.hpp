@@ -22,7 +22,8 @@
 namespace ridge::plots {
 
 // The figure drawn. Without --size (style.size_given false) it is 4.7 in wide, so that
-// it fits \textwidth of a default LaTeX article, and grows downward with the facets.
+// it fits \textwidth of a default LaTeX article, and grows downward with the facets (as
+// .tex, past a page's 9 in with a note saying so).
 PlotBundle sweep_plot(const SweepTable& table, const PlotStyle& style, const std::string& stem,
                       const SweepChoice& choice = {});
 

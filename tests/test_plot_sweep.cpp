@@ -150,6 +150,22 @@ const char* const kSmallSweep =
     "m2,v100,1,fp32,inference,5,0.2\n"
     "m2,a100,1,fp16,inference,15,0.07\n";
 
+// Five models with two quantities are five rows of 2.2-in panels, 11 in and more: as
+// .tex, taller than a page's 9 in of text, which LaTeX cannot break, so a note says so
+// and how to draw fewer; two models (4.4 in and the title) fit, and a PNG is not a page.
+TEST(PlotSweep, TexTallerThanAPageSaysSo) {
+  std::string csv = "model,hardware,batch,dtype,phase,samples_per_s,time_s\n";
+  for (const char* m : {"m1", "m2", "m3", "m4", "m5"}) csv += std::string(m) + ",v100,1,fp32,inference,10,0.1\n" + m + ",v100,8,fp32,inference,40,0.2\n";
+  PlotStyle tex;
+  tex.format = ImageFormat::tex;
+  const std::vector<std::string> notes = sweep_plot(parse_sweep_csv(csv, "five.csv"), tex, "s").notes;
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("more than a page's text"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("--where model=NAME"), std::string::npos) << notes[0];
+  EXPECT_TRUE(sweep_plot(parse_sweep_csv(kSmallSweep, "t.csv"), tex, "s").notes.empty());
+  EXPECT_TRUE(sweep_plot(parse_sweep_csv(csv, "five.csv"), png(), "s").notes.empty());
+}
+
 TEST(PlotSweep, WhereSelectsRows) {
   SweepTable t = parse_sweep_csv(kSmallSweep, "t.csv");
   EXPECT_EQ(select_rows(t, {}).rows.size(), 6u);
