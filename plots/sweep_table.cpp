@@ -40,8 +40,7 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
         throw InputError({file, row_line, 0}, "a row of " + std::to_string(row.size()) + " fields under a header of " +
                                                   std::to_string(t.header.size()));
       } else {
-        t.rows.push_back(row);
-        t.lines.push_back(row_line);
+        t.rows.push_back({row, row_line});
       }
     }
     row.clear();
@@ -96,17 +95,7 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
 }
 
 void keep_rows(SweepTable& t, const std::function<bool(const std::vector<std::string>&)>& keep) {
-  size_t kept = 0;
-  for (size_t i = 0; i < t.rows.size(); ++i) {
-    if (!keep(t.rows[i])) continue;
-    if (kept != i) {  // (a vector moved onto itself is left empty)
-      t.rows[kept] = std::move(t.rows[i]);
-      if (i < t.lines.size()) t.lines[kept] = t.lines[i];
-    }
-    ++kept;
-  }
-  t.rows.resize(kept);
-  t.lines.resize(std::min(kept, t.lines.size()));
+  std::erase_if(t.rows, [&](const SweepRow& r) { return !keep(r.cells); });
 }
 
 SweepTable read_sweep_csv(const std::string& path) {
@@ -157,13 +146,13 @@ std::optional<Quantified> quantity_value(const std::string& text) {
   return std::nullopt;
 }
 
-const std::string& cell(const SweepTable& t, size_t row, int col) { return t.rows[row][static_cast<size_t>(col)]; }
+const std::string& cell(const SweepTable& t, size_t row, int col) { return t.rows[row].cells[static_cast<size_t>(col)]; }
 const std::string& name_of(const SweepTable& t, int col) { return t.header[static_cast<size_t>(col)]; }
 
 namespace {
 constexpr double kMaxPlotted = 1e300;
 // The file line of row `row` (0 when the table was not read from a file).
-int64_t line_of(const SweepTable& t, size_t row) { return row < t.lines.size() ? t.lines[row] : 0; }
+int64_t line_of(const SweepTable& t, size_t row) { return t.rows[row].line; }
 }
 
 double number_at(const SweepTable& t, size_t row, int col) {

@@ -11,15 +11,19 @@
 
 namespace ridge::plots {
 
+struct SweepRow {
+  std::vector<std::string> cells;  // as many as the header's
+  int64_t line = 0;                // its line in the file (preamble lines counted)
+};
+
 struct SweepTable {
   std::string file;
   std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;  // each as long as the header
-  std::vector<int64_t> lines;                  // each row's line in the file (preamble lines counted)
-  int column(const std::string& name) const;   // -1 when absent
+  std::vector<SweepRow> rows;
+  int column(const std::string& name) const;  // -1 when absent
 };
 
-// Keeps the rows (and their lines) that `keep` accepts.
+// Keeps the rows whose cells `keep` accepts.
 void keep_rows(SweepTable& t, const std::function<bool(const std::vector<std::string>&)>& keep);
 
 // RFC 4180 CSV: quoted fields, doubled quotes, CRLF. A bad file is an InputError
