@@ -264,14 +264,14 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
     << d << " using (($2+$3+$4)/2/unit):1:(($2+$3+$4)/2/unit):" << h << " with boxxyerror lt 3 title 'host link', \\\n"
     << d << " using (($2+$3)/2/unit):1:(($2+$3)/2/unit):" << h << " with boxxyerror lt 2 title 'exposed memory', \\\n"
     << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 title 'compute', \\\n"
-    << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35 lc rgb '#222222' title 'compute-bound', \\\n"
-    << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45 lc rgb '#222222' title 'memory-bound'";
+    << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35*marker lc rgb '#222222' title 'compute-bound', \\\n"
+    << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45*marker lc rgb '#222222' title 'memory-bound'";
   // Launch-overhead-bound in the launch colour, link-bound in the link colour: neither
   // reads as memory-bound. Bars with no bound (no time, "other") have no marker.
   if (kinds.count(Bound::Kind::overhead))
-    g << ", \\\n" << d << " using ($7 == 2 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 7 ps 0.5 lt 4 title 'launch-bound'";
+    g << ", \\\n" << d << " using ($7 == 2 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 7 ps 0.5*marker lt 4 title 'launch-bound'";
   if (kinds.count(Bound::Kind::link))
-    g << ", \\\n" << d << " using ($7 == 3 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 13 ps 0.5 lt 3 title 'link-bound'";
+    g << ", \\\n" << d << " using ($7 == 3 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 13 ps 0.5*marker lt 3 title 'link-bound'";
   g << "\n";
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   bundle.notes = notes;

@@ -127,25 +127,33 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
   // The font name is user text too: it goes in single quotes like every other string.
   std::string font = gp_string(style.font + "," + gp_number(style.font_size), TextMarkup::plain);
   g << "# ---- output: terminal, size, font (edit here to restyle) ----\n";
+  // What the terminal draws for a point of size 1 and a line of width 1, in inches
+  // (measured with gnuplot 5.4: pngcairo 6 px and 1 px at any font; svg 0.75 x the font
+  // size and 1 of its units, here 1/72 in; pdfcairo 6 pt and 0.5 pt, cairolatex 6 pt
+  // and 0.25 pt).
+  double point_in = 6 / 72.0, line_in = 0.5 / 72;
   switch (style.format) {
     case ImageFormat::png:
       // pngcairo sets a point as a pixel at 96 dpi: scaled by dpi / 96, text and lines keep
       // their size in inches at any resolution.
       g << "# PNG at " << gp_number(style.dpi) << " dpi: pixels = inches x " << gp_number(style.dpi) << "; fonts scaled to match\n";
+      point_in = 6 / style.dpi, line_in = 1 / style.dpi;
       g << "set terminal pngcairo size " << std::lround(style.width_in * style.dpi) << ","
         << std::lround(style.height_in * style.dpi) << " font " << font << " fontscale " << gp_number(style.dpi / 96.0)
-        << " linewidth " << gp_number(style.dpi / 96.0) << " noenhanced\n";
+        << " linewidth " << gp_number(kLineInPerWidth / line_in) << " noenhanced\n";
       break;
     case ImageFormat::svg:
+      point_in = 0.75 * style.font_size / 72.0, line_in = 1 / 72.0;
       g << "set terminal svg size " << std::lround(style.width_in * 72) << "," << std::lround(style.height_in * 72)
-        << " font " << font << " noenhanced\n";
+        << " font " << font << " linewidth " << gp_number(kLineInPerWidth / line_in) << " noenhanced\n";
       // The svg terminal sets tick labels about half a line lower than the cairo ones,
       // onto the axis title placed below them: lift them back.
       g << "set xtics offset 0,0.5\n";
       break;
     case ImageFormat::pdf:
+      // pdfcairo's default fontscale, 0.5, sets a 10-pt font at 6.7 pt: 0.75 sets it at 10.
       g << "set terminal pdfcairo size " << gp_number(style.width_in) << "in," << gp_number(style.height_in) << "in font "
-        << font << " noenhanced\n";
+        << font << " fontscale 0.75 linewidth " << gp_number(kLineInPerWidth / line_in) << " noenhanced\n";
       break;
     case ImageFormat::tex:
       // No font family: the text is set in the document's own font, at the style's size.
@@ -154,7 +162,8 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
            "# to --output; run by hand, this script writes it as " << image_name << ".\n"
            "# \\input the .tex file from the paper (with \\usepackage{graphicx,color}).\n";
       // colortext: labels keep their series' colour (the default, blacktext, drops it).
-      g << "set terminal cairolatex pdf colortext size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
+      line_in = 0.25 / 72;
+      g << "set terminal cairolatex pdf colortext linewidth " << gp_number(kLineInPerWidth / line_in) << " size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
         << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain)
         // LaTeX sets the text at the document's size unless told: at the size the labels were placed for.
         << " header " << gp_string("\\fontsize{" + gp_number(style.font_size) + "}{" + gp_number(style.font_size * 1.2) + "}\\selectfont",
@@ -162,7 +171,9 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
         << "\n";
       break;
   }
-  g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n\n";
+  g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n";
+  g << "# a point of size 1 is " << gp_number(std::round(point_in * 1000) / 1000) << " in here; scaled to " << gp_number(kMarkerInPerSize)
+    << " in, as in every format\nmarker = " << gp_number(kMarkerInPerSize / point_in) << "\n\n";
   g << "# ---- colours: the " << kPaletteName << " palette (colour-blind safe), one per series ----\n";
   for (size_t i = 0; i < kOkabeIto.size(); ++i)
     g << "set linetype " << i + 1 << " linecolor rgb '" << kOkabeIto[i] << "' linewidth 1.5 pointtype " << (i % 7) + 5

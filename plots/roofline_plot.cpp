@@ -107,8 +107,8 @@ struct Layout {
 // Marker size (gnuplot pointsize) for a share of the step time: area proportional
 // to the share, never smaller than a dot.
 double marker_size(double share) { return std::max(0.6, 6.0 * std::sqrt(share)); }
-// Radius in inches of a pointtype-7 circle of that size (cairo terminals).
-double marker_radius_in(double size) { return size * 0.028; }
+// Radius in inches of a pointtype-7 circle of that size (in every format).
+double marker_radius_in(double size) { return size * kMarkerInPerSize / 2; }
 
 std::string hardware_title(const HardwareSpec& hw) { return hw.name.empty() ? hw.id : hw.name; }
 
@@ -668,21 +668,21 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
     // Filled translucent circles (#AARRGGBB: alpha 0x70) with an outline in the same colour;
     // launch-bound layers (column 7 "overhead") as squares, at their roofline position.
     const std::string circle = "(strcol(7) eq 'overhead' ? NaN : $2)", square = "(strcol(7) eq 'overhead' ? $2 : NaN)";
-    clauses.push_back(idx(b.points) + " using 1:" + circle + ":4 with points pt 7 ps variable lc rgb '#70" + rgb.substr(1) + "' notitle");
-    clauses.push_back(idx(b.points) + " using 1:" + circle + ":4 with points pt 6 ps variable " + lt + " lw 0.8 notitle");
+    clauses.push_back(idx(b.points) + " using 1:" + circle + ":($4*marker) with points pt 7 ps variable lc rgb '#70" + rgb.substr(1) + "' notitle");
+    clauses.push_back(idx(b.points) + " using 1:" + circle + ":($4*marker) with points pt 6 ps variable " + lt + " lw 0.8 notitle");
     if (s.launch_bound)
-      clauses.push_back(idx(b.points) + " using 1:" + square + ":4 with points pt 4 ps variable " + lt + " lw 1.2 notitle");
+      clauses.push_back(idx(b.points) + " using 1:" + square + ":($4*marker) with points pt 4 ps variable " + lt + " lw 1.2 notitle");
     clauses.push_back(idx(b.drops) + " using 1:2 with lines " + lt + " lw 0.6 dt (2,3) notitle");
-    clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 13 ps 1.1 " + lt + " notitle");
-    clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 12 ps 1.1 lc rgb '#222222' lw 0.8 notitle");
+    clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 13 ps 1.1*marker " + lt + " notitle");
+    clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 12 ps 1.1*marker lc rgb '#222222' lw 0.8 notitle");
   }
   // The key: each hardware (several only) with its bandwidths, then the marker note.
   for (size_t h = 0; h < H && H > 1; ++h)
-    clauses.push_back("keyentry with linespoints pt 7 ps 0.8 lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 title " +
+    clauses.push_back("keyentry with linespoints pt 7 ps 0.8*marker lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 title " +
                       gp_string(key_texts[h], style.markup()));
-  clauses.push_back("keyentry with points pt 6 ps 1.4 lc rgb '#555555' title 'marker area: time share'");
+  clauses.push_back("keyentry with points pt 6 ps 1.4*marker lc rgb '#555555' title 'marker area: time share'");
   if (s.launch_bound)
-    clauses.push_back("keyentry with points pt 4 ps 1.4 lc rgb '#555555' lw 1.2 title " +
+    clauses.push_back("keyentry with points pt 4 ps 1.4*marker lc rgb '#555555' lw 1.2 title " +
                       gp_string(kLaunchBoundKey, style.markup()));
   const std::string line_font = " font '," + gp_number(style.font_size * kLineFont) + "'";
   // LaTeX draws gnuplot's opaque text boxes with \widthof (the calc package): in .tex

@@ -273,7 +273,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     for (size_t i = 0; i < lines.size(); ++i)
       g << "    data index " << p.blocks[i] << " using ($1/xscale):2 with linespoints "
         << line_style(static_cast<int>(lines[i].colour), static_cast<int>(lines[i].style)) << " pt "
-        << kMarkers[lines[i].style % std::size(kMarkers)] << " ps 0.75 title columnheader(1)"
+        << kMarkers[lines[i].style % std::size(kMarkers)] << " ps 0.75*marker title columnheader(1)"
         << (i + 1 < lines.size() ? ", \\\n" : "\n");
   }
   g << "\n# ---- texts and legend: one layer over the whole figure, in inches ----\n"
@@ -295,7 +295,7 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     if (s.style >= 0)
       clauses.push_back(idx(sample_blocks[i]) + " every ::1::1 using 1:2 with points " + line_style(s.colour, s.style) +
                         " pt " + std::to_string(kMarkers[static_cast<size_t>(s.style) % std::size(kMarkers)]) +
-                        " ps 0.75 notitle");
+                        " ps 0.75*marker notitle");
   }
   for (size_t i = 0; i < clauses.size(); ++i) g << clauses[i] << (i + 1 < clauses.size() ? ", \\\n" : "\n");
   g << "unset multiplot\n";

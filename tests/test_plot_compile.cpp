@@ -226,5 +226,26 @@ TEST(PlotTex, RooflineOverlayKeepsItsWidthAndColours) {
   EXPECT_NE(test::read_all(dir.path() / "fig.tex").find("\\colorrgb{0.00,0.45,0.70}"), std::string::npos);
 }
 
+// A PDF sets its text at --font-size: pdfcairo's default fontscale (0.5) once set 10-pt
+// text at 6.7 pt, smaller than the PNG, SVG and .tex of the same figure and than the
+// labels were placed for. DejaVu Sans's box (pdftotext -bbox) is 1.16 em tall: 11.6 pt
+// for a 10-pt word, where it was 7.75.
+TEST(PlotPdf, TextIsSetAtItsSize) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  if (!have("pdftotext")) GTEST_SKIP() << "pdftotext is not installed (scripts/install-deps)";
+  test::TempDir dir;
+  std::string log;
+  ASSERT_EQ(run_in(dir.path(), std::string(RIDGE_BINARY) + " plot roofline alexnet --hw v100 --font-size 10 --output fig.pdf", &log), 0)
+      << log;
+  ASSERT_EQ(run_in(dir.path(), "pdftotext -bbox fig.pdf words.html", &log), 0) << log;
+  const std::string words = test::read_all(dir.path() / "words.html");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(words, m, std::regex(R"re(yMin="([0-9.]+)" xMax="[0-9.]+" yMax="([0-9.]+)">Arithmetic<)re")))
+      << words;
+  const double height = std::stod(m[2]) - std::stod(m[1]);
+  EXPECT_GT(height, 10.0) << "the axis title is set smaller than 10 pt";
+  EXPECT_LT(height, 13.0);
+}
+
 }  // namespace
 }  // namespace ridge
