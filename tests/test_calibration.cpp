@@ -274,7 +274,8 @@ TEST(Calibration, BadSectionsAreLocated) {
 std::string synthetic_csv(double e, double n_half, double m, int models, int per_model, double noise) {
   std::mt19937 rng(7);
   std::lognormal_distribution<double> size(std::log(1e9), 2.0);
-  std::normal_distribution<double> jitter(0.0, noise);
+  // A normal distribution needs a positive spread: noise 0 draws none.
+  std::normal_distribution<double> jitter(0.0, noise > 0 ? noise : 1.0);
   std::ostringstream out;
   out << "model,layer,op_class,dtype,batch,flops,input_bytes,output_bytes,weight_bytes,seconds\n";
   for (int mi = 0; mi < models; ++mi)
@@ -283,7 +284,7 @@ std::string synthetic_csv(double e, double n_half, double m, int models, int per
       // The chip: 100 GFLOP/s, 10 GB/s DRAM (the working sets here exceed the 1 MiB cache
       // except where they are tiny; those take the cache's 100 GB/s).
       double bw = bytes <= 1048576 ? 100e9 : 10e9;
-      double t = std::max((flops + n_half) / (100e9 * e), bytes / (bw * m)) * std::exp(jitter(rng));
+      double t = std::max((flops + n_half) / (100e9 * e), bytes / (bw * m)) * (noise > 0 ? std::exp(jitter(rng)) : 1.0);
       out << "m" << mi << ",l" << i << ",linear,fp32,1," << flops << "," << bytes << ",0,0," << t << "\n";
     }
   return out.str();
