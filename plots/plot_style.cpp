@@ -163,8 +163,8 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
            "# \\input the .tex file from the paper (with \\usepackage{graphicx,color}).\n";
       // colortext: labels keep their series' colour (the default, blacktext, drops it).
       line_in = 0.25 / 72;
-      g << "set terminal cairolatex pdf colortext linewidth " << gp_number(kLineInPerWidth / line_in) << " size " << gp_number(style.width_in) << "in," << gp_number(style.height_in)
-        << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain)
+      g << "set terminal cairolatex pdf colortext linewidth " << gp_number(kLineInPerWidth / line_in) << " size "
+        << gp_number(style.width_in) << "in," << gp_number(style.height_in) << "in font " << gp_string("," + gp_number(style.font_size), TextMarkup::plain)
         // LaTeX sets the text at the document's size unless told: at the size the labels were placed for.
         << " header " << gp_string("\\fontsize{" + gp_number(style.font_size) + "}{" + gp_number(style.font_size * 1.2) + "}\\selectfont",
                                    TextMarkup::plain)
@@ -172,8 +172,9 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
       break;
   }
   g << "set output " << gp_string(image_name, TextMarkup::plain) << "\n";
-  g << "# a point of size 1 is " << gp_number(std::round(point_in * 1000) / 1000) << " in here; scaled to " << gp_number(kMarkerInPerSize)
-    << " in, as in every format\nmarker = " << gp_number(kMarkerInPerSize / point_in) << "\n\n";
+  g << "# a point of size 1 is " << gp_number(std::round(point_in * 1000) / 1000) << " in here; scaled to "
+    << gp_number(kMarkerInPerSize) << " in, as in every format\nmarker = " << gp_number(kMarkerInPerSize / point_in)
+    << "\n\n";
   g << "# ---- colours: the " << kPaletteName << " palette (colour-blind safe), one per series ----\n";
   for (size_t i = 0; i < kOkabeIto.size(); ++i)
     g << "set linetype " << i + 1 << " linecolor rgb '" << kOkabeIto[i] << "' linewidth 1.5 pointtype " << (i % 7) + 5

@@ -31,8 +31,9 @@ inline constexpr const char* kPaletteName = "Okabe-Ito";
 
 // Every format draws a point of gnuplot size 1 this wide, and a line of width 1 this
 // thick (0.75 pt), and sets text at its size in points: the terminals' own scales differ
-// (a size-1 point is 6 px in pngcairo, 6 pt in pdfcairo, 10 units in svg; pdfcairo sets
-// fonts at 2/3 of their size by default), so each is scaled to these (script_preamble).
+// (a size-1 point is 6 px in pngcairo, 6 pt in pdfcairo, 0.75 x the font size in svg;
+// pdfcairo sets fonts at 2/3 of their size by default), so each is scaled to these
+// (script_preamble).
 inline constexpr double kMarkerInPerSize = 0.056;
 inline constexpr double kLineInPerWidth = 0.75 / 72;
 
