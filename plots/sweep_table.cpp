@@ -24,13 +24,21 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
   SweepTable t;
   t.file = file;
   std::vector<std::string> row;
+  std::vector<CellPosition> positions;
   std::string field;
   bool quoted = false, field_started = false;
   int64_t line = 1, row_line = 1, header_line = 1;
-  auto end_row = [&]() {
+  size_t line_start = 0;         // index of the current line's first character
+  CellPosition field_at{1, 1};   // where the field being read starts
+  auto end_field = [&](size_t next) {  // `next`: index where the next field starts
     row.push_back(field);
+    positions.push_back(field_at);
     field.clear();
     field_started = false;
+    field_at = {line, static_cast<int64_t>(next - line_start) + 1};
+  };
+  auto end_row = [&](size_t next) {
+    end_field(next);
     bool blank = row.size() == 1 && row[0].empty();
     if (!blank) {
       if (t.header.empty()) {
@@ -40,10 +48,11 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
         throw InputError({file, row_line, 0}, "a row of " + std::to_string(row.size()) + " fields under a header of " +
                                                   std::to_string(t.header.size()));
       } else {
-        t.rows.push_back({row, row_line});
+        t.rows.push_back({row, row_line, positions});
       }
     }
     row.clear();
+    positions.clear();
     row_line = line;
   };
   for (size_t i = 0; i < text.size(); ++i) {
@@ -57,7 +66,7 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
           quoted = false;
         }
       } else {
-        if (c == '\n') ++line;
+        if (c == '\n') ++line, line_start = i + 1;
         field += c;
       }
       continue;
@@ -66,22 +75,23 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
       while (i < text.size() && text[i] != '\n') ++i;
       ++line;
       row_line = line;
+      line_start = i + 1;
+      field_at = {line, 1};
     } else if (c == '"' && !field_started) {
       quoted = field_started = true;
     } else if (c == ',') {
-      row.push_back(field);
-      field.clear();
-      field_started = false;
+      end_field(i + 1);
     } else if (c == '\n') {
       ++line;
-      end_row();
+      line_start = i + 1;
+      end_row(i + 1);
     } else if (c != '\r') {
       field += c;
       field_started = true;
     }
   }
   if (quoted) throw InputError({file, row_line, 0}, "a quoted field is never closed");
-  if (!field.empty() || !row.empty()) end_row();
+  if (!field.empty() || !row.empty()) end_row(text.size());
   if (t.header.empty()) throw InputError({file, 0, 0}, "the CSV is empty", "write one with: ridge sweep SWEEP.toml --format csv");
   for (const char* need : {"hardware", "batch", "samples_per_s"})
     if (t.column(need) < 0)
@@ -151,8 +161,14 @@ const std::string& name_of(const SweepTable& t, int col) { return t.header[stati
 
 namespace {
 constexpr double kMaxPlotted = 1e300;
-// The file line of row `row` (0 when the table was not read from a file).
-int64_t line_of(const SweepTable& t, size_t row) { return t.rows[row].line; }
+// Where cell (row, col) is in the file (line and column 0 when the table was not read
+// from one).
+SourceLoc cell_location(const SweepTable& t, size_t row, int col) {
+  const SweepRow& r = t.rows[row];
+  if (static_cast<size_t>(col) >= r.positions.size()) return {t.file, r.line, 0};
+  const CellPosition& p = r.positions[static_cast<size_t>(col)];
+  return {t.file, p.line, p.column};
+}
 }
 
 double number_at(const SweepTable& t, size_t row, int col) {
@@ -160,11 +176,11 @@ double number_at(const SweepTable& t, size_t row, int col) {
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (end == s.c_str() || *end != '\0' || !std::isfinite(v))
-    throw InputError({t.file, line_of(t, row), 0},
+    throw InputError(cell_location(t, row, col),
                      "column '" + name_of(t, col) + "' is not a number (got '" + s + "')");
   // Batches, samples/s and step times are positive; beyond 1e300 axis arithmetic overflows.
   if (!(v > 0 && v <= kMaxPlotted))
-    throw InputError({t.file, line_of(t, row), 0},
+    throw InputError(cell_location(t, row, col),
                      "column '" + name_of(t, col) + "' must be a positive number up to 1e300 (got '" + s + "')",
                      "plot sweep draws the CSV of ridge sweep; check the hand-edited rows");
   return v;
@@ -173,10 +189,10 @@ double number_at(const SweepTable& t, size_t row, int col) {
 double quantity_at(const SweepTable& t, size_t row, int col) {
   auto v = quantity_value(cell(t, row, col));
   if (!v)
-    throw InputError({t.file, line_of(t, row), 0},
+    throw InputError(cell_location(t, row, col),
                      "cannot read '" + cell(t, row, col) + "' in column '" + name_of(t, col) + "' as a number or quantity");
   if (std::fabs(v->value) > kMaxPlotted)
-    throw InputError({t.file, line_of(t, row), 0},
+    throw InputError(cell_location(t, row, col),
                      "column '" + name_of(t, col) + "' is beyond 1e300 in size (got '" + cell(t, row, col) + "')");
   return v->value;
 }

@@ -11,9 +11,15 @@
 
 namespace ridge::plots {
 
+// Where a cell starts in the file: line (preamble lines counted) and column, from 1.
+struct CellPosition {
+  int64_t line = 0, column = 0;
+};
+
 struct SweepRow {
-  std::vector<std::string> cells;  // as many as the header's
-  int64_t line = 0;                // its line in the file (preamble lines counted)
+  std::vector<std::string> cells;         // as many as the header's
+  int64_t line = 0;                       // the row's first line
+  std::vector<CellPosition> positions;    // of each cell (none for a table not read from a file)
 };
 
 struct SweepTable {

@@ -293,14 +293,14 @@ TEST_F(Defect, SweepPlotOnValuesBelowDoubleResolutionEnds) {
 
 TEST_F(Defect, SweepPlotRejectsANonPositiveBatch) {
   std::string csv = write("s.csv", "hardware,batch,samples_per_s\nh,1,10\nh,0,20\n");
-  expect_error("plot sweep '" + csv + "' --output '" + (root_ / "p.svg").string() + "'", csv + ":3: ",
+  expect_error("plot sweep '" + csv + "' --output '" + (root_ / "p.svg").string() + "'", csv + ":3:3: ",
                "column 'batch' must be a positive number up to 1e300 (got '0')");
   EXPECT_FALSE(fs::exists(root_ / "p.svg"));
 }
 
 TEST_F(Defect, SweepPlotRejectsValuesNear1e308) {
   std::string csv = write("s.csv", "hardware,batch,samples_per_s\nh,1,1e308\nh,2,1.7e308\n");
-  expect_error("plot sweep '" + csv + "' --output '" + (root_ / "p.svg").string() + "'", csv + ":2: ",
+  expect_error("plot sweep '" + csv + "' --output '" + (root_ / "p.svg").string() + "'", csv + ":2:5: ",
                "column 'samples_per_s' must be a positive number up to 1e300");
 }
 

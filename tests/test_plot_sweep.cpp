@@ -166,6 +166,22 @@ TEST(PlotSweep, TexTallerThanAPageSaysSo) {
   EXPECT_TRUE(sweep_plot(parse_sweep_csv(csv, "five.csv"), png(), "s").notes.empty());
 }
 
+// A bad cell is located at its line and column: after preamble lines, and after a
+// quoted field that runs over two lines (the row starts on line 3; its 'x' is on line 4,
+// after `lines",v100,`, at column 13).
+TEST(PlotSweep, BadCellsAreLocatedAtTheirColumn) {
+  SweepTable t = parse_sweep_csv("# ridge sweep\nmodel,hardware,batch,samples_per_s\n\"two\nlines\",v100,x,10\n", "s.csv");
+  try {
+    number_at(t, 0, t.column("batch"));
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, "s.csv");
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_EQ(e.where().column, 13);
+  }
+  EXPECT_EQ(cell(t, 0, t.column("model")), "two\nlines");
+}
+
 TEST(PlotSweep, WhereSelectsRows) {
   SweepTable t = parse_sweep_csv(kSmallSweep, "t.csv");
   EXPECT_EQ(select_rows(t, {}).rows.size(), 6u);
