@@ -48,7 +48,7 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
         throw InputError({file, row_line, 0}, "a row of " + std::to_string(row.size()) + " fields under a header of " +
                                                   std::to_string(t.header.size()));
       } else {
-        t.rows.push_back({row, row_line, positions});
+        t.rows.push_back({row, positions});
       }
     }
     row.clear();
@@ -165,7 +165,7 @@ constexpr double kMaxPlotted = 1e300;
 // from one).
 SourceLoc cell_location(const SweepTable& t, size_t row, int col) {
   const SweepRow& r = t.rows[row];
-  if (static_cast<size_t>(col) >= r.positions.size()) return {t.file, r.line, 0};
+  if (static_cast<size_t>(col) >= r.positions.size()) return {t.file, 0, 0};
   const CellPosition& p = r.positions[static_cast<size_t>(col)];
   return {t.file, p.line, p.column};
 }

@@ -17,9 +17,8 @@ struct CellPosition {
 };
 
 struct SweepRow {
-  std::vector<std::string> cells;         // as many as the header's
-  int64_t line = 0;                       // the row's first line
-  std::vector<CellPosition> positions;    // of each cell (none for a table not read from a file)
+  std::vector<std::string> cells;       // as many as the header's
+  std::vector<CellPosition> positions;  // of each cell (none for a table not read from a file)
 };
 
 struct SweepTable {

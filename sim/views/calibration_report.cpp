@@ -86,8 +86,9 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
         << rpad(pct(quantile(held, 0.9)), 13) << " " << memory_fractions(c)
         << (dropped ? "  (not kept: held out no better than pure)" : "") << "\n";
   }
-  out << pad("all", 20) << rpad(std::to_string(rows.size()), 5) << std::string(54, ' ')
-      << rpad(pct(quantile(all_pure, 0.5)), 9) << std::string(12, ' ') << rpad(pct(quantile(all_held, 0.5)), 13)
+  // The same columns as above, the class-only ones left blank.
+  out << pad("all", 14) << pad("", 5) << rpad(std::to_string(rows.size()), 5) << rpad("", 8) << rpad("", 12) << pad("", 16)
+      << pad("", 15) << rpad(pct(quantile(all_pure, 0.5)), 9) << rpad("", 11) << rpad(pct(quantile(all_held, 0.5)), 13)
       << rpad(pct(quantile(all_held, 0.9)), 13) << "\n";
 
   // Whole networks: every layer of a model at one batch and dtype, summed.
