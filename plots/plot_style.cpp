@@ -102,6 +102,7 @@ PlotStyle make_style(const std::string& output, const StyleOptions& o) {
   if (!o.size.empty()) {
     apply_size(s, o.size);
     s.size_given = true;
+    s.height_given = true;
   }
   if (!o.font.empty()) {
     for (char c : o.font)

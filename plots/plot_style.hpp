@@ -45,6 +45,7 @@ struct PlotStyle {
   std::string font = "Sans";
   double font_size = 10;   // points
   bool size_given = false;  // --size or --style was given: a plot keeps to it instead of growing with its content
+  bool height_given = false;  // --size was given; a --style preset fixes the width, and its height is a start
 
   // Whether the figure may grow wider than width_in for labels it can also set inside (a
   // roofline's roof labels in its margin): not at a given size, and not as .tex, which a

@@ -59,6 +59,7 @@ struct Scene {
   std::vector<Point> points;
   bool launch_bound = false;  // some point is launch-bound: the key explains its marker
   double x_lo = 1e300, x_hi = 0, y_lo = 1e300, y_hi = 0;
+  double run_roofs_hi = 0;  // the highest roof of the run's dtype
 };
 
 // The key's entry for launch-bound layers' square markers.
@@ -229,6 +230,7 @@ Scene scene_of(const RooflineRequest& req) {
     // Each roof starts where the fastest level's diagonal would meet it.
     for (Roof& r : H.roofs) r.x0 = r.flops / b_max;
     s.y_hi = std::max(s.y_hi, H.roofs.back().flops);
+    s.run_roofs_hi = std::max(s.run_roofs_hi, H.run_flops);
     s.y_lo = std::min(s.y_lo, H.roofs.front().flops);
     for (Point& p : points_of(h, *req.model, req.runs[h].timing, req.group, H.skipped)) {
       s.x_lo = std::min(s.x_lo, p.intensity);
@@ -454,7 +456,11 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
   f.x_max = decade_above(std::max(s.x_hi * 2, ridge_hi * (inside ? 100 : 4)));
   if (f.x_max / f.x_min < 100) f.x_max = f.x_min * 100;
   f.y_min = decade_below(s.y_lo / 1.5);
-  f.y_max = decade_above(s.y_hi * 2.5);
+  // Where only the run's roofs are named, the others (fp16 and int8 tensor roofs, up to
+  // 40x higher) do not stretch the axis: drawn where they fall inside it, they would
+  // otherwise take decades of a small figure's height from the layers.
+  const bool others_named = mode == RoofLabels::inside || mode == RoofLabels::margin;
+  f.y_max = decade_above((others_named ? s.y_hi : s.run_roofs_hi) * 2.5);
   if (f.y_max / f.y_min < 100) f.y_min = f.y_max / 100;
   const double line = style.line_in();
   f.left_in = 0.12 + line + style.text_width_in("100 TFLOP/s") + 0.1;
@@ -749,7 +755,14 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
     if (style.may_widen()) sized.width_in += 1.5;
     sized.height_in += 0.8;
   }
-  const HeaderBand band = header_band(sized, title, key_texts);
+  HeaderBand band = header_band(sized, title, key_texts);
+  // A preset (--style paper: a journal column's width) fixes the width, not the height:
+  // its height is for a one-row key, and each further row (an overlay's hardware, the
+  // launch-bound note) makes the figure taller rather than its plot area shorter.
+  if (style.size_given && !style.height_given) {
+    sized.height_in += band.top_in - header_band(sized, title, {key_texts.front()}).top_in;
+    band = header_band(sized, title, key_texts);  // it places the title and key by height
+  }
 
   const Layout L = layout_of(req, sized, scene, band.top_in, roofs_in_key);
   sized.width_in = L.frame.width_in;

@@ -138,6 +138,59 @@ TEST(PlotRoofline, PaperOverlayNamesRoofsInTheKeyAndKeepsLabelsOffTheLines) {
   EXPECT_EQ(texts(19), 0u) << "a layer label boxed over the lines";
 }
 
+// A number in `gp` after `key` (as "size 3.3in," gives 3.3 after "size ").
+double number_after(const std::string& gp, const std::string& key) {
+  size_t at = gp.find(key);
+  if (at == std::string::npos) throw std::runtime_error("no '" + key + "' in the script");
+  return std::stod(gp.substr(at + key.size()));
+}
+
+// --style paper fixes a journal column's width; the height is where it starts. Before,
+// a three-device overlay's five key rows left under an inch for the plot and ridge
+// refused the figure ("--size is too small"). Each key row after the first now makes the
+// figure taller by a row (8 pt x 1.25 line height x 1.15 row spacing = 0.1597 in), and
+// the plot area keeps its height.
+TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
+  PlotStyle paper = make_style("f.pdf", {"paper", "", 0, "", 0});
+  struct Figure {
+    double width, height, plot_height;
+  };
+  auto figure = [&](const std::vector<std::string>& hw) {
+    TimedRun r = timed("resnet50", hw);
+    RooflineRequest req{&r.model, r.settings, r.runs, 8};
+    const std::string gp = roofline_plot(req, paper, "roof").files[0].content;
+    const double w = number_after(gp, "pdfcairo size "), h = number_after(gp, "in,");
+    return Figure{w, h, h * (number_after(gp, "set tmargin at screen ") - number_after(gp, "set bmargin at screen "))};
+  };
+  const Figure two = figure({"v100", "a100"}), three = figure({"v100", "a100", "h100"});
+  EXPECT_DOUBLE_EQ(two.width, 3.3);
+  EXPECT_DOUBLE_EQ(three.width, 3.3);
+  EXPECT_NEAR(three.height - two.height, 8 * 1.25 / 72 * 1.15, 1e-9);
+  EXPECT_NEAR(three.plot_height, two.plot_height, 1e-9);
+  EXPECT_GT(three.plot_height, 1.5);
+  // --size (at the same 8 pt) keeps the height it was given.
+  PlotStyle sized = make_style("f.pdf", {"", "3.3x2.6", 0, "", 8});
+  TimedRun r = timed("resnet50", {"v100", "a100"});
+  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  EXPECT_DOUBLE_EQ(number_after(roofline_plot(req, sized, "roof").files[0].content, "in,"), 2.6);
+}
+
+// Where only the run's roofs are named (an overlay in a column names them in its key),
+// the other dtypes' roofs do not stretch the y axis: on the A100 (fp32 19.5 TFLOP/s;
+// int8 624 TOP/s in its descriptor) it ends at the decade above 2.5 x 19.5 T, 100
+// TFLOP/s, not at the decade above 2.5 x 624 T, 10 PFLOP/s.
+TEST(PlotRoofline, UnnamedRoofsDoNotStretchTheAxis) {
+  TimedRun r = timed("resnet50", {"v100", "a100"});
+  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  auto y_top = [](const std::string& gp) {
+    const size_t at = gp.find("set yrange [");
+    return at == std::string::npos ? std::string() : gp.substr(gp.find(':', at), gp.find('\n', at) - gp.find(':', at));
+  };
+  EXPECT_EQ(y_top(roofline_plot(req, make_style("f.pdf", {"paper", "", 0, "", 0}), "roof").files[0].content), ":1e+14]");
+  // At the default size the other roofs are named in the margin, and the axis reaches them.
+  EXPECT_EQ(y_top(roofline_plot(req, style_for(ImageFormat::png), "roof").files[0].content), ":1e+16]");
+}
+
 TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {
   TimedRun r = timed("alexnet", {"v100", "a100"}, 64, DType::fp16);
   RooflineRequest req{&r.model, r.settings, r.runs, 8};
