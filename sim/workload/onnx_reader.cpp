@@ -504,9 +504,9 @@ class Translator {
   static std::optional<std::vector<int64_t>> rearranged(const Tensor& c, const Shape& shape,
                                                         const std::function<void(std::vector<int64_t>&)>& source) {
     if (!c.values || element_count(c.shape) != static_cast<int64_t>(c.values->size())) return std::nullopt;
-    std::vector<int64_t> out, idx(shape.size(), 0);
+    std::vector<int64_t> out, idx(shape.size(), 0), src;
     for (int64_t k = 0, total = element_count(shape); k < total; ++k) {
-      std::vector<int64_t> src = idx;
+      src = idx;
       source(src);
       int64_t flat = 0;
       for (size_t i = 0; i < src.size(); ++i) flat = flat * c.shape[i] + src[i];
