@@ -10,6 +10,7 @@
 
 #include "run_ridge.hpp"
 #include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/memory_footprint.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
 
@@ -39,6 +40,26 @@ TEST(OnnxImport, TinyCnnCountsByHand) {
   RunSettings s;
   s.batch = 3;
   EXPECT_EQ(analyze_costs(m, s).totals.macs, 3 * (6912 + 8));
+}
+
+// A training-mode export keeps Dropout (ratio and training_mode as Constant nodes): it is
+// ridge's dropout layer, which training counts; one with training_mode false is ONNX's
+// identity and passes its input on. Saved per sample, fp32: fc1's input 8 x 4 = 32 B,
+// ReLU's output 64 B, the mask 16 x 1 B, fc2's input (dropout's output, a new tensor)
+// 64 B, and the model's output for the loss 16 B: 192 B. Without the dropout fc2 would
+// read ReLU's saved output, and 112 B: squeezenet1_1 imported so was 0.42 % under
+// PyTorch's autograd (scripts/measure-saved-activations).
+TEST(OnnxImport, DropoutOfATrainingExportIsADropoutLayer) {
+  Model m = load_model(kDir + "dropout-head.onnx");
+  ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"fc1", "relu", "drop", "fc2"}));
+  const Layer& drop = m.layers[2];
+  EXPECT_EQ(drop.op, "dropout");
+  EXPECT_EQ(drop.counts.saved_aux_bytes, 16);
+  EXPECT_TRUE(drop.counts.identity_at_inference);
+  RunSettings s;
+  s.phase = Phase::training;
+  s.batch = 2;
+  EXPECT_EQ(memory_footprint(m, s, {}).activations_bytes(), 2 * 192);
 }
 
 TEST(OnnxImport, BroadcastingLearnedTensorsAndConstants) {

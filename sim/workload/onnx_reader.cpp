@@ -16,7 +16,8 @@
 // pow, ReduceMean / ReduceSum -> reduce_mean / reduce_sum, Concat -> concat, Split and
 // Slice -> slice, Gather of an initializer table -> embedding and of one index ->
 // select, Flatten / Reshape / Squeeze / Unsqueeze -> reshape, Transpose -> transpose,
-// Expand of an initializer -> parameter; Dropout, Identity and Cast pass their input on.
+// Expand of an initializer -> parameter; Dropout of an activation -> dropout (Identity,
+// Cast and a Dropout of a constant or with training_mode false pass their input on).
 // GELU exported as Div, Erf, Add, Mul, Mul costs 5 FLOPs per element, as ridge's gelu.
 #include "sim/workload/onnx_reader.hpp"
 
@@ -160,7 +161,7 @@ class Translator {
     root.insert("input", std::move(input));
     if (layers_.empty())
       fail("the graph has no node ridge can model",
-           "its nodes only pass their input on (Identity, Dropout, Cast) or compute constants");
+           "its nodes only pass their input on (Identity, Cast) or compute constants");
     root.insert("layer", std::move(layers_));
     return root;
   }
@@ -210,7 +211,9 @@ class Translator {
           ints.resize(count);
           std::memcpy(ints.data(), t.raw_data().data(), t.raw_data().size());
         }
-      } else if (t.data_type() == onnx::TensorProto::INT32) {
+      } else if (t.data_type() == onnx::TensorProto::BOOL && t.raw_data().size() == static_cast<size_t>(count)) {
+        for (char b : t.raw_data()) ints.push_back(b != 0);  // one byte each (without raw data: int32_data)
+      } else if (t.data_type() == onnx::TensorProto::INT32 || t.data_type() == onnx::TensorProto::BOOL) {
         if (t.int32_data_size()) ints.assign(t.int32_data().begin(), t.int32_data().end());
         else if (t.raw_data().size() == static_cast<size_t>(count) * 4) {
           std::vector<int32_t> v(count);
@@ -497,6 +500,22 @@ class Translator {
   }
 
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
+
+  // Dropout of an activation is ridge's `dropout` layer: nothing at inference; in
+  // training its output and a one-byte mask per element are kept (a training-mode export
+  // has it; an eval-mode one has no Dropout). Passed on: of a constant, or with a
+  // training_mode input that is a constant false (ONNX's identity).
+  void dropout(const onnx::NodeProto& n, int index) {
+    const Tensor& x = tensor(n, 0);
+    const bool off = has_input(n, 2) && tensor(n, 2).scalar == 0.0;
+    if (!x.activation || off) return pass_on(n, x);
+    toml::table a;
+    std::optional<double> ratio;
+    if (has_input(n, 1)) ratio = tensor(n, 1).scalar;
+    else if (std::optional<float> r = attr_float(n, "ratio")) ratio = *r;  // before opset 12: an attribute
+    if (ratio) a.insert("p", *ratio);
+    layer(n, index, "dropout", {&x}, std::move(a));
+  }
 
   // The values of a constant rearranged into `shape`: output element (row-major index
   // idx) is the input's element at the index `source` turns idx into. Nothing when the
@@ -967,7 +986,8 @@ class Translator {
       }
       return folded(n, {static_cast<int64_t>(v.size())}, v);
     }
-    if (op == "Identity" || op == "Dropout" || op == "Cast") return pass_on(n, tensor(n, 0));
+    if (op == "Dropout") return dropout(n, index);
+    if (op == "Identity" || op == "Cast") return pass_on(n, tensor(n, 0));
     if (op == "Pad") return pad(n);
     if (elementwise_on_constants(n)) return;
     if (op == "Conv") return conv(n, index);
