@@ -303,8 +303,9 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   if (style.format == ImageFormat::tex && H > kPageTextHeightIn) {
     std::ostringstream note;
-    note << "the figure is " << std::fixed << std::setprecision(1) << H << " in tall, more than a page's text (9 in on "
-         << "letter with 1-inch margins): pick models with --where model=NAME, or give --size WxH";
+    note << "the figure is " << std::fixed << std::setprecision(1) << H << " in tall, more than a page's text ("
+         << std::setprecision(0) << kPageTextHeightIn << " in on letter with 1-inch margins): pick models with "
+         << "--where model=NAME, or give --size WxH";
     bundle.notes.push_back(note.str());
   }
   return bundle;

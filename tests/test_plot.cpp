@@ -176,9 +176,10 @@ TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
 }
 
 // Where only the run's roofs are named (an overlay in a column names them in its key),
-// the other dtypes' roofs do not stretch the y axis: on the A100 (fp32 19.5 TFLOP/s;
-// int8 624 TOP/s in its descriptor) it ends at the decade above 2.5 x 19.5 T, 100
-// TFLOP/s, not at the decade above 2.5 x 624 T, 10 PFLOP/s.
+// the other dtypes' roofs do not stretch the y axis. V100 and A100 at fp32 (15.7 and
+// 19.5 TFLOP/s; the highest roof of either, configs/hw/a100.toml's datasheet int8, 624
+// TOP/s): it ends at the decade above 2.5 x 19.5 T, 100 TFLOP/s, not at the decade
+// above 2.5 x 624 T, 10 PFLOP/s.
 TEST(PlotRoofline, UnnamedRoofsDoNotStretchTheAxis) {
   TimedRun r = timed("resnet50", {"v100", "a100"});
   RooflineRequest req{&r.model, r.settings, r.runs, 8};
