@@ -6,6 +6,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <memory>
 #include <poll.h>
 #include <sys/wait.h>
@@ -85,6 +88,32 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
 
 namespace {
 
+// gnuplot's svg terminal gives the width and height unitless (user units, which it
+// draws at 72 per inch), and tools take them as px at 96 per inch (a 6-in figure opens
+// at 4.5 in): the <svg> element's width and height are rewritten in inches, the
+// viewBox keeping the drawing's units.
+void svg_size_in_inches(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const size_t open = svg.find("<svg"), close = svg.find('>', open);
+  if (open == std::string::npos || close == std::string::npos) return;
+  for (const char* attr : {" width=\"", " height=\""}) {
+    const size_t at = svg.find(attr, open);
+    if (at == std::string::npos || at > close) continue;
+    const size_t v = at + std::strlen(attr), end = svg.find('"', v);
+    char* stop = nullptr;
+    const double units = std::strtod(svg.c_str() + v, &stop);
+    if (stop != svg.c_str() + end || !(units > 0)) continue;  // already with a unit
+    std::ostringstream inches;
+    inches << units / 72 << "in";
+    svg.replace(v, end - v, inches.str());
+  }
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << svg;
+  if (!out) throw RunError("cannot write '" + file.string() + "'");
+}
+
 // A temporary folder beside the output, removed (with what is in it) on scope exit.
 class TempFolder {
  public:
@@ -155,6 +184,8 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
       throw RunError("gnuplot wrote no image '" + image.made + "'" +
                      (r.stderr_text.empty() ? std::string() : ":\n" + last_lines(r.stderr_text, 12)));
   }
+  for (const ImageFile& image : bundle.images)
+    if (fs::path(image.made).extension() == ".svg") svg_size_in_inches(tmp.path() / image.made);
   // Everything rendered: move the data and script, then the images, into place.
   std::vector<ImageFile> moves;
   for (const PlotFile& f : bundle.files) moves.push_back({f.name, f.name});

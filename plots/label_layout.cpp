@@ -83,17 +83,29 @@ std::vector<Box> LabelPlacer::rotated_text(double cx, double cy, double w, doubl
   return out;
 }
 
-bool LabelPlacer::fits(const std::vector<Box>& boxes, bool labels_only) const {
+bool LabelPlacer::fits(const std::vector<Box>& boxes) const {
   for (const Box& b : boxes) {
     if (!b.inside(area_)) return false;
-    for (const Box& t : labels_only ? labels_ : taken_)
+    for (const Box& t : taken_)
       if (b.overlaps(t)) return false;
   }
   return true;
 }
 
+// Whether the segment a-b passes through any label's box (sampled every 0.01 in).
+bool LabelPlacer::crosses_label(double ax, double ay, double bx, double by) const {
+  const int n = std::max(1, static_cast<int>(std::ceil(std::hypot(bx - ax, by - ay) / 0.01)));
+  for (int i = 0; i <= n; ++i) {
+    double t = static_cast<double>(i) / n, x = ax + t * (bx - ax), y = ay + t * (by - ay);
+    for (const auto& label : labels_)
+      for (const Box& b : label)
+        if (x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1) return true;
+  }
+  return false;
+}
+
 std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h, double prefer_x,
-                                                         double prefer_y, bool allow_over_lines) {
+                                                         double prefer_y) {
   // Sixteen directions: the eight main ones (right, left, the diagonals, above, below)
   // and those between them; nearest the preferred direction first.
   std::vector<std::array<double, 2>> dirs = {{1, 0},       {-1, 0},       {0.71, 0.71},  {-0.71, 0.71},
@@ -105,27 +117,29 @@ std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, dou
   });
   const double gap = h * 0.25;
   const double reach = std::hypot(area_.x1 - area_.x0, area_.y1 - area_.y0);
-  // First clear of everything; then, when nothing is free, over lines and markers
-  // (the label is then drawn in an opaque box) but never over another label.
-  for (bool over_lines : {false, true})
-    for (int ring = 0; !over_lines || allow_over_lines; ++ring) {
-      double d = r + gap + ring * h * 0.8;
-      if (d > reach) break;
-      for (const auto& dir : dirs) {
-        double ax = x + dir[0] * d, ay = y + dir[1] * d;  // the box's nearest point to the marker
-        Box b;
-        b.x0 = dir[0] > 0.1 ? ax : (dir[0] < -0.1 ? ax - w : ax - w / 2);
-        b.y0 = dir[1] > 0.1 ? ay : (dir[1] < -0.1 ? ay - h : ay - h / 2);
-        // Slid back inside the area when it sticks out (a long name by a marker near an edge).
-        b.x0 = std::max(area_.x0, std::min(b.x0, area_.x1 - w));
-        b.y0 = std::max(area_.y0, std::min(b.y0, area_.y1 - h));
-        b.x1 = b.x0 + w;
-        b.y1 = b.y0 + h;
-        if (!fits({b}, over_lines)) continue;
-        take({b});
-        return Spot{b, ring > 0, over_lines};
-      }
+  for (int ring = 0;; ++ring) {
+    double d = r + gap + ring * h * 0.8;
+    if (d > reach) break;
+    for (const auto& dir : dirs) {
+      double ax = x + dir[0] * d, ay = y + dir[1] * d;  // the box's nearest point to the marker
+      Box b;
+      b.x0 = dir[0] > 0.1 ? ax : (dir[0] < -0.1 ? ax - w : ax - w / 2);
+      b.y0 = dir[1] > 0.1 ? ay : (dir[1] < -0.1 ? ay - h : ay - h / 2);
+      // Slid back inside the area when it sticks out (a long name by a marker near an edge).
+      b.x0 = std::max(area_.x0, std::min(b.x0, area_.x1 - w));
+      b.y0 = std::max(area_.y0, std::min(b.y0, area_.y1 - h));
+      b.x1 = b.x0 + w;
+      b.y1 = b.y0 + h;
+      if (!fits({b})) continue;
+      const bool leader = ring > 0;
+      // The leader runs from the marker to the box's nearest point.
+      const double tx = std::clamp(x, b.x0, b.x1), ty = std::clamp(y, b.y0, b.y1);
+      if (leader && crosses_label(x, y, tx, ty)) continue;
+      take({b});
+      if (leader) block_segment(x, y, tx, ty, 0.02);
+      return Spot{b, leader};
     }
+  }
   return std::nullopt;
 }
 

@@ -1,7 +1,8 @@
 // Where a plot's text goes: the figure's geometry (margins and axis ranges, fixed in
 // the script so that ridge knows where every data point lands, in inches) and a
 // greedy label placer that keeps labels off each other, off the plotted lines and
-// points, and inside the plot area, trying positions nearest first.
+// points, and inside the plot area, trying positions nearest first. No label is ever
+// set over a line or a point (in an opaque box): one with no free spot is left out.
 #pragma once
 
 #include <optional>
@@ -44,32 +45,33 @@ class LabelPlacer {
   void block_segment(double ax, double ay, double bx, double by, double thickness);
   // Text `w` x `h` centred at (cx, cy) and turned by `angle_deg`, as boxes along it.
   static std::vector<Box> rotated_text(double cx, double cy, double w, double h, double angle_deg);
-  // Inside the area and clear of everything (or, with `labels_only`, of other labels).
-  bool fits(const std::vector<Box>& boxes, bool labels_only = false) const;
+  // Inside the area and clear of everything: lines, markers and other labels.
+  bool fits(const std::vector<Box>& boxes) const;
   // Marks a label's boxes as taken.
   void take(const std::vector<Box>& boxes) {
     taken_.insert(taken_.end(), boxes.begin(), boxes.end());
-    labels_.insert(labels_.end(), boxes.begin(), boxes.end());
+    labels_.push_back(boxes);
   }
   const Box& area() const { return area_; }
+  // Every label taken so far, each as the boxes that cover it.
+  const std::vector<std::vector<Box>>& labels() const { return labels_; }
 
   struct Spot {
     Box box;
     bool leader = false;  // placed away from its anchor: draw a line to it
-    bool boxed = false;   // over lines or markers: draw it in an opaque box
   };
   // A w x h label for a marker of radius `r` at (x, y): tries directions around it at
-  // growing distances up to the plot area's diagonal, first clear of everything, then
-  // over lines and markers (boxed); nothing when it would overlap a label wherever it went.
+  // growing distances up to the plot area's diagonal, clear of lines, markers and
+  // labels; one placed away from the marker gets a leader line, which crosses no other
+  // label and which later labels keep off. Nothing when no spot is free.
   // Directions nearest (`prefer_x`, `prefer_y`) are tried first (default: right).
-  // Without `over_lines` a label never goes over lines and markers.
-  std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0,
-                                 bool over_lines = true);
+  std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0);
 
  private:
+  bool crosses_label(double ax, double ay, double bx, double by) const;
   Box area_;
-  std::vector<Box> taken_;   // obstacles and labels
-  std::vector<Box> labels_;  // labels only
+  std::vector<Box> taken_;                // obstacles and labels
+  std::vector<std::vector<Box>> labels_;  // labels only, one entry per label
 };
 
 }  // namespace ridge::plots

@@ -25,6 +25,10 @@ double PlotStyle::text_width_in(const std::string& text) const {
   return w * char_in();
 }
 
+std::string PlotStyle::series_colour(size_t i) const {
+  return grayscale ? kGrays[i % kGrays.size()] : kOkabeIto[i % kOkabeIto.size()];
+}
+
 ImageFormat format_of_output(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -61,7 +65,7 @@ double parse_length(const std::string& side, const PlotStyle& style, const std::
   double inches = unit == "cm" ? v / 2.54 : unit == "px" ? v / style.dpi : v;
   if (inches < 1.5 || inches > 40)
     throw InputError({}, "--size: " + side + " is outside 1.5 to 40 inches",
-                     "a journal column is about 3.3 in wide, a page about 7 in (or --style paper)");
+                     "a journal column is about 3.3 in wide, a page about 7 in (or --style column, --style page)");
   return inches;
 }
 
@@ -88,15 +92,20 @@ PlotStyle make_style(const std::string& output, const StyleOptions& o) {
       throw InputError({}, "--dpi is for PNG output", "vector formats (svg, pdf, tex) take --size in inches");
     s.dpi = o.dpi;
   }
-  // Presets: a journal's column and page widths at 8 pt, and a 16:9 slide.
-  if (o.preset == "paper") {
+  // Presets: a two-column paper's \columnwidth (IEEEtran 3.5 in, ACM 3.33 in) and its
+  // \textwidth (IEEEtran 7.16 in) at 8 pt, and a 16:9 slide. "paper" and "paper-wide"
+  // are the older names of column and page.
+  if (o.preset == "column" || o.preset == "paper") {
     s.width_in = 3.3, s.height_in = 2.6, s.font_size = 8;
-  } else if (o.preset == "paper-wide") {
+  } else if (o.preset == "page" || o.preset == "paper-wide") {
     s.width_in = 7, s.height_in = 3.2, s.font_size = 8;
   } else if (o.preset == "slides") {
     s.width_in = 10, s.height_in = 5.6, s.font_size = 16;
   } else if (!o.preset.empty()) {
-    throw InputError({}, "--style: unknown style (got '" + o.preset + "')", "use paper, paper-wide or slides");
+    throw InputError({}, "--style: unknown style (got '" + o.preset + "')", "use column, page or slides");
+  } else if (s.format == ImageFormat::tex) {
+    // A .tex figure without a size fits \textwidth of a plain article (4.78 in).
+    s.width_in = 4.7, s.height_in = 3.4;
   }
   s.size_given = !o.preset.empty();
   if (!o.size.empty()) {
@@ -104,6 +113,8 @@ PlotStyle make_style(const std::string& output, const StyleOptions& o) {
     s.size_given = true;
     s.height_given = true;
   }
+  s.grayscale = o.grayscale;
+  s.title = !o.no_title;
   if (!o.font.empty()) {
     for (char c : o.font)
       if (std::iscntrl(static_cast<unsigned char>(c)) || c == ',')
@@ -176,9 +187,12 @@ std::string script_preamble(const PlotStyle& style, const std::string& image_nam
   g << "# a point of size 1 is " << gp_number(std::round(point_in * 1000) / 1000) << " in here; scaled to "
     << gp_number(kMarkerInPerSize) << " in, as in every format\nmarker = " << gp_number(kMarkerInPerSize / point_in)
     << "\n\n";
-  g << "# ---- colours: the " << kPaletteName << " palette (colour-blind safe), one per series ----\n";
+  if (style.grayscale)
+    g << "# ---- colours: grays (--grayscale), one per series; dashes and markers tell them apart ----\n";
+  else
+    g << "# ---- colours: the " << kPaletteName << " palette (colour-blind safe), one per series ----\n";
   for (size_t i = 0; i < kOkabeIto.size(); ++i)
-    g << "set linetype " << i + 1 << " linecolor rgb '" << kOkabeIto[i] << "' linewidth 1.5 pointtype " << (i % 7) + 5
+    g << "set linetype " << i + 1 << " linecolor rgb '" << style.series_colour(i) << "' linewidth 1.5 pointtype " << (i % 7) + 5
       << " dashtype solid\n";
   g << "set linetype cycle " << kOkabeIto.size() << "\n\n";
   g << "# ---- frame ----\n"
@@ -232,7 +246,8 @@ HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& t
   size_t cols = std::max<size_t>(1, std::min(key_texts.size(), static_cast<size_t>((style.width_in - 0.3) / entry_w)));
   size_t rows = key_texts.empty() ? 0 : (key_texts.size() + cols - 1) / cols;
   // The title (set 1.1 times larger), wrapped between phrases into lines that fit the figure's width.
-  std::vector<std::string> lines = wrap_phrases(style, title_phrases, (style.width_in - 0.3) / 1.1);
+  std::vector<std::string> lines =
+      style.title ? wrap_phrases(style, title_phrases, (style.width_in - 0.3) / 1.1) : std::vector<std::string>{};
   const double title_line = line * 1.1;
   double key_top = 0.1 + title_line * static_cast<double>(lines.size()) + 0.3 * line;
   HeaderBand band;

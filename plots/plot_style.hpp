@@ -28,6 +28,8 @@ inline constexpr std::array<const char*, 7> kOkabeIto = {
     "#F0E442",  // yellow
 };
 inline constexpr const char* kPaletteName = "Okabe-Ito";
+// --grayscale: series from black to light gray, in the palette's order.
+inline constexpr std::array<const char*, 7> kGrays = {"#000000", "#555555", "#888888", "#333333", "#AAAAAA", "#666666", "#999999"};
 
 // Every format draws a point of gnuplot size 1 this wide, and a line of width 1 this
 // thick (0.75 pt), and sets text at its size in points: the terminals' own scales differ
@@ -46,6 +48,8 @@ struct PlotStyle {
   double font_size = 10;   // points
   bool size_given = false;  // --size or --style was given: a plot keeps to it instead of growing with its content
   bool height_given = false;  // --size was given; a --style preset fixes the width, and its height is a start
+  bool grayscale = false;     // --grayscale: series in grays (told apart by dashes and markers), no colour
+  bool title = true;          // --no-title: no title above the plot (a paper's caption names the figure)
 
   // Whether the figure may grow wider than width_in for labels it can also set inside (a
   // roofline's roof labels in its margin): not at a given size, and not as .tex, which a
@@ -53,6 +57,8 @@ struct PlotStyle {
   // margins: 6.5 in on letter, 6.27 in on A4).
   bool may_widen() const { return !size_given && format != ImageFormat::tex; }
   TextMarkup markup() const { return format == ImageFormat::tex ? TextMarkup::latex : TextMarkup::plain; }
+  // Series i's colour: the palette's, or a gray with --grayscale.
+  std::string series_colour(size_t i) const;
   // The line height and a conservative average character width of the font, in inches.
   double line_in() const { return font_size * 1.25 / 72.0; }
   double char_in() const { return font_size * 0.56 / 72.0; }
@@ -71,11 +77,15 @@ void apply_size(PlotStyle& style, const std::string& text);
 
 // The command line's figure options; empty / zero: not given.
 struct StyleOptions {
-  std::string preset;  // --style: "paper" (3.3 in, 8 pt), "paper-wide" (7 in, 8 pt), "slides" (10 x 5.6 in, 16 pt)
+  // --style: "column" (3.3 in, 8 pt; alias "paper"), "page" (7 in, 8 pt; alias "paper-wide"),
+  // "slides" (10 x 5.6 in, 16 pt)
+  std::string preset;
   std::string size;    // --size, over the preset's
   double dpi = 0;      // --dpi
   std::string font;
   double font_size = 0;  // --font-size, over the preset's
+  bool grayscale = false;
+  bool no_title = false;
 };
 PlotStyle make_style(const std::string& output, const StyleOptions& options);
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "plots/roofline_labels.hpp"
+#include "plots/gnuplot_text.hpp"
 #include "sim/base/error.hpp"
 
 namespace ridge::plots::roofline {
@@ -20,10 +21,13 @@ namespace {
 double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v) + 1e-9)); }
 double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v) - 1e-9)); }
 
-// The frame: decades around everything drawn, margins for the tick labels, the header
-// band and (with `margin`) the roofs' labels.
+// The frame: decades around everything drawn (the top at most a decade above the
+// highest roof drawn, the bottom at most a decade below the lowest point or roof), margins for the tick labels, the header
+// band and (with `margin`) the roofs' labels; `roomy`: a full decade above the top roof
+// (for a small figure's roof label).
 // Nothing when the plot area would be under an inch either way.
-std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double ridge_hi, double header_top_in, RoofLabels mode) {
+std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double ridge_hi, double header_top_in, RoofLabels mode,
+                              bool roomy) {
   const bool margin = in_margin(mode);
   Frame f;
   f.width_in = style.width_in;
@@ -33,13 +37,15 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
   const bool inside = mode == RoofLabels::inside || mode == RoofLabels::inside_run_only;
   f.x_max = decade_above(std::max(s.x_hi * 2, ridge_hi * (inside ? 100 : 4)));
   if (f.x_max / f.x_min < 100) f.x_max = f.x_min * 100;
-  f.y_min = decade_below(s.y_lo / 1.5);
-  // Where only the run's roofs are named, the others (fp16 and int8 tensor roofs, up to
-  // 40x higher) do not stretch the axis: drawn where they fall inside it, they would
-  // otherwise take decades of a small figure's height from the layers.
+  f.y_min = std::max(decade_below(s.y_lo / 1.5), s.y_lo / 10);
+  // Where only the run's roofs are named (and drawn), the others (fp16 and int8 tensor
+  // roofs, up to 40x higher) do not stretch the axis.
   const bool others_named = mode == RoofLabels::inside || mode == RoofLabels::margin;
-  f.y_max = decade_above((others_named ? s.y_hi : s.run_roofs_hi) * 2.5);
-  if (f.y_max / f.y_min < 100) f.y_min = f.y_max / 100;
+  // Room above the top roof for its label, and at most a decade of empty axis beyond
+  // the data and roofs either way.
+  const double top = others_named ? s.y_hi : s.run_roofs_hi;
+  f.y_max = roomy ? top * 10 : std::min(decade_above(top * 1.5), top * 10);
+  if (f.y_max / f.y_min < 100) f.y_min = std::max(f.y_max / 100, s.y_lo / 10);
   const double line = style.line_in();
   f.left_in = 0.12 + line + style.text_width_in("100 TFLOP/s") + 0.1;
   f.right_in = 0.2 + style.text_width_in("100000") / 2;
@@ -79,18 +85,36 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
   for (const TimedHardware& r : req.runs)
     for (double x : r.timing.hardware->ridge_points) ridge_hi = std::max(ridge_hi, x);
   Layout L;
-  const std::vector<RoofLabels> modes =
-      roofs_in_key ? std::vector<RoofLabels>{RoofLabels::key}
-                   : std::vector<RoofLabels>{RoofLabels::inside, RoofLabels::margin, RoofLabels::inside_run_only,
-                                             RoofLabels::margin_run_only};
-  for (RoofLabels mode : modes) {
+  struct Try {
+    RoofLabels mode;
+    bool roomy;
+  };
+  const std::vector<Try> tries =
+      roofs_in_key ? std::vector<Try>{{RoofLabels::key, false}}
+                   : std::vector<Try>{{RoofLabels::inside, false},
+                                      {RoofLabels::margin, false},
+                                      {RoofLabels::inside_run_only, false},
+                                      {RoofLabels::inside_run_only, true},
+                                      {RoofLabels::margin_run_only, false}};
+  for (const Try& t : tries) {
+    const RoofLabels mode = t.mode;
     const bool margin = in_margin(mode);
-    std::optional<Frame> frame = frame_of(style, s, ridge_hi, header_top_in, mode);
+    std::optional<Frame> frame = frame_of(style, s, ridge_hi, header_top_in, mode, t.roomy);
     if (!frame) {
-      if (mode == modes.back())
-        throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
+      if (&t == &tries.back())
+      {
+        // Blame --size only where it was given (a --style preset fixes the width alone).
+        if (style.height_given)
+          throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
+        throw InputError({}, "the figure is too small for its text at " + gp_number(style.font_size) + " pt",
+                         "give --font-size smaller, or a larger --size");
+      }
       continue;
     }
+    // Where only the run's roof can be named, the other dtypes' roofs are not drawn: an
+    // unnamed roof says nothing, and would take the room its label needs.
+    if (run_only(mode))
+      for (Hardware& H : s.hw) std::erase_if(H.roofs, [](const Roof& r) { return !r.run; });
     L = Layout{};
     L.roof_labels = mode;
     L.margin_roofs = margin;
@@ -107,25 +131,38 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
         placer.block_segment(f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1),
                              kLineThickness);
     }
-    std::vector<Box> markers;
+    // Each memory level's ridge point at the run's dtype (with several hardware, DRAM's
+    // only) drops a thin line to the floor: the labels keep off it.
+    if (s.hw.size() == 1)
+      for (double x : req.runs[0].timing.hardware->ridge_points) L.drops.push_back({0, x, s.hw[0].run_flops});
+    for (const Layout::Drop& d : L.drops)
+      placer.block_segment(f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0, kLineThickness / 2);
     for (const Point& p : s.points) {
       double x = f.to_in_x(p.intensity), y = f.to_in_y(p.attained);
-      markers.push_back({x - p.r_in, y - p.r_in, x + p.r_in, y + p.r_in});
-      placer.block(markers.back());
+      L.geometry.markers.push_back({x - p.r_in, y - p.r_in, x + p.r_in, y + p.r_in});
+      placer.block(L.geometry.markers.back());
     }
     L.line_labels.assign(s.hw.size(), {});
-    L.boxed_labels.assign(s.hw.size(), {});
-    Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont, markers};
+    Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont};
     if (mode != RoofLabels::key && !margin && !place_roof_labels(P)) continue;
 
     if (margin) place_margin_roof_labels(P);
     // With several hardware the bandwidths and ridge points are named in the key instead:
     // in the plot, six diagonals' labels would crowd one narrow band.
+    // The ridge labels first: near the knee they have the fewest spots.
     if (s.hw.size() == 1) {
-      place_diagonal_labels(P);
       place_ridge_labels(P, req);
+      place_diagonal_labels(P);
     }
     place_layer_labels(P, req.labels);
+    L.geometry.area = area;
+    L.geometry.labels = placer.labels();
+    for (const Hardware& H : s.hw) {
+      for (const Roof& r : H.roofs) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops)});
+      for (const Diagonal& d : H.diags)
+        L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1)});
+    }
+    for (const Layout::Drop& d : L.drops) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0});
     break;
   }
   return L;

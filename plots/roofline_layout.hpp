@@ -40,16 +40,17 @@ struct Layout {
   RoofLabels roof_labels = RoofLabels::inside;
   bool margin_roofs = false;
   std::vector<std::vector<Text>> line_labels;  // per hardware: roof, bandwidth and ridge labels
-  std::vector<std::vector<Text>> boxed_labels; // per hardware: bandwidth labels on their line
   std::vector<MarginText> margin_labels;       // roof labels in the right margin
-  std::vector<Text> layer_labels, boxed_layer_labels;
+  std::vector<Text> layer_labels;
   struct Drop {
     size_t run;
     double x, y;  // a ridge point: a line drops from it to the floor
   };
   std::vector<Drop> drops;
   size_t layers_wanted = 0;
+  std::vector<std::string> dropped;  // bandwidth and ridge labels that found no free spot
   std::string leaders;
+  RooflineGeometry geometry;
 };
 
 // Two points as a gnuplot data block of one segment (a blank line after it).

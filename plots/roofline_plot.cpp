@@ -6,6 +6,7 @@
 #include "plots/roofline_plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "plots/data_file.hpp"
@@ -17,16 +18,28 @@
 
 namespace ridge::plots {
 
-PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, const std::string& stem) {
+namespace {
+
+using namespace roofline;
+
+// What both the bundle and the geometry come from: the scene, its layout, the title and key.
+struct Prepared {
+  Scene scene;
+  PlotStyle sized;  // the style at the figure's final size
+  HeaderBand band;
+  std::vector<std::string> key_texts;
+  Layout layout;
+};
+
+Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
   if (!req.model || req.runs.empty() || req.labels < 0) throw RunError("roofline plot: nothing to draw");
-  using namespace roofline;
   for (const TimedHardware& r : req.runs)
     if (!r.timing.hardware) throw RunError("roofline plot: a run was not timed on hardware");
-  const TextMarkup mk = style.markup();
   const DType dtype = req.settings.dtype;
   const size_t H = req.runs.size();
-
-  Scene scene = scene_of(req);
+  Prepared pr;
+  Scene& scene = pr.scene;
+  scene = scene_of(req);
 
   // The title names the model, the run and, when there is one, the hardware; as phrases,
   // so that a wrapped title breaks between them, never inside "batch 64". The key sits
@@ -35,7 +48,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   std::vector<std::string> title = {H == 1 ? model.name + " on " + hardware_title(req.runs[0].hw) + ":" : model.name + ",",
                                     "batch " + std::to_string(req.settings.batch) + ",", std::string(dtype_name(dtype)) + ",",
                                     std::string(phase_name(req.settings.phase))};
-  std::vector<std::string> key_texts;
+  std::vector<std::string>& key_texts = pr.key_texts;
   if (H > 1)
     for (size_t h = 0; h < H; ++h) key_texts.push_back(hardware_key(req.runs[h], scene.hw[h]));
   // An overlay too narrow for the full entries (at a given size or \textwidth): short
@@ -50,22 +63,56 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
   // Several hardware: without --size, room for their roof labels in the margin (and
   // for the key's entries, below the title).
-  PlotStyle sized = style;
+  PlotStyle& sized = pr.sized;
+  sized = style;
   if (H > 1 && !style.size_given) {
     if (style.may_widen()) sized.width_in += 1.5;
     sized.height_in += 0.8;
   }
-  HeaderBand band = header_band(sized, title, key_texts);
-  // A preset (--style paper: a journal column's width) fixes the width, not the height:
+  pr.band = header_band(sized, title, key_texts);
+  // A preset (--style column: a journal column's width) fixes the width, not the height:
   // its height is for a one-row key, and each further row (an overlay's hardware, the
   // launch-bound note) makes the figure taller rather than its plot area shorter.
   if (style.size_given && !style.height_given) {
-    sized.height_in += band.top_in - header_band(sized, title, {key_texts.front()}).top_in;
-    band = header_band(sized, title, key_texts);  // it places the title and key by height
+    sized.height_in += pr.band.top_in - header_band(sized, title, {key_texts.front()}).top_in;
+    // and the plot area keeps at least 0.62 of the width in height, however tall the header.
+    const double bottom_in = 0.15 + 2.2 * sized.line_in();
+    sized.height_in = std::max(sized.height_in, pr.band.top_in + bottom_in + 0.62 * sized.width_in);
+    pr.band = header_band(sized, title, key_texts);  // it places the title and key by height
   }
 
-  const Layout L = layout_of(req, sized, scene, band.top_in, roofs_in_key);
-  sized.width_in = L.frame.width_in;
+  pr.layout = layout_of(req, sized, scene, pr.band.top_in, roofs_in_key);
+  sized.width_in = pr.layout.frame.width_in;
+  return pr;
+}
+
+double decade_at_or_below(double v) { return std::pow(10.0, std::floor(std::log10(v) + 1e-9)); }
+
+// Log x ticks on decades, a decade apart, or every second or third decade where the plot area is
+// too narrow for a label per decade ("1000" and "10000" would run together).
+std::string x_tick_step(const Frame& f, const PlotStyle& style) {
+  const Box a = f.plot_area();
+  const double per_decade = (a.x1 - a.x0) / std::log10(f.x_max / f.x_min);
+  const double label = style.text_width_in(gp_number(f.x_max)) * 1.25 + 0.08;
+  const char* step = per_decade >= label ? "10" : per_decade * 2 >= label ? "100" : "1000";
+  return gp_number(decade_at_or_below(f.x_min)) + ", " + step;
+}
+
+}  // namespace
+
+RooflineGeometry roofline_geometry(const RooflineRequest& req, const PlotStyle& style) {
+  return prepare(req, style).layout.geometry;
+}
+
+PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, const std::string& stem) {
+  Prepared pr = prepare(req, style);
+  const TextMarkup mk = style.markup();
+  const size_t H = req.runs.size();
+  const Scene& scene = pr.scene;
+  const Layout& L = pr.layout;
+  const PlotStyle& sized = pr.sized;
+  const HeaderBand& band = pr.band;
+  const std::vector<std::string>& key_texts = pr.key_texts;
 
   DataFile dat;
   dat.comment("ridge roofline plot data: " + std::to_string(H) + " hardware run(s); blocks are selected with `index N`");
@@ -76,8 +123,6 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   for (size_t h = 0; h < H; ++h) blocks.push_back(write_hardware(dat, req, scene, L, h, mk, sized.font_size * kLineFont));
   int layer_block = dat.begin_block("labels of the heaviest layers: x y text angle linetype (x: left edge, y: vertical centre)");
   write_texts(dat, L.layer_labels, mk);
-  int boxed_layer_block = dat.begin_block("labels of the heaviest layers set over lines, in an opaque box: x y text angle");
-  write_texts(dat, L.boxed_layer_labels, mk);
   int leader_block = dat.begin_block("leader lines from markers to labels placed away from them, x y (segments)");
   dat.out() << L.leaders;
 
@@ -90,23 +135,23 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
        "set logscale xy 10\n"
        "set format x '%g'\n"
        "set format y '%.0s %cFLOP/s'\n"
-       "set xtics 10\nset ytics 10\nset mxtics 10\nset mytics 10\n";
+       "set xtics " << x_tick_step(f, sized) << "\nset ytics " << gp_number(decade_at_or_below(f.y_min)) << ", 10\nset mxtics 10\nset mytics 10\n";
   g << f.gnuplot_margins();
-  g << axis_titles(sized, f, "Arithmetic intensity [FLOP/B]", "Attained performance");
+  g << axis_titles(sized, f, "Arithmetic intensity [FLOP/B]", "Performance, launch time aside");
   g << band.script;
-  g << "set style fill transparent solid 0.45 noborder\n"
-       "set style textbox opaque noborder margins 1,1\n";
+  g << "set style fill transparent solid 0.45 noborder\n";
   if (L.margin_roofs) g << margin_roof_script(L, sized);
   g << "\ndata = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
-  g << plot_command(scene, L, blocks, layer_block, boxed_layer_block, leader_block, key_texts, sized);
+  g << plot_command(scene, L, blocks, layer_block, leader_block, key_texts, sized);
 
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   if (run_only(L.roof_labels))
-    bundle.notes.push_back("only the run's roof is labelled: the figure has no room for the other dtypes' values");
-  const size_t placed = L.layer_labels.size() + L.boxed_layer_labels.size();
+    bundle.notes.push_back("only the run's roof is drawn: the figure has no room to name the other dtypes' roofs");
+  const size_t placed = L.layer_labels.size();
   if (placed < L.layers_wanted)
     bundle.notes.push_back("labelled " + std::to_string(placed) + " of the " + std::to_string(L.layers_wanted) +
                            " heaviest points; the rest had no free spot (a larger --size makes room)");
+  for (const std::string& d : L.dropped) bundle.notes.push_back("left out the label \"" + d + "\": no free spot beside its line");
   return bundle;
 }
 

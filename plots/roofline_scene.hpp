@@ -35,8 +35,10 @@ struct Point {
   double intensity, attained, share, time_s, size;
   double r_in = 0;              // marker radius, inches
   bool launch_bound = false;    // the Result's bound is `overhead`: kernel launches take most of its time
-  std::string label() const {
-    return name + (layers.size() > 1 ? " x" + std::to_string(layers.size()) + "," : "") + " " + percent_label(share);
+  // "encoder.*.ffn ×12, 19%"; short: the name's last part only, "ffn ×12, 19%".
+  std::string label(bool short_form = false) const {
+    const std::string shown = short_form ? name.substr(name.find_last_of("./") + 1) : name;
+    return shown + (layers.size() > 1 ? " \u00d7" + std::to_string(layers.size()) + "," : "") + " " + percent_label(share);
   }
 };
 

@@ -20,6 +20,15 @@ void write_texts(DataFile& dat, const std::vector<Text>& texts, TextMarkup mk, d
 
 namespace {
 
+// Print-safe: in an overlay each hardware's roof and DRAM diagonal has its own dash
+// pattern, and its points their own marker shape, so that the devices are told apart in
+// grayscale as well as by colour (the first hardware: solid lines, circles).
+constexpr const char* kHardwareDashes[] = {"solid", "(8,4)", "(2,3)", "(8,3,2,3)"};
+struct Marker {
+  int filled, outline;  // gnuplot point types
+};
+constexpr Marker kHardwareMarkers[] = {{7, 6}, {9, 8}, {11, 10}, {15, 14}};  // circle, triangle, inverted triangle, pentagon
+
 // The points block's columns: the layer schema's keys (sim/views/layer_fields), and the
 // plot's own marker_size and layer_index between them. A key the schema lacks is a bug.
 std::vector<std::string> point_columns(const RunResult& run) {
@@ -77,8 +86,6 @@ Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s,
   }
   b.labels = dat.begin_block(which + ": roof, bandwidth and ridge labels: x y text angle linetype (centred)");
   write_texts(dat, L.line_labels[h], mk, line_points);
-  b.boxed = dat.begin_block(which + ": bandwidth labels set on their line, in an opaque box: x y text angle");
-  write_texts(dat, L.boxed_labels[h], mk, line_points);
   b.drops = dat.begin_block(which + ": lines dropped from the labelled ridge points to the floor, x y (segments)");
   for (const Layout::Drop& d : L.drops)
     if (d.run == h) dat.out() << segment(d.x, d.y, d.x, L.frame.y_min);
@@ -104,30 +111,33 @@ std::string margin_roof_script(const Layout& L, const PlotStyle& style) {
 }
 
 std::string plot_command(const Scene& s, const Layout& L, const std::vector<Blocks>& blocks, int layer_block,
-                         int boxed_layer_block, int leader_block, const std::vector<std::string>& key_texts,
-                         const PlotStyle& style) {
+                         int leader_block, const std::vector<std::string>& key_texts, const PlotStyle& style) {
   std::vector<std::string> clauses;
   auto idx = [](int i) { return "data index " + std::to_string(i); };
   const size_t H = s.hw.size();
   for (size_t h = 0; h < H; ++h) {
     const Blocks& b = blocks[h];
     std::string lt = "lt " + std::to_string(h % kOkabeIto.size() + 1);
-    clauses.push_back(idx(b.run_roof) + " using 1:2 with lines " + lt + " lw 2.5 notitle");
+    const std::string dt = std::string(" dt ") + kHardwareDashes[h % std::size(kHardwareDashes)];
+    clauses.push_back(idx(b.run_roof) + " using 1:2 with lines " + lt + " lw 2.5" + dt + " notitle");
     if (s.hw[h].roofs.size() > 1)
       clauses.push_back(idx(b.other_roofs) + " using 1:2 with lines " + lt + " lw 0.8 dt (4,4) lc rgb '#A0" +
-                        std::string(kOkabeIto[h % kOkabeIto.size()]).substr(1) + "' notitle");
-    clauses.push_back(idx(b.dram) + " using 1:2 with lines " + lt + " lw 2.5 notitle");
+                        style.series_colour(h).substr(1) + "' notitle");
+    clauses.push_back(idx(b.dram) + " using 1:2 with lines " + lt + " lw 2.5" + dt + " notitle");
     if (s.hw[h].diags.size() > 1) clauses.push_back(idx(b.other_levels) + " using 1:2 with lines " + lt + " lw 1 dt (5,4) notitle");
   }
   for (size_t h = 0; h < H; ++h) {
     const Blocks& b = blocks[h];
     std::string lt = "lt " + std::to_string(h % kOkabeIto.size() + 1);
-    std::string rgb = kOkabeIto[h % kOkabeIto.size()];
-    // Filled translucent circles (#AARRGGBB: alpha 0x70) with an outline in the same colour;
+    std::string rgb = style.series_colour(h);
+    const Marker& mark = kHardwareMarkers[h % std::size(kHardwareMarkers)];
+    // Filled translucent markers (#AARRGGBB: alpha 0x70) with an outline in the same colour;
     // launch-bound layers (column 7 "overhead") as squares, at their roofline position.
     const std::string circle = "(strcol(7) eq 'overhead' ? NaN : $2)", square = "(strcol(7) eq 'overhead' ? $2 : NaN)";
-    clauses.push_back(idx(b.points) + " using 1:" + circle + ":($4*marker) with points pt 7 ps variable lc rgb '#70" + rgb.substr(1) + "' notitle");
-    clauses.push_back(idx(b.points) + " using 1:" + circle + ":($4*marker) with points pt 6 ps variable " + lt + " lw 0.8 notitle");
+    clauses.push_back(idx(b.points) + " using 1:" + circle + ":($4*marker) with points pt " + std::to_string(mark.filled) +
+                      " ps variable lc rgb '#70" + rgb.substr(1) + "' notitle");
+    clauses.push_back(idx(b.points) + " using 1:" + circle + ":($4*marker) with points pt " + std::to_string(mark.outline) +
+                      " ps variable " + lt + " lw 0.8 notitle");
     if (s.launch_bound)
       clauses.push_back(idx(b.points) + " using 1:" + square + ":($4*marker) with points pt 4 ps variable " + lt + " lw 1.2 notitle");
     clauses.push_back(idx(b.drops) + " using 1:2 with lines " + lt + " lw 0.6 dt (2,3) notitle");
@@ -136,33 +146,27 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
   }
   // The key: each hardware (several only) with its bandwidths, then the marker note.
   for (size_t h = 0; h < H && H > 1; ++h)
-    clauses.push_back("keyentry with linespoints pt 7 ps 0.8*marker lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 title " +
-                      gp_string(key_texts[h], style.markup()));
+    clauses.push_back("keyentry with linespoints pt " + std::to_string(kHardwareMarkers[h % std::size(kHardwareMarkers)].filled) +
+                      " ps 0.8*marker lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 dt " +
+                      kHardwareDashes[h % std::size(kHardwareDashes)] + " title " + gp_string(key_texts[h], style.markup()));
   clauses.push_back("keyentry with points pt 6 ps 1.4*marker lc rgb '#555555' title 'marker area: time share'");
   if (s.launch_bound)
     clauses.push_back("keyentry with points pt 4 ps 1.4*marker lc rgb '#555555' lw 1.2 title " +
                       gp_string(kLaunchBoundKey, style.markup()));
   const std::string line_font = " font '," + gp_number(style.font_size * kLineFont) + "'";
-  // LaTeX draws gnuplot's opaque text boxes with \widthof (the calc package): in .tex
-  // output such labels go without their box, so that a plain article compiles them.
-  const std::string boxed = style.format == ImageFormat::tex ? "" : " boxed";
   for (size_t h = 0; h < H; ++h) {
     std::string tc = " tc lt " + std::to_string(h % kOkabeIto.size() + 1) + " notitle";
     if (!L.line_labels[h].empty())
       clauses.push_back(idx(blocks[h].labels) + " using 1:2:3:4 with labels center rotate variable" + line_font + tc);
-    if (!L.boxed_labels[h].empty())
-      clauses.push_back(idx(blocks[h].boxed) + " using 1:2:3:4 with labels center rotate variable" + boxed + line_font + tc);
   }
   if (!L.leaders.empty()) clauses.push_back(idx(leader_block) + " using 1:2 with lines lc rgb '#777777' lw 0.7 notitle");
   // Layer labels in near-black; with several hardware, in their hardware's colour.
   const std::string layer_tc = H > 1 ? "using 1:2:3:5 with labels left tc variable" : "using 1:2:3 with labels left tc rgb '#222222'";
   if (!L.layer_labels.empty()) clauses.push_back(idx(layer_block) + " " + layer_tc + " notitle");
-  if (!L.boxed_layer_labels.empty())
-    clauses.push_back(idx(boxed_layer_block) + " " + layer_tc.substr(0, layer_tc.find(" tc")) + boxed + layer_tc.substr(layer_tc.find(" tc")) + " notitle");
   std::ostringstream p;
-  p << "# Per hardware N (colour N): roofs (run's dtype solid, other dtypes light and dashed),\n"
-       "# diagonals up to the run's roof (DRAM solid, nearer levels dashed), ridge points,\n"
-       "# layers, then the labels.\n"
+  p << "# Per hardware N (colour N, dash pattern N, marker shape N): roofs (the run's dtype\n"
+       "# heavy, other dtypes light and dashed), diagonals up to the run's roof (DRAM heavy,\n"
+       "# nearer levels thin and dashed), ridge points, layers, then the labels.\n"
        "plot \\\n";
   for (size_t i = 0; i < clauses.size(); ++i) p << "    " << clauses[i] << (i + 1 < clauses.size() ? ", \\\n" : "\n");
   return p.str();

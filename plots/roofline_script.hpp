@@ -14,7 +14,7 @@ namespace ridge::plots::roofline {
 
 // The .dat block index of each thing drawn for one hardware.
 struct Blocks {
-  int run_roof, other_roofs, dram, other_levels, ridges, points, labels, boxed, drops;
+  int run_roof, other_roofs, dram, other_levels, ridges, points, labels, drops;
 };
 
 // Texts at the figure's font size or (points > 0) at `points`.
@@ -29,7 +29,6 @@ std::string margin_roof_script(const Layout& L, const PlotStyle& style);
 
 // The `plot` command: lines, points, labels and the key's entries.
 std::string plot_command(const Scene& s, const Layout& L, const std::vector<Blocks>& blocks, int layer_block,
-                         int boxed_layer_block, int leader_block, const std::vector<std::string>& key_texts,
-                         const PlotStyle& style);
+                         int leader_block, const std::vector<std::string>& key_texts, const PlotStyle& style);
 
 }  // namespace ridge::plots::roofline

@@ -531,6 +531,7 @@ const Case kCases[] = {
     {PS, "", ROOF " --output o.png --font 'a,b'", "--font: a font name has no ',' or control characters (got 'a,b')", false},
     {PS, "", ROOF " --output o.png --font-size 2", "--font-size must be between 4 and 72 points (got 2)", false},
     {"plots/roofline_layout.cpp", "", ROOF " --output o.png --size 1.5x1.5 --font-size 72", "--size is too small for this font size", false},
+    {"plots/roofline_layout.cpp", "", ROOF " --output o.png --style column --font-size 40", "the figure is too small for its text at 40 pt", false},
     {"plots/layers_plot.cpp", "", "RIDGE plot layers mlp --hw v100 --output o.png --group blocks", "--group: unknown grouping (got 'blocks')", false},
     {"plots/layers_plot.cpp", "", "RIDGE plot layers mlp --hw v100 --output o.png --size 1.5x1.5", "--size is too small for 2 bars with these names", false},
     // sim/views/: tables as asked for

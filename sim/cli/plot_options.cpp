@@ -16,13 +16,16 @@ po::options_description plot_option_group(PlotOptionValues& v) {
   g.add_options()
       ("output,o", po::value(&v.output), "image to write: FILE.png, FILE.svg, FILE.pdf or FILE.tex (LaTeX text, with its "
                                          "graphics in FILE-graphics.pdf); FILE.gp and FILE.dat are written beside it")
-      ("style", po::value(&v.style), "preset size and font: paper (one column, 3.3 in, 8 pt), paper-wide (two columns, "
-                                     "7 in, 8 pt) or slides (10 x 5.6 in, 16 pt)")
+      ("style", po::value(&v.style), "preset size and font: column (a two-column paper's column, 3.3 in, 8 pt; "
+                                     "also 'paper'), page (its text width, 7 in, 8 pt; also 'paper-wide') or slides "
+                                     "(10 x 5.6 in, 16 pt)")
       ("size", po::value(&v.size), "WxH in inches (6x4.2), or with a unit: 15cmx10cm, 1200x800px (PNG); "
                                    "without it the figure grows to fit its content")
       ("dpi", po::value(&v.dpi), "PNG resolution, pixels per inch (default 150)")
       ("font", po::value(&v.font), "font family (default Sans; LaTeX output uses the document's font)")
-      ("font-size", po::value(&v.font_size), "font size in points (default 10; fonts scale with it)");
+      ("font-size", po::value(&v.font_size), "font size in points (default 10; fonts scale with it)")
+      ("grayscale", po::bool_switch(&v.grayscale), "draw in grays only; series differ by dash pattern and marker shape")
+      ("no-title", po::bool_switch(&v.no_title), "leave the title out (a paper's caption names the figure)");
   return g;
 }
 
@@ -33,7 +36,7 @@ PlotTarget plot_target(const PlotOptionValues& v) {
     if (static_cast<unsigned char>(c) < 0x20)
       throw InputError({}, "--output: the file name holds a control character");
   PlotTarget t;
-  t.style = plots::make_style(v.output, {v.style, v.size, v.dpi, v.font, v.font_size});
+  t.style = plots::make_style(v.output, {v.style, v.size, v.dpi, v.font, v.font_size, v.grayscale, v.no_title});
   std::filesystem::path p(v.output);
   t.folder = p.parent_path().string();
   t.stem = p.stem().string();

@@ -20,6 +20,8 @@ struct PlotOptionValues {
   double dpi = 0;
   std::string font;
   double font_size = 0;
+  bool grayscale = false;
+  bool no_title = false;
 };
 
 po::options_description plot_option_group(PlotOptionValues& v);

@@ -1,0 +1,179 @@
+// The roofline's scene as ridge lays it out, checked geometrically (issue #26): in every
+// preset, no label box meets another label, a roof, a diagonal, a line dropped from a
+// ridge point or a point's marker; every label and point is inside the plot area; the
+// y axis reaches at most a decade beyond the data and the roofs drawn; and an overlay
+// in grayscale tells its devices apart by dash pattern and marker shape.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "plots/roofline_plot.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "tests/plot_test_util.hpp"
+
+namespace ridge {
+namespace {
+
+using namespace plots;
+
+struct Case {
+  std::string name, model;
+  std::vector<std::string> hws;
+  RunSettings settings;
+};
+
+std::vector<Case> cases() {
+  RunSettings inf, train, decode, prefill;
+  train.phase = Phase::training, train.batch = 64;
+  decode.phase = Phase::decode, decode.context = 1024, decode.dtype = DType::fp16;
+  prefill.phase = Phase::prefill, prefill.seq = 1024, prefill.dtype = DType::fp16;
+  RunSettings overlay;
+  overlay.batch = 64, overlay.dtype = DType::fp16;
+  return {{"alexnet v100", "alexnet", {"v100"}, inf},
+          {"resnet50 a100 training", "resnet50", {"a100"}, train},
+          {"llama-2-7b a100 decode", "llama-2-7b", {"a100"}, decode},
+          {"llama-2-7b a100 prefill", "llama-2-7b", {"a100"}, prefill},
+          {"bert-base a100", "bert-base", {"a100"}, inf},
+          {"resnet50 three gpus", "resnet50", {"v100", "a100", "h100"}, overlay}};
+}
+
+struct Timed {
+  Model model;
+  std::vector<TimedHardware> runs;
+};
+
+Timed timed(const Case& c) {
+  Timed t{load_model(c.model, c.settings.tokens_per_step()), {}};
+  CostAnalysis costs = analyze_costs(t.model, c.settings);
+  for (const std::string& h : c.hws) {
+    HardwareSpec spec = load_hardware(h);
+    RunResult r = derive(t.model, costs, spec, select_hardware_model(spec, ""));
+    t.runs.push_back({spec, r});
+  }
+  return t;
+}
+
+// The figure presets a user picks: the default for screens, a column, a page, and a
+// LaTeX figure at its default size.
+std::vector<std::pair<std::string, PlotStyle>> presets() {
+  return {{"default png", make_style("f.png", {})},
+          {"column pdf", make_style("f.pdf", {"column", "", 0, "", 0})},
+          {"page svg", make_style("f.svg", {"page", "", 0, "", 0})},
+          {"default tex", make_style("f.tex", {})}};
+}
+
+// Whether segment a-b passes through the open box b (Liang-Barsky clipping).
+bool segment_meets(const RooflineGeometry::Segment& s, const Box& b) {
+  double t0 = 0, t1 = 1;
+  const double dx = s.x1 - s.x0, dy = s.y1 - s.y0;
+  const double p[] = {-dx, dx, -dy, dy}, q[] = {s.x0 - b.x0, b.x1 - s.x0, s.y0 - b.y0, b.y1 - s.y0};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] <= 0) return false;
+      continue;
+    }
+    const double t = q[i] / p[i];
+    if (p[i] < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 >= t1) return false;
+  }
+  return true;
+}
+
+std::string show(const Box& b) {
+  std::ostringstream o;
+  o << "[" << b.x0 << "," << b.y0 << " .. " << b.x1 << "," << b.y1 << "]";
+  return o.str();
+}
+
+// Calls `check` for every case in every preset, traced by both names.
+void each_scene(const std::function<void(const Timed&, const RooflineRequest&, const PlotStyle&)>& check) {
+  for (const Case& c : cases()) {
+    Timed t = timed(c);
+    RooflineRequest req{&t.model, c.settings, t.runs, 8};
+    for (const auto& [preset, style] : presets()) {
+      SCOPED_TRACE(c.name + ", " + preset);
+      check(t, req, style);
+    }
+  }
+}
+
+TEST(PlotRooflineGeometry, LabelsMeetNoLineNoMarkerAndNoOtherLabel) {
+  each_scene([](const Timed&, const RooflineRequest& req, const PlotStyle& style) {
+      const RooflineGeometry g = roofline_geometry(req, style);
+      EXPECT_FALSE(g.labels.empty());
+      for (const Box& m : g.markers) {
+        const double cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
+        EXPECT_TRUE(cx >= g.area.x0 && cx <= g.area.x1 && cy >= g.area.y0 && cy <= g.area.y1) << "point outside " << show(m);
+      }
+      for (size_t i = 0; i < g.labels.size(); ++i)
+        for (const Box& b : g.labels[i]) {
+          EXPECT_TRUE(b.inside(g.area)) << "label " << i << " leaves the plot area " << show(b);
+          for (const auto& s : g.lines) EXPECT_FALSE(segment_meets(s, b)) << "label " << i << " on a line " << show(b);
+          for (const Box& m : g.markers) EXPECT_FALSE(b.overlaps(m)) << "label " << i << " over a point " << show(b);
+          for (size_t j = i + 1; j < g.labels.size(); ++j)
+            for (const Box& o : g.labels[j]) EXPECT_FALSE(b.overlaps(o)) << "labels " << i << " and " << j << " " << show(b);
+        }
+  });
+}
+
+// The y range reaches at most a decade beyond the highest and lowest of the points and
+// roofs drawn (read back from the .dat: run roofs, other roofs, points' y).
+TEST(PlotRooflineGeometry, YRangeAtMostADecadeBeyondDataAndRoofs) {
+  each_scene([](const Timed& t, const RooflineRequest& req, const PlotStyle& style) {
+      PlotBundle b = roofline_plot(req, style, "roof");
+      const std::string& gp = b.files[0].content;
+      const size_t at = gp.find("set yrange [");
+      ASSERT_NE(at, std::string::npos);
+      const double y_min = std::stod(gp.substr(at + 12)), y_max = std::stod(gp.substr(gp.find(':', at) + 1));
+      const auto blocks = test::data_blocks(b.files[1].content);
+      double lo = 1e300, hi = 0;
+      for (size_t h = 0; h < t.runs.size(); ++h)
+        for (size_t blk : {h * 8 + 0, h * 8 + 1, h * 8 + 5})
+          for (const auto& row : blocks.at(blk)) {
+            if (row.size() < 2 || row[0] == "NaN") continue;
+            const double y = std::strtod(row[1].c_str(), nullptr);
+            if (!(y > 0)) continue;  // the points block's header row
+            if (y >= y_min && y <= y_max * (1 + 1e-9)) lo = std::min(lo, y), hi = std::max(hi, y);
+          }
+      EXPECT_LE(y_max, hi * 10 * (1 + 1e-9)) << "top " << y_max << ", highest drawn " << hi;
+      EXPECT_GE(y_min, lo / 10 * (1 - 1e-9)) << "bottom " << y_min << ", lowest drawn " << lo;
+  });
+}
+
+// Three GPUs overlaid with --grayscale: no palette colour in the script, and each
+// device's roof and DRAM diagonal has its own dash pattern and its points their own
+// marker shape.
+TEST(PlotRooflineGeometry, GrayscaleOverlayHasThreeLineStyles) {
+  const Case c = cases().back();
+  Timed t = timed(c);
+  RooflineRequest req{&t.model, c.settings, t.runs, 8};
+  StyleOptions o;
+  o.grayscale = true;
+  const std::string gp = roofline_plot(req, make_style("f.png", o), "roof").files[0].content;
+  for (const char* colour : kOkabeIto) EXPECT_EQ(gp.find(colour), std::string::npos) << colour;
+  std::set<std::string> dashes, markers;
+  for (size_t h = 0; h < 3; ++h) {
+    // The run roof's clause: "data index 8h using 1:2 with lines lt h+1 lw 2.5 dt PATTERN notitle".
+    const std::string roof = "data index " + std::to_string(h * 8) + " using 1:2 with lines lt " + std::to_string(h + 1) + " lw 2.5 dt ";
+    const size_t at = gp.find(roof);
+    ASSERT_NE(at, std::string::npos) << roof << "\n" << gp;
+    dashes.insert(gp.substr(at + roof.size(), gp.find(' ', at + roof.size()) - at - roof.size()));
+    const std::string pts = "data index " + std::to_string(h * 8 + 5) + " using 1:(strcol(7) eq 'overhead' ? NaN : $2):($4*marker) with points pt ";
+    const size_t p = gp.find(pts);
+    ASSERT_NE(p, std::string::npos) << pts;
+    markers.insert(gp.substr(p + pts.size(), gp.find(' ', p + pts.size()) - p - pts.size()));
+  }
+  EXPECT_EQ(dashes.size(), 3u);
+  EXPECT_EQ(markers.size(), 3u);
+}
+
+}  // namespace
+}  // namespace ridge
