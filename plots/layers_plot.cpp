@@ -206,7 +206,7 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   // The time axis in the unit that suits the longest bar.
   double unit = 1;
   std::string unit_name = "s";
-  for (auto [u, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "us"}, std::pair{1e-9, "ns"}})
+  for (auto [u, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
     if (max_time < unit * 0.9995) {
       unit = u;
       unit_name = name;

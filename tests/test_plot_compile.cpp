@@ -80,7 +80,7 @@ std::vector<std::string> expected_text(const std::string& kind) {
   // roofline: V100's fp32 roof is 15.7 TFLOP/s, so the y axis has a 10 TFLOP/s decade.
   if (kind == "roofline") return {"Arithmetic intensity [FLOP/B]", "Performance, launch time aside", "10 TFLOP/s", kHostile};
   // layers: two layers, times of some microseconds, each bar named in full.
-  if (kind == "layers") return {"Time per layer [us]", "relu", kHostile};
+  if (kind == "layers") return {"Time per layer [\u00b5s]", "relu", kHostile};
   // sweep: batches 1 and 64 on the x axis.
   return {"batch", "samples/s", "64", kHostile};
 }
@@ -121,6 +121,11 @@ TEST_P(PlotCompiles, AndShowsItsTextAsText) {
     ASSERT_EQ(run_in(dir.path(), "rsvg-convert -o raster.png fig.svg", &log), 0) << log;
     EXPECT_GT(fs::file_size(dir.path() / "raster.png"), 1000u);
     text = svg_text(test::read_all(dir.path() / "fig.svg"));
+    // Its size in inches (unitless, tools take it as px at 96 per inch), and no filter,
+    // which rsvg-convert 2.54 drew as blanking the lines under a label.
+    const std::string svg = test::read_all(dir.path() / "fig.svg");
+    EXPECT_NE(svg.find("in\" height=\""), std::string::npos) << svg.substr(0, 200);
+    EXPECT_EQ(svg.find("filter=\""), std::string::npos);
   } else {
     std::string pdf = "fig.pdf";
     if (c.format == "tex") {
