@@ -572,6 +572,11 @@ const Case kCases[] = {
 #define RO "sim/cli/run_options.cpp"
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare --hw v100", "compare: which model?", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp", "compare: which devices?", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate --hw v100", "calibrate: which measurements? (MEASURED.csv)", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate in.csv", "calibrate: which hardware? (--hw)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate", "generate: which model?", false},
@@ -780,7 +785,7 @@ TEST_F(InputErrorTable, SweepAndPhaseChecks) {
 }
 TEST_F(InputErrorTable, CommandLineRunOptions) { run_rows(RO); }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);
