@@ -62,6 +62,16 @@ TEST(Compare, TokensForDecode) {
   }
 }
 
+TEST(Compare, ATrainingRunCostsItsHoursAtTheHourlyPrice) {
+  // 90 epochs of ImageNet-1k's 1,281,167 images on a V100 at AWS's $3.06/h.
+  nlohmann::json j = compare_json("resnet50 --hw v100 --phase training --batch 64 --epochs 90 --dataset-size 1281167 "
+                                  "--price-basis cloud");
+  const auto& d = j["devices"][0];
+  double hours = 90.0 * 1281167 / d["samples_per_s"].get<double>() / 3600;
+  EXPECT_NEAR(d["training_run_hours"].get<double>(), hours, 1e-9 * hours);
+  EXPECT_NEAR(d["training_run_usd"].get<double>(), hours * 3.06, 1e-9 * hours);
+}
+
 TEST(Compare, EveryTextFormatWrites) {
   for (const char* f : {"table", "csv", "md", "tex"}) {
     ridge_test::RidgeRun r = ridge_test::run_ridge(std::string("compare alexnet --hw v100 --hw a100 --format ") + f);

@@ -47,17 +47,22 @@ ComparedDevice compare_one(const Model& model, const CostAnalysis& costs, const 
 }  // namespace
 
 ComparisonResult compare_devices(const Model& model, const CostAnalysis& costs, const std::vector<DeviceUnderTest>& devices,
-                                 const CostBasis& basis) {
+                                 const CostBasis& basis, const std::optional<TrainingRun>& training_run) {
   ComparisonResult r;
   r.model = model.name;
   r.settings = costs.settings;
   r.basis = basis;
+  r.training_run = training_run;
   r.token_phase = costs.settings.uses_kv_cache();
   MemoryFootprint footprint = memory_footprint(model, costs.settings, CheckpointPolicy{});
   for (const DeviceUnderTest& d : devices) r.devices.push_back(compare_one(model, costs, d, basis, footprint, r.token_phase));
   if (r.devices.empty()) return r;
   const ComparedDevice& first = r.devices.front();
   for (ComparedDevice& c : r.devices) {
+    if (training_run && c.samples_per_s > 0) {
+      c.training_run_hours = training_run->samples / c.samples_per_s / 3600;
+      if (c.cost) c.training_run_usd = *c.training_run_hours * c.cost->usd_per_hour;
+    }
     c.speedup = ratio(c.samples_per_s, first.samples_per_s);
     if (c.samples_per_usd && first.samples_per_usd) c.samples_per_usd_ratio = ratio(*c.samples_per_usd, *first.samples_per_usd);
     if (c.joules_per_sample && first.joules_per_sample)

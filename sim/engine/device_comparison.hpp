@@ -38,6 +38,9 @@ struct ComparedDevice {
   std::optional<double> samples_per_usd;
   std::optional<double> usd_per_1000_samples;
   std::optional<double> usd_per_million_tokens;  // prefill / decode
+  // With a training run (TrainingRun): its hours on this device and its cost at usd_per_hour.
+  std::optional<double> training_run_hours;
+  std::optional<double> training_run_usd;
   // Against the first device (1 for the first): throughput, samples per dollar, energy per sample.
   double speedup = 1;
   std::optional<double> samples_per_usd_ratio;
@@ -51,10 +54,18 @@ struct BoundDifference {
   std::vector<std::string> bounds;  // parallel to ComparisonResult::devices
 };
 
+// A whole training run: how many samples it processes (epochs x dataset size, or training
+// tokens / tokens per sample); none: the comparison is per step only.
+struct TrainingRun {
+  double samples = 0;
+  std::string text;  // "3 epochs of 1281167 samples", for the report
+};
+
 struct ComparisonResult {
   std::string model;
   RunSettings settings;
   CostBasis basis;
+  std::optional<TrainingRun> training_run;
   bool token_phase = false;  // prefill / decode: tokens are the unit of work
   std::vector<ComparedDevice> devices;
   std::vector<BoundDifference> differing_layers;
@@ -67,6 +78,6 @@ struct DeviceUnderTest {
 
 // Each device must support the run's dtype (an InputError names the one that does not).
 ComparisonResult compare_devices(const Model& model, const CostAnalysis& costs, const std::vector<DeviceUnderTest>& devices,
-                                 const CostBasis& basis);
+                                 const CostBasis& basis, const std::optional<TrainingRun>& training_run = std::nullopt);
 
 }  // namespace ridge

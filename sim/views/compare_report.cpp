@@ -58,6 +58,12 @@ std::vector<F> compare_fields(const ComparisonResult& r) {
   if (r.token_phase)
     f.push_back({"usd_per_million_tokens", "$/M tokens", Unit::number,
                  [](const ComparedDevice& c) -> FieldValue { return optional_value(c.usd_per_million_tokens); }, true});
+  if (r.training_run) {
+    f.push_back({"training_run_hours", "run hours", Unit::number,
+                 [](const ComparedDevice& c) -> FieldValue { return optional_value(c.training_run_hours); }, true});
+    f.push_back({"training_run_usd", "run $", Unit::number,
+                 [](const ComparedDevice& c) -> FieldValue { return optional_value(c.training_run_usd); }, true});
+  }
   f.push_back({"speedup", "x speed", Unit::number, [](const ComparedDevice& c) -> FieldValue { return c.speedup; }, true});
   f.push_back({"samples_per_usd_ratio", "x samples/$", Unit::number,
                [](const ComparedDevice& c) -> FieldValue { return optional_value(c.samples_per_usd_ratio); }, true});
@@ -76,6 +82,7 @@ void write_compare(const ComparisonResult& r, OutputFormat format, std::ostream&
   auto json = [&] {
     Json root = report_root(r.model, r.settings);
     root.set("cost_basis", basis_line(r.basis));
+    if (r.training_run) root.set("training_run", r.training_run->text);
     Json devices = Json::array();
     for (const ComparedDevice& c : r.devices) {
       Json j = Json::object();
@@ -97,7 +104,7 @@ void write_compare(const ComparisonResult& r, OutputFormat format, std::ostream&
   };
   auto table = [&] {
     ColumnTable t;
-    t.preamble = {settings_text(r), basis_line(r.basis),
+    t.preamble = {settings_text(r), basis_line(r.basis) + (r.training_run ? "; training run: " + r.training_run->text : ""),
                   "ratios (x) are against the first device; energy and cost are estimates (docs/guide/choosing-hardware.md)"};
     add_columns(t, chosen);
     for (const ComparedDevice& c : r.devices) t.rows.push_back(field_cells(chosen, c));
