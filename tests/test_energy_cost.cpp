@@ -4,9 +4,12 @@
 // et al., MICRO 2017 (HBM2 3.9 pJ/bit).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "hw/descriptor_reader.hpp"
 #include "hw/energy_model.hpp"
 #include "sim/engine/cost_of_use.hpp"
+#include "tests/run_ridge.hpp"
 
 namespace ridge {
 namespace {
@@ -91,6 +94,29 @@ TEST(CostOfUse, NothingWithoutThePriceTheBasisNeeds) {
   EXPECT_FALSE(use_cost(hw, CostBasis{CostBasis::Kind::cloud, 1, 0.13}, 100.0));
   EXPECT_FALSE(use_cost(chip(kPower), CostBasis{}, 100.0));
   EXPECT_FALSE(use_cost(hw, CostBasis{}, std::nullopt));  // buying needs the power drawn
+}
+
+TEST(SweepValueColumns, AgreeWithAnalyzeAndWithTheirDefinition) {
+  // The sweep's batch path sums bytes per level as analyze's streams do (whole numbers,
+  // exact in any order), so the two report the same joules per sample.
+  ridge_test::RidgeRun s = ridge_test::run_ridge("sweep tests/data/sweep-small.toml --format json");
+  ASSERT_EQ(s.status, 0) << s.err;
+  ridge_test::RidgeRun a = ridge_test::run_ridge("analyze alexnet --hw a100 --batch 64 --phase training --format json");
+  ASSERT_EQ(a.status, 0) << a.err;
+  const nlohmann::json totals = nlohmann::json::parse(a.out)["totals"];
+  const nlohmann::json sweep = nlohmann::json::parse(s.out);
+  bool found = false;
+  for (const auto& p : sweep["points"]) {
+    if (p["model"] != "alexnet" || p["hardware"] != "a100" || p["phase"] != "training" || p["batch"] != 64) continue;
+    found = true;
+    EXPECT_DOUBLE_EQ(p["joules_per_sample"].get<double>(), totals["joules_per_sample"].get<double>());
+    EXPECT_DOUBLE_EQ(p["average_power_w"].get<double>(), totals["average_power_w"].get<double>());
+    // $/h: the A100's $15,000 over 8760 h + its power at $0.13/kWh; samples/$ = samples/s x 3600 / $/h.
+    double usd_per_hour = 15000.0 / 8760 + p["average_power_w"].get<double>() / 1000 * 0.13;
+    EXPECT_NEAR(p["usd_per_hour"].get<double>(), usd_per_hour, 1e-12);
+    EXPECT_NEAR(p["samples_per_usd"].get<double>(), p["samples_per_s"].get<double>() * 3600 / usd_per_hour, 1e-6);
+  }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace
