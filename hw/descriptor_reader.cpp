@@ -21,7 +21,7 @@ constexpr size_t kMaxMemoryLevels = 16;  // every level is timed for every layer
 constexpr const char* kMemoryKeys[] = {"name", "capacity", "bandwidth", "channels", "transfer_rate", "bus_bytes"};
 constexpr const char* kDerivedComputeKeys[] = {"cores", "clock", "flops_per_cycle"};
 constexpr const char* kRootKeys[] = {"name", "kind", "model", "source", "sockets", "compute", "memory",
-                                     "link", "overhead", "efficiency", "calibration"};
+                                     "link", "overhead", "efficiency", "calibration", "power", "price"};
 
 // A misspelt key is reported as such (with a suggestion) before any "missing key"
 // error its absence would otherwise cause.
@@ -199,6 +199,8 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
     s.efficiency_source = e.string("source");
     if (s.efficiency_source.empty()) e.fail("source", "must say where the factors come from");
   }
+  if (const toml::table* power = r.optional_table("power")) s.power = read_power(*power, file, s.kind);
+  if (const toml::table* price = r.optional_table("price")) s.price = read_price(*price, file);
   if (const toml::table* cal = r.optional_table("calibration")) {
     std::vector<std::string> levels;
     for (const MemoryLevel& m : s.memory) levels.push_back(m.name);
@@ -244,7 +246,9 @@ std::vector<std::string> key_paths_of(const toml::table& root) {
   for (const auto& level : memory_level_names(root))
     for (const char* k : kMemoryKeys) paths.push_back("memory." + level + "." + k);
   for (const char* k : {"link.name", "link.bandwidth", "overhead.kernel_launch", "efficiency.compute",
-                        "efficiency.memory", "efficiency.source"})
+                        "efficiency.memory", "efficiency.source", "power.board", "power.idle", "power.cpu",
+                        "power.dram", "power.process_nm", "price.launch_usd", "price.cloud_usd_per_hour",
+                        "price.cloud_offer"})
     paths.emplace_back(k);
   return paths;
 }

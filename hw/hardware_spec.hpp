@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/calibration.hpp"
+#include "hw/power_price.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/dtype.hpp"
 
@@ -42,6 +43,8 @@ struct HardwareSpec {
   // Measured per-class efficiencies ([calibration]); none: the pure roofline (with the
   // [efficiency] factors above). `--efficiency none` drops it.
   std::optional<Calibration> calibration;
+  DevicePower power;  // [power]: board, idle, host CPU / DRAM power (each optional)
+  DevicePrice price;  // [price]: launch price, cloud price per hour (each optional)
   // How derived figures were computed, one line each, e.g.
   // "fp32 peak = 2 sockets x 20 cores x 2.5 GHz x 64 FLOP/cycle = 6.4 TFLOP/s".
   std::vector<std::string> derivations;

@@ -48,12 +48,27 @@ void LayerTimingArrays::resize(Eigen::Index n) {
   bound_level.resize(n);
 }
 
+namespace {
+
+// Adds a timed layer's stream bytes to the memory level serving each (as RunResult's streams count them).
+void add_stream_bytes(std::vector<double>& level_bytes, const LayerTiming& t, const LayerWork& w) {
+  const std::pair<int, double> streams[] = {
+      {t.input_level, w.input_bytes}, {t.output_level, w.output_bytes}, {t.weight_level, w.weight_bytes}, {t.kv_level, w.kv_bytes}};
+  for (const auto& [level, bytes] : streams)
+    if (level >= 0 && static_cast<size_t>(level) < level_bytes.size()) level_bytes[static_cast<size_t>(level)] += bytes;
+}
+
+}  // namespace
+
 TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArrays& work, const HardwareSpec& hw,
                                   DType dtype, LayerTimingArrays& out) {
   out.resize(work.size());
   TimingSums s;
+  s.level_bytes.assign(hw.memory.size(), 0.0);
   for (Eigen::Index i = 0; i < work.size(); ++i) {
-    LayerTiming t = model.time_layer(work.layer(i), hw, dtype);
+    const LayerWork w = work.layer(i);
+    LayerTiming t = model.time_layer(w, hw, dtype);
+    add_stream_bytes(s.level_bytes, t, w);
     out.compute_s[i] = t.compute_s;
     out.memory_s[i] = t.memory_s;
     out.link_s[i] = t.link_s;
@@ -67,6 +82,7 @@ TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArr
     s.time_s += t.time_s;
     if (t.memory_bound() && !t.overhead_dominates() && !t.link_dominates()) s.memory_bound_s += t.time_s;
   }
+  out.level_bytes = s.level_bytes;
   return s;
 }
 

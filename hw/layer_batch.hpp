@@ -45,6 +45,7 @@ struct LayerTimingArrays {
   Eigen::ArrayXd overhead_s;
   Eigen::ArrayXd time_s;
   Eigen::ArrayXi bound_level;  // -1 compute-bound, else the binding memory level
+  std::vector<double> level_bytes;  // bytes per memory level over all layers (add_level_batch sums them)
 
   void resize(Eigen::Index n);
 };
@@ -57,6 +58,7 @@ struct TimingSums {
   double overhead_s = 0;
   double time_s = 0;
   double memory_bound_s = 0;  // time of the layers bound by memory (not those bound by launches or the link)
+  std::vector<double> level_bytes;  // bytes each memory level serves, over the layers (the energy model's input)
 };
 
 // The reference path: time_layer on every layer, in order. HardwareModel's default

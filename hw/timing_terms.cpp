@@ -77,6 +77,7 @@ void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const
 
 void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype, LayerTimingArrays& out) {
   out.resize(work.size());
+  out.level_bytes.assign(hw.memory.size(), 0.0);
   const double peak = hw.peak(dtype).value_or(0) * hw.compute_efficiency;
   if (peak > 0)
     out.compute_s = (work.flops > 0).select(work.flops / peak, 0.0);
@@ -94,7 +95,9 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
 
 TimingSums end_batch(LayerTimingArrays& out) {
   out.bound_level = (out.memory_s > out.compute_s).select(out.bound_level, -1);
-  return finish_batch(out);
+  TimingSums s = finish_batch(out);
+  s.level_bytes = out.level_bytes;
+  return s;
 }
 
 }  // namespace ridge

@@ -43,6 +43,8 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
 template <typename Bytes>
 void add_level_batch(LayerTimingArrays& out, const Eigen::ArrayBase<Bytes>& bytes, const HardwareSpec& hw, int level) {
   const double rate = attainable_level_Bps(hw, level);
+  // Byte counts are whole numbers below 2^53, so this sum is exact in any order.
+  if (static_cast<size_t>(level) < out.level_bytes.size()) out.level_bytes[static_cast<size_t>(level)] += bytes.sum();
   const auto level_s = (bytes > 0).select(bytes / rate, 0.0);
   const auto slower = level_s > out.memory_s;
   out.bound_level = slower.select(level, out.bound_level);  // reads the old memory_s: update it second

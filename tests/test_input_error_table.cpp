@@ -465,6 +465,15 @@ const Case kCases[] = {
     {"hw/descriptor_reader.cpp", "", SET "sockets=0", "--set sockets=0: descriptor: 'sockets' must be positive (got 0)", false},
     {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM, ANALYZE_HW " --set 'link.bandwidth=1 GB/s'",
      "--set link.bandwidth=1 GB/s: link: missing required key 'name'", false},
+    // hw/power_price.cpp ([power] and [price] of a descriptor)
+    {"hw/power_price.cpp", HW_HEAD HW_COMPUTE HW_MEM "[power]\nboard = \"7 kW\"\n", ANALYZE_HW, "power: 'board' is 7000 W, above the 3000 W", true},
+    {"hw/power_price.cpp", HW_HEAD HW_COMPUTE HW_MEM "[price]\nlaunch_usd = -699\n", ANALYZE_HW,
+     "price: 'launch_usd' must be a price greater than zero in US dollars (got -699)", true},
+    {"hw/power_price.cpp", HW_HEAD HW_COMPUTE HW_MEM "[power]\ncpu = \"100 W\"\n", ANALYZE_HW, "is a host's figure, and this descriptor is a gpu", true},
+    {"hw/power_price.cpp", HW_HEAD HW_COMPUTE HW_MEM "[power]\nboard = \"100 W\"\nidle = \"150 W\"\n", ANALYZE_HW,
+     "'idle' (150 W) is above the most the device draws (100 W)", true},
+    {"hw/power_price.cpp", HW_HEAD HW_COMPUTE HW_MEM "[power]\nprocess_nm = 0\n", ANALYZE_HW, "must be a process node in nm between 1 and 1000", true},
+    {"hw/power_price.cpp", HW_HEAD HW_COMPUTE HW_MEM "[price]\ncloud_usd_per_hour = 1.5\n", ANALYZE_HW, "needs a 'cloud_offer' saying whose price it is", true},
     // sim/base/int_expression.cpp: integer expressions ([params], and sizes written as strings)
 #define IE "sim/base/int_expression.cpp"
 #define EXPR_MODEL(E) "name = \"m\"\n[input]\nshape = [\"" E "\"]\n" LAYER("r", "relu")
@@ -564,6 +573,18 @@ const Case kCases[] = {
 #define RO "sim/cli/run_options.cpp"
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare --hw v100", "compare: which model?", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp", "compare: which devices?", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --phase training --epochs 1 --dataset-size 10 --train-tokens 5",
+     "--train-tokens and --epochs / --dataset-size both describe the run", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --phase training --epochs 3",
+     "a training run needs --epochs > 0 with --dataset-size > 0, or --train-tokens > 0", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --epochs 1 --dataset-size 10", "a training run's cost needs --phase training", false},
+    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --phase training --train-tokens 1000",
+     "--train-tokens needs a language model", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate --hw v100", "calibrate: which measurements? (MEASURED.csv)", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate in.csv", "calibrate: which hardware? (--hw)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate", "generate: which model?", false},
@@ -727,6 +748,7 @@ TEST_F(InputErrorTable, ModelNamesTiesAndInputs) { run_rows(MR, 10, 19); }
 TEST_F(InputErrorTable, ModelShapesAndOps) { run_rows(MR, 19); }
 TEST_F(InputErrorTable, DescriptorKeys) { run_rows("hw/descriptor_reader.cpp", 0, 13); }
 TEST_F(InputErrorTable, DescriptorTablesAndOverrides) { run_rows("hw/descriptor_reader.cpp", 13); }
+TEST_F(InputErrorTable, DevicePowerAndPrice) { run_rows("hw/power_price.cpp"); }
 TEST_F(InputErrorTable, MeasuredLayersCsv) { run_rows("sim/engine/measured_layers.cpp"); }
 TEST_F(InputErrorTable, OnnxFiles) {
   for (const char* file : {"reader.cpp", "initializers.cpp", "node_inputs.cpp"}) run_rows(std::string(ONNX_SOURCES) + file);
@@ -781,7 +803,7 @@ TEST_F(InputErrorTable, SweepAndPhaseChecks) {
 }
 TEST_F(InputErrorTable, CommandLineRunOptions) { run_rows(RO); }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);

@@ -54,6 +54,7 @@ const UnitTable& units_of(Quantity kind) {
   static const UnitTable time = {{"s", 1.0},           {"ms", 1e-3},          {"us", 1e-6},
                                  {"\u00b5s", 1e-6},   {"\u03bcs", 1e-6},    {"ns", 1e-9},
                                  {"ps", 1e-12}};
+  static const UnitTable power = {{"W", 1.0}, {"mW", 1e-3}, {"kW", 1e3}};
   switch (kind) {
     case Quantity::bandwidth: return bandwidth;
     case Quantity::flops: return flops;
@@ -61,13 +62,15 @@ const UnitTable& units_of(Quantity kind) {
     case Quantity::size: return size;
     case Quantity::transfer_rate: return transfer;
     case Quantity::frequency: return frequency;
+    case Quantity::power: return power;
     case Quantity::time: break;
   }
   return time;
 }
 
 constexpr Quantity kAllKinds[] = {Quantity::bandwidth, Quantity::flops,     Quantity::size,
-                                  Quantity::transfer_rate, Quantity::frequency, Quantity::time};
+                                  Quantity::transfer_rate, Quantity::frequency, Quantity::time,
+                                  Quantity::power};
 
 std::optional<double> scale_of(std::string_view unit, Quantity kind) {
   for (const auto& [u, s] : units_of(kind))
@@ -87,6 +90,7 @@ std::string quantity_noun(Quantity kind) {
     case Quantity::size: return "a size";
     case Quantity::transfer_rate: return "a transfer rate";
     case Quantity::frequency: return "a frequency";
+    case Quantity::power: return "a power";
     case Quantity::time: break;
   }
   return "a time";
@@ -100,6 +104,7 @@ std::string quantity_example(Quantity kind) {
     case Quantity::size: return "16 GiB";
     case Quantity::transfer_rate: return "2933 MT/s";
     case Quantity::frequency: return "2.5 GHz";
+    case Quantity::power: return "250 W";
     case Quantity::time: break;
   }
   return "5 us";
@@ -113,6 +118,7 @@ std::string quantity_units(Quantity kind) {
     case Quantity::size: return "B, kB, MB, GB, TB, KiB, MiB, GiB, TiB";
     case Quantity::transfer_rate: return "MT/s, GT/s";
     case Quantity::frequency: return "Hz, kHz, MHz, GHz";
+    case Quantity::power: return "mW, W, kW";
     case Quantity::time: break;
   }
   return "s, ms, us (or \u00b5s), ns";

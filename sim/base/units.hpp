@@ -19,6 +19,7 @@ enum class Quantity {
   transfer_rate,  // T/s:   "2933 MT/s", "4.8 GT/s"
   frequency,      // Hz:    "2.5 GHz", "1530 MHz"
   time,           // s:     "5 us", "4.5 µs", "10 ns", "1 ms"
+  power,          // W:     "250 W", "1.2 kW", "500 mW"
 };
 
 // "B/s, kB/s, KB/s, MB/s, ..." — the units a kind accepts, for hints.

@@ -10,6 +10,7 @@ namespace ridge::cli {
 using Args = std::vector<std::string>;
 
 int run_analyze(const Args& args);
+int run_compare(const Args& args);
 int run_import(const Args& args);
 int run_calibrate(const Args& args);
 int run_list(const Args& args);

@@ -16,6 +16,7 @@ const std::vector<Command>& commands() {
       {"analyze", run_analyze, "per-layer params, MACs, FLOPs, bytes (and times with --hw)"},
       {"import", run_import, "an ONNX model as a readable ridge model file that analyses to the same numbers"},
       {"query", run_query, "why one layer is (or is not) bandwidth-limited, and what would flip it"},
+      {"compare", run_compare, "one model on several devices side by side: speed, fit, energy, cost"},
       {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
       {"generate", run_generate, "LLM text generation: time to first token, per output token, tokens/s"},
       {"sweep", run_sweep, "models x hardware x batch x dtype x phase x [[vary]] from a sweep file, in parallel"},

@@ -119,6 +119,12 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
   r.total_s = r.ttft_s + r.decode_s;
   r.tokens_per_s = ratio(static_cast<double>(base.batch * req.gen), r.total_s);
   r.memory_bound_share = ratio(memory_bound_s, r.total_s);
+  if (r.prefill.energy && (r.decode_steps == 0 || r.mean_step.energy)) {
+    double decode_J = r.decode_steps > 0 ? r.mean_step.energy->average_power_w * r.decode_s : 0;
+    r.energy_J = r.prefill.energy->total_J + decode_J;
+    r.joules_per_token = ratio(*r.energy_J, static_cast<double>(base.batch * req.gen));
+    r.average_power_w = ratio(*r.energy_J, r.total_s);
+  }
   RunSettings end = r.decode_steps > 0 ? decode_at(base, req.prompt + req.gen - 2) : pre;
   r.kv_cache_bytes = memory_footprint(r.decode_steps > 0 ? decode_model : prefill_model, end, CheckpointPolicy{})
                          .kv_cache_bytes();

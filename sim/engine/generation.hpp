@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "hw/hardware_model.hpp"
@@ -37,6 +38,11 @@ struct GenerationResult {
   double prefill_memory_bound_share = 0;
   double decode_memory_bound_share = 0;
   int64_t kv_cache_bytes = 0;         // the cache at the end: (prompt + gen - 1) tokens x batch
+  // With [power] (hw/energy_model): prefill's energy plus the decode steps' at the mean-context
+  // step's average power over decode_s; per token over batch x gen.
+  std::optional<double> energy_J;
+  std::optional<double> joules_per_token;
+  std::optional<double> average_power_w;
   std::string hardware_model;         // the hardware model's registry name
   RunResult prefill;                  // the prefill step, per layer
   RunResult mean_step;                // the decode step at the mean context, per layer

@@ -171,6 +171,14 @@ RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSp
   tot.step_share = sum.time_s > 0 ? 1.0 : 0.0;
   r.samples_per_s = ratio(static_cast<double>(costs.settings.batch), sum.time_s);
   r.memory_bound_share = ratio(memory_bound_s, sum.time_s);
+  if (has_energy_model(hw)) {
+    std::vector<double> level_bytes(hw.memory.size(), 0.0);
+    for (const LayerResult& l : r.layers)
+      for (const StreamResult& s : l.streams)
+        if (static_cast<size_t>(s.level) < level_bytes.size()) level_bytes[static_cast<size_t>(s.level)] += s.bytes;
+    r.energy = step_energy(hw, dtype, tot.work.flops, level_bytes, sum.time_s);
+    r.joules_per_sample = ratio(r.energy->total_J, static_cast<double>(costs.settings.batch));
+  }
   r.hardware = std::move(ctx);
   return r;
 }

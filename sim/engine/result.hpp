@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/attainable_rates.hpp"  // ridge_point: the device's, per level
+#include "hw/energy_model.hpp"
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
 #include "sim/workload/cost_analysis.hpp"
@@ -100,6 +101,9 @@ struct RunResult {
   // With hardware only.
   double samples_per_s = 0;        // batch / step time
   double memory_bound_share = 0;   // share of the step time spent in memory-bound layers, 0..1
+  // With hardware whose descriptor gives [power] (hw/energy_model.hpp): the step's energy.
+  std::optional<StepEnergy> energy;
+  double joules_per_sample = 0;    // energy->total_J / batch
 };
 
 // Costs only (analyze without --hw).

@@ -7,10 +7,12 @@
 #include <system_error>
 #include <thread>
 
+#include "hw/energy_model.hpp"
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/layer_work.hpp"
+#include "sim/engine/cost_of_use.hpp"
 #include "sim/engine/device_fit.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/base/close_names.hpp"
@@ -194,6 +196,17 @@ void derive_point_totals(SweepPointResult& r, int64_t batch) {
                                                                : Bound::Kind::compute;
 }
 
+void derive_point_energy_and_cost(SweepPointResult& r, const HardwareSpec& hw, const RunSettings& settings) {
+  if (!has_energy_model(hw)) return;
+  StepEnergy e = step_energy(hw, settings.dtype, r.flops, r.sums.level_bytes, r.sums.time_s);
+  r.joules_per_sample = ratio(e.total_J, static_cast<double>(settings.batch));
+  r.average_power_w = e.average_power_w;
+  if (std::optional<UseCost> c = use_cost(hw, CostBasis{}, e.average_power_w)) {
+    r.usd_per_hour = c->usd_per_hour;
+    r.samples_per_usd = per_usd(r.samples_per_s, c->usd_per_hour);
+  }
+}
+
 // Evaluates one (model, phase, dtype, optimizer, batch) group against every hardware point.
 void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, SweepResult& result,
                LayerTimingArrays& scratch) {
@@ -261,6 +274,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
       r.bytes = bytes;
       r.sums = hw_model.time_layers(work, hw, settings.dtype, scratch);
       derive_point_totals(r, settings.batch);
+      derive_point_energy_and_cost(r, hw, settings);
       if (opt.per_layer) r.layers = scratch;
     }
   }

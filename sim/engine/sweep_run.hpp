@@ -96,6 +96,13 @@ struct SweepPointResult {
   double memory_bound_share = 0;   // share of the step in memory-bound layers
   double attained_flops = 0;       // flops / step time
   double peak_fraction = 0;        // attained / nominal peak
+  // With the descriptor's [power] / [price] (hw/energy_model, sim/engine/cost_of_use): the
+  // step's energy per sample and average power; cost per hour (launch price over one year
+  // of full use + electricity at the default price) and samples per dollar.
+  std::optional<double> joules_per_sample;
+  std::optional<double> average_power_w;
+  std::optional<double> usd_per_hour;
+  std::optional<double> samples_per_usd;
   // The point's bound: whatever takes more than half the step (memory, overhead, link), else compute.
   Bound::Kind bound = Bound::Kind::none;
 

@@ -45,6 +45,17 @@ SweepSummary summarize_sweep(const SweepPlan& plan, const SweepResult& result) {
       }
       s.fastest.push_back(best);
     }
+    BestValuePoint value{m, std::nullopt, std::nullopt};
+    for (size_t i = begin; i < end; ++i) {
+      const SweepPointResult& r = result.points[i];
+      if (!r.ok()) continue;
+      if (r.samples_per_usd && (!value.per_usd || *r.samples_per_usd > *result.points[*value.per_usd].samples_per_usd))
+        value.per_usd = i;
+      if (r.joules_per_sample &&
+          (!value.per_joule || *r.joules_per_sample < *result.points[*value.per_joule].joules_per_sample))
+        value.per_joule = i;
+    }
+    s.best_value.push_back(value);
     // As batch grows: batch is the fastest-varying coordinate, so a series is contiguous.
     const size_t nb = f.batches.size();
     for (size_t i = begin; nb > 1 && i < end; i += nb) {

@@ -26,11 +26,20 @@ struct BoundFlip {
   int along_vary = -1;  // -1: along the batch; else the index of the [[vary]] table
 };
 
+// Per model, the point with the most samples per dollar and the one with the fewest joules
+// per sample (none when no point of the model has the figure).
+struct BestValuePoint {
+  size_t model = 0;
+  std::optional<size_t> per_usd;
+  std::optional<size_t> per_joule;
+};
+
 struct SweepSummary {
   size_t points = 0;
   size_t ran = 0;
   std::vector<FastestPoint> fastest;  // per model, per phase in the file's order
   std::vector<BoundFlip> flips;       // per model in order
+  std::vector<BestValuePoint> best_value;  // per model
 };
 
 SweepSummary summarize_sweep(const SweepPlan& plan, const SweepResult& result);

@@ -1,6 +1,7 @@
 // Formatting the generate report (see generate_report.hpp).
 #include "sim/views/generate_report.hpp"
 
+#include "sim/base/format_energy.hpp"
 #include "sim/base/format_units.hpp"
 #include "sim/views/field_table.hpp"
 #include "sim/views/write_report.hpp"
@@ -30,6 +31,9 @@ std::string generate_text(const Model& model, const RunSettings& s, const Hardwa
   }
   t += "- total latency " + format_seconds(g.total_s) + ", " + format_rate(g.tokens_per_s, "tokens/s") +
        " generated across the batch, " + pct(g.memory_bound_share) + " of the time memory-bound\n";
+  if (g.joules_per_token)
+    t += "- energy: " + format_joules(*g.joules_per_token) + " per generated token, " + format_count(*g.average_power_w) +
+         " W average (estimate: the descriptor's [power] and per-operation energies)\n";
   t += "- KV cache at the end: " + format_bytes(static_cast<double>(g.kv_cache_bytes)) + " (" +
        std::to_string(g.prompt + g.gen - 1) + " tokens x batch " + std::to_string(g.batch) + ")\n";
   return t;
@@ -39,6 +43,9 @@ std::vector<Field<GenerationResult>> generate_fields() {
   using G = const GenerationResult&;
   auto integer = [](int64_t GenerationResult::*m) { return [m](G g) -> FieldValue { return g.*m; }; };
   auto number = [](double GenerationResult::*m) { return [m](G g) -> FieldValue { return g.*m; }; };
+  auto optional = [](std::optional<double> GenerationResult::*m) {
+    return [m](G g) -> FieldValue { return g.*m ? FieldValue(*(g.*m)) : FieldValue(NotApplicable{}); };
+  };
   return {
       {"prompt_tokens", "prompt", Unit::integer, integer(&GenerationResult::prompt)},
       {"generated_tokens", "generated", Unit::integer, integer(&GenerationResult::gen)},
@@ -58,6 +65,8 @@ std::vector<Field<GenerationResult>> generate_fields() {
       {"decode_memory_bound_share", "decode memory-bound", Unit::fraction,
        number(&GenerationResult::decode_memory_bound_share)},
       {"kv_cache_bytes", "KV cache at the end", Unit::bytes, integer(&GenerationResult::kv_cache_bytes)},
+      {"joules_per_token", "J/token", Unit::number, optional(&GenerationResult::joules_per_token)},
+      {"average_power_w", "average power (W)", Unit::number, optional(&GenerationResult::average_power_w)},
   };
 }
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "sim/base/format_energy.hpp"
 #include "sim/base/format_units.hpp"
 
 namespace ridge {
@@ -30,11 +31,23 @@ std::string hardware_line(const HardwareContext& ctx, DType dtype) {
   return line;
 }
 
+namespace {
+
+// "; 1.234 J per sample at 250 W average (estimate)", or nothing without [power].
+std::string energy_text(const RunResult& run) {
+  if (!run.energy) return "";
+  return "; " + format_joules(run.joules_per_sample) + " per sample at " + format_count(run.energy->average_power_w) +
+         " W average" + (run.energy->capped ? " (the board power: the modelled sum was above it)" : "") + " (estimate)";
+}
+
+}  // namespace
+
 std::string run_summary_line(const RunResult& run) {
   const LayerResult& t = run.totals;
   return "step " + format_seconds(t.timing.time_s) + ", " + format_count(run.samples_per_s) + " samples/s, " +
          format_fixed(100 * run.memory_bound_share, 1) + "% of the time memory-bound, " +
-         format_rate(t.attained_flops, "FLOP/s") + " attained (" + format_fixed(100 * t.peak_fraction, 1) + "% of peak)";
+         format_rate(t.attained_flops, "FLOP/s") + " attained (" + format_fixed(100 * t.peak_fraction, 1) + "% of peak)" +
+         energy_text(run);
 }
 
 Json hardware_json(const HardwareContext& ctx) {

@@ -113,6 +113,11 @@ std::vector<Field<RunResult>> run_fields(const RunResult& run) {
   f.push_back({"samples_per_s", "samples/s", Unit::number, [](const RunResult& r) -> FieldValue { return r.samples_per_s; }});
   f.push_back({"memory_bound_share", "memory-bound", Unit::fraction,
                [](const RunResult& r) -> FieldValue { return r.memory_bound_share; }});
+  if (!run.energy) return f;
+  f.push_back({"joules_per_sample", "J/sample", Unit::number, [](const RunResult& r) -> FieldValue { return r.joules_per_sample; }});
+  f.push_back({"average_power_w", "average power (W)", Unit::number,
+               [](const RunResult& r) -> FieldValue { return r.energy->average_power_w; }});
+  f.push_back({"power_capped", "at board power", Unit::flag, [](const RunResult& r) -> FieldValue { return r.energy->capped; }});
   return f;
 }
 

@@ -50,6 +50,10 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
 std::vector<Field<SweepRow>> sweep_point_total_fields() {
   auto sum = [](double TimingSums::*m) { return when_ran([m](R r) -> FieldValue { return point(r).sums.*m; }); };
   auto num = [](double SweepPointResult::*m) { return when_ran([m](R r) -> FieldValue { return point(r).*m; }); };
+  // A figure the descriptor's [power] / [price] may not give: empty without it.
+  auto opt = [](std::optional<double> SweepPointResult::*m) {
+    return when_ran([m](R r) -> FieldValue { return point(r).*m ? FieldValue(*(point(r).*m)) : FieldValue(NotApplicable{}); });
+  };
   return {
       {"time_s", "step time", Unit::seconds, sum(&TimingSums::time_s), true},
       {"samples_per_s", "samples/s", Unit::number, num(&SweepPointResult::samples_per_s), true},
@@ -71,6 +75,10 @@ std::vector<Field<SweepRow>> sweep_point_total_fields() {
          if (!point(r).memory.fits) return NotApplicable{};
          return *point(r).memory.fits;
        })},
+      {"joules_per_sample", "J/sample", Unit::number, opt(&SweepPointResult::joules_per_sample)},
+      {"average_power_w", "power (W)", Unit::number, opt(&SweepPointResult::average_power_w)},
+      {"usd_per_hour", "$/h", Unit::number, opt(&SweepPointResult::usd_per_hour)},
+      {"samples_per_usd", "samples/$", Unit::number, opt(&SweepPointResult::samples_per_usd)},
   };
 }
 

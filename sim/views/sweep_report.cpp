@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "sim/base/format_energy.hpp"
 #include "sim/base/format_units.hpp"
 #include "sim/views/column_table.hpp"
 #include "sim/views/conventions.hpp"
@@ -156,6 +157,17 @@ std::string sweep_summary_text(const SweepPlan& plan, const SweepResult& result,
       out << "fastest " << series_name(plan, result, *fp.point, -1) << " batch " << plan.coords(*fp.point).batch << ", "
           << format_count(r.samples_per_s) << " samples/s (" << format_seconds(r.sums.time_s) << " per step, "
           << r.bound_text() << "-bound)\n";
+    }
+    for (const BestValuePoint& v : summary.best_value) {
+      if (v.model != m) continue;
+      if (v.per_usd)
+        out << "  best per dollar: " << series_name(plan, result, *v.per_usd, -1) << " batch " << plan.coords(*v.per_usd).batch
+            << ", " << format_count(*result.points[*v.per_usd].samples_per_usd)
+            << " samples/$ (launch price over 1 year of full use + electricity)\n";
+      if (v.per_joule)
+        out << "  best per joule: " << series_name(plan, result, *v.per_joule, -1) << " batch "
+            << plan.coords(*v.per_joule).batch << ", " << format_joules(*result.points[*v.per_joule].joules_per_sample)
+            << " per sample (estimate)\n";
     }
     std::vector<std::string> lines;
     for (const BoundFlip& flip : summary.flips) {

@@ -84,6 +84,15 @@ class OtherCommands(unittest.TestCase):
         self.assertEqual(len(table), 2 * 2 * 3)
         self.assertEqual({row["model"] for row in table}, {"alexnet", "mlp"})
 
+    def test_compare(self):
+        # Ratios against the first device: its own speedup is exactly 1; the K80's $2,500
+        # over one year of 8760 h plus its power at $0.13/kWh is its cost per hour.
+        t = ridge.compare("resnet50", hw=["gtx1080ti", "k80"], phase="training", batch=64)
+        self.assertEqual([row["hardware"] for row in t], ["gtx1080ti", "k80"])
+        self.assertEqual(t.report["devices"][0]["speedup"], 1)
+        k80 = t.report["devices"][1]
+        self.assertAlmostEqual(k80["usd_per_hour"], 2500 / 8760 + k80["average_power_w"] / 1000 * 0.13, places=12)
+
 
 class Errors(unittest.TestCase):
     def test_unknown_model(self):

@@ -36,7 +36,7 @@ _ridge() {
     return
   fi
   case "${command}" in
-    analyze|query|memory|generate)
+    analyze|compare|query|memory|generate)
       mapfile -t COMPREPLY < <(compgen -W "$(_ridge_names "${ridge}" models)" -- "${cur}") ;;
     list)
       mapfile -t COMPREPLY < <(compgen -W "models hardware hw-models" -- "${cur}") ;;

@@ -26,7 +26,7 @@ if not os.environ.get("RIDGE_DATA_DIR") and os.path.isdir(os.path.join(_installe
 
 from ._ridge import InputError, RunError, run as _run
 
-__all__ = ["analyze", "query", "memory", "generate", "sweep", "hardware", "Hardware", "Result", "Table",
+__all__ = ["analyze", "query", "memory", "generate", "compare", "sweep", "hardware", "Hardware", "Result", "Table",
            "InputError", "RunError", "run"]
 
 
@@ -155,6 +155,20 @@ def memory(model, hw=None, **options):
 def generate(model, hw, **options):
     """`ridge generate MODEL`: LLM generation times and tokens/s (a dict)."""
     return _json("generate", [model], hw, options)
+
+
+def compare(model, hw, **options):
+    """`ridge compare MODEL --hw A --hw B ...`: devices side by side, with energy and cost.
+
+    hw is a list of names, paths or Hardware; returns the report's devices as a Table
+    (one dict per device: time_s, samples_per_s, joules_per_sample, usd_per_hour, ...)."""
+    args = [model]
+    for h in hw:
+        args += _hw_args(h)
+    report = json.loads(_run("compare", args + _option_args(options) + ["--format", "json"]))
+    table = Table(report["devices"])
+    table.report = report
+    return table
 
 
 def sweep(path, **options):

@@ -1,0 +1,37 @@
+// What an hour of a device costs, and so a sample, a token or a training run: either its
+// cloud on-demand price per hour, or its launch price amortised over `years` of full use
+// plus the electricity it draws (its average power at `usd_per_kwh`). Which basis was used
+// is part of the result, so every report can say so.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "hw/hardware_spec.hpp"
+
+namespace ridge {
+
+// US average commercial electricity price, about 13 cents per kWh (US EIA, Electric Power
+// Monthly, 2023-2024 averages of 12.7-13.1 cents): the default of --usd-per-kwh.
+inline constexpr double kDefaultUsdPerKwh = 0.13;
+
+struct CostBasis {
+  enum class Kind { purchase, cloud } kind = Kind::purchase;
+  double years = 1;                       // purchase: amortised over this much full use
+  double usd_per_kwh = kDefaultUsdPerKwh;  // purchase: electricity
+};
+
+struct UseCost {
+  double usd_per_hour = 0;
+  double hardware_usd_per_hour = 0;     // purchase: launch price / hours; cloud: the hourly price
+  double electricity_usd_per_hour = 0;  // purchase: average power x price of a kWh; cloud: 0 (included)
+  std::string basis;                    // "launch $699 over 1 year + 250 W at $0.13/kWh" / "cloud: AWS p3.2xlarge ..."
+};
+
+// Nothing when the descriptor lacks the price the basis needs (or, buying, its power).
+std::optional<UseCost> use_cost(const HardwareSpec& hw, const CostBasis& basis, std::optional<double> average_power_w);
+
+// `per_s` things (samples, tokens) per second at `usd_per_hour`: things per dollar.
+double per_usd(double per_s, double usd_per_hour);
+
+}  // namespace ridge
