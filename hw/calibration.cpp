@@ -131,7 +131,7 @@ std::string calibration_toml(const Calibration& c) {
         << "dtype = \"" << dtype_name(key.second) << "\"\n"
         << "compute = " << number(e.compute) << "        # x peak at large sizes\n"
         << "n_half_flops = " << number(e.n_half_flops) << "   # half of that at this size\n";
-    if (e.positions_half > 0) out << "positions_half = " << number(e.positions_half) << "   # GEMM rows per sample\n";
+    if (e.positions_half > 0) out << "positions_half = " << number(e.positions_half) << "   # GEMM rows (a linear layer's batch x tokens; a conv's per image)\n";
     if (e.reduction_half > 0) out << "reduction_half = " << number(e.reduction_half) << "   # dot-product length\n";
     out << "overlap = " << (e.overlap ? "true" : "false") << "   # compute and memory overlap (else they add)\n"
         << "memory = " << memory_toml(e) << "   # x the serving level's bandwidth\n"

@@ -2,7 +2,8 @@
 // optional [calibration] section. Per op class and dtype it gives a size-dependent
 // compute efficiency (Hockney's half-performance size: a layer of W FLOPs attains
 // peak x compute x W / (W + n_half)), optional GEMM-shape terms (a conv or linear layer
-// whose per-sample GEMM has P rows and dot products of length K attains a further
+// whose GEMM has P rows, a linear layer's batch x tokens or a convolution's positions per
+// image, and dot products of length K attains a further
 // P / (P + positions_half) x K / (K + reduction_half)), a memory efficiency per memory
 // level (the fraction of that level's bandwidth it streams at), and whether its compute
 // and memory time overlap (time = the larger) or follow each other (their sum, as in a
@@ -27,8 +28,9 @@ namespace ridge {
 struct ClassEfficiency {
   double compute = 1.0;       // fraction of the dtype's peak at large sizes, (0, 1]
   double n_half_flops = 0.0;  // FLOPs at which half of that is reached, >= 0
-  // GEMM-shape terms, >= 0 (0: none): the per-sample GEMM rows and dot-product length at
-  // which a conv or linear layer attains half (LayerWork::gemm_positions, gemm_reduction).
+  // GEMM-shape terms, >= 0 (0: none): the GEMM rows (LayerCost::gemm_rows) and the
+  // dot-product length at which a conv or linear layer attains half
+  // (LayerWork::gemm_positions, gemm_reduction).
   double positions_half = 0.0;
   double reduction_half = 0.0;
   bool overlap = true;        // time = max(compute, memory); false: compute + memory

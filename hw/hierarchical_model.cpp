@@ -1,16 +1,21 @@
 // `hierarchical`: each stream is served by the nearest memory level that holds it.
 // The fit is judged per layer, nearest level first (the last in the descriptor's list):
-//   1. weights: the layer's weight bytes alone against a level's capacity; weights that
-//      fit are taken to be resident there (loaded before the step, as a serving system
-//      keeps them), so they never touch DRAM;
-//   2. the KV cache a decode or prefill step reads and writes, against what the weights
-//      left free (a cache that fits on chip stays there between steps);
+//   1. weights: the whole step's weights (LayerWork::step_weight_bytes, every layer's)
+//      against a level's capacity; weights that all fit are resident there (loaded
+//      before the step, as a serving system keeps them), so they never touch DRAM. A
+//      level that holds one layer's weights but not the step's keeps none of them from
+//      one step to the next: each layer's weights evict the last's, and come from DRAM;
+//   2. the step's KV cache (every layer's), against what the weights left free (a cache
+//      that fits on chip stays there between steps);
 //   3. activations: the layer's input and output bytes together against what is left of
-//      a level's capacity after the weights and the KV cache placed in it;
+//      a level's capacity after the weights and the KV cache placed in it (they pass
+//      from one layer to the next within the step);
 // anything that fits nowhere nearer is served by DRAM (memory[0]). Memory time is the
 // slowest level's traffic over its bandwidth, and a memory-bound layer names that level.
 // A calibration's per-class efficiencies apply as in the roofline model; placement
 // stays this model's own.
+#include <algorithm>
+
 #include "hw/timing_terms.hpp"
 
 namespace ridge {
@@ -28,7 +33,7 @@ class HierarchicalModel final : public HardwareModel {
  public:
   std::string_view name() const override { return "hierarchical"; }
   std::string_view summary() const override {
-    return "each stream from the nearest level that holds it (weights first, then input+output); the slowest level binds";
+    return "each stream from the nearest level that holds it (the step's weights, then its KV cache, then input+output); the slowest level binds";
   }
   LayerTiming time_layer(const LayerWork& work, const HardwareSpec& hw, DType dtype) const override {
     LayerTiming t = begin_timing(work, hw, dtype);
@@ -36,10 +41,12 @@ class HierarchicalModel final : public HardwareModel {
     for (const MemoryLevel& m : hw.memory) free_bytes.push_back(m.capacity_bytes);
     std::vector<double> level_bytes(hw.memory.size(), 0.0);
     if (!hw.memory.empty()) {
-      t.weight_level = nearest_fit(work.weight_bytes, free_bytes);
-      free_bytes[t.weight_level] -= work.weight_bytes;
-      t.kv_level = nearest_fit(work.kv_bytes, free_bytes);
-      free_bytes[t.kv_level] -= work.kv_bytes;
+      const double resident_weights = std::max(work.weight_bytes, work.step_weight_bytes);
+      const double resident_kv = std::max(work.kv_bytes, work.step_kv_bytes);
+      t.weight_level = nearest_fit(resident_weights, free_bytes);
+      free_bytes[t.weight_level] -= resident_weights;
+      t.kv_level = nearest_fit(resident_kv, free_bytes);
+      free_bytes[t.kv_level] -= resident_kv;
       t.input_level = t.output_level = nearest_fit(work.input_bytes + work.output_bytes, free_bytes);
       level_bytes[t.weight_level] += work.weight_bytes;
       level_bytes[t.kv_level] += work.kv_bytes;
@@ -58,21 +65,23 @@ class HierarchicalModel final : public HardwareModel {
     thread_local Eigen::ArrayXi weight_level, kv_level, io_level;  // scratch, reused across calls
     thread_local Eigen::ArrayXd io_bytes;
     io_bytes = work.input_bytes + work.output_bytes;
+    const Eigen::ArrayXd resident_weights = work.weight_bytes.max(work.step_weight_bytes);
+    const Eigen::ArrayXd resident_kv = work.kv_bytes.max(work.step_kv_bytes);
     weight_level.setZero(work.size());
     kv_level.setZero(work.size());
     io_level.setZero(work.size());
     const int levels = static_cast<int>(hw.memory.size());
     for (int i = 1; i < levels; ++i)
-      weight_level = (work.weight_bytes <= hw.memory[static_cast<size_t>(i)].capacity_bytes).select(i, weight_level);
+      weight_level = (resident_weights <= hw.memory[static_cast<size_t>(i)].capacity_bytes).select(i, weight_level);
     for (int i = 1; i < levels; ++i) {
       const double capacity = hw.memory[static_cast<size_t>(i)].capacity_bytes;
-      const auto free_bytes = (weight_level == i).select(capacity - work.weight_bytes, capacity);
-      kv_level = (work.kv_bytes <= free_bytes).select(i, kv_level);
+      const auto free_bytes = (weight_level == i).select(capacity - resident_weights, capacity);
+      kv_level = (resident_kv <= free_bytes).select(i, kv_level);
     }
     for (int i = 1; i < levels; ++i) {
       const double capacity = hw.memory[static_cast<size_t>(i)].capacity_bytes;
-      const auto free_bytes = (weight_level == i).select(capacity - work.weight_bytes, capacity) -
-                              (kv_level == i).select(work.kv_bytes, 0.0);
+      const auto free_bytes = (weight_level == i).select(capacity - resident_weights, capacity) -
+                              (kv_level == i).select(resident_kv, 0.0);
       io_level = (io_bytes <= free_bytes).select(i, io_level);
     }
     for (int i = 0; i < levels; ++i)

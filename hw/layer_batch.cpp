@@ -17,6 +17,8 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.op_class = static_cast<OpClass>(op_class[i]);
   w.gemm_positions = gemm_positions[i];
   w.gemm_reduction = gemm_reduction[i];
+  w.step_weight_bytes = step_weight_bytes[i];
+  w.step_kv_bytes = step_kv_bytes[i];
   return w;
 }
 
@@ -24,7 +26,8 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   const auto n = static_cast<Eigen::Index>(work.size());
   LayerWorkArrays a;
   for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.link_bytes,
-                               &a.kernels, &a.gemm_positions, &a.gemm_reduction})
+                               &a.kernels, &a.gemm_positions, &a.gemm_reduction, &a.step_weight_bytes,
+                               &a.step_kv_bytes})
     col->resize(n);
   a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -39,6 +42,8 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.op_class[i] = static_cast<int>(w.op_class);
     a.gemm_positions[i] = w.gemm_positions;
     a.gemm_reduction[i] = w.gemm_reduction;
+    a.step_weight_bytes[i] = w.step_weight_bytes;
+    a.step_kv_bytes[i] = w.step_kv_bytes;
   }
   return a;
 }

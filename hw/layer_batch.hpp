@@ -29,6 +29,8 @@ struct LayerWorkArrays {
   Eigen::ArrayXi op_class;  // OpClass values
   Eigen::ArrayXd gemm_positions;
   Eigen::ArrayXd gemm_reduction;
+  Eigen::ArrayXd step_weight_bytes;
+  Eigen::ArrayXd step_kv_bytes;
 
   Eigen::Index size() const { return flops.size(); }
   LayerWork layer(Eigen::Index i) const;

@@ -47,6 +47,30 @@ TEST(Generation, SummedStepsEqualEveryStepTimedInFull) {
   }
 }
 
+TEST(Generation, SummedStepsAcrossASlidingWindowEqualEveryStepTimedInFull) {
+  // Mistral-7B's window of 4096 fills at context 4095: steps at contexts 4090 .. 4109
+  // cross it, where attention's work stops growing (issue #25). On a100-calibrated too,
+  // whose classes read each layer's op class and GEMM shape.
+  Model pre = load_model("mistral-7b", 4090), dec = load_model("mistral-7b", 1);
+  RunSettings s;
+  s.dtype = DType::fp16;
+  s.batch = 2;
+  for (const char* name : {"a100", "v100-calibrated"}) {
+    HardwareSpec hw = load_hardware(name);
+    for (const HardwareModel* hm : hardware_models()) {
+      GenerationResult g = simulate_generation(pre, dec, s, {4090, 21}, hw, *hm);
+      double decode = 0;
+      for (int64_t c = 4090; c < 4110; ++c) {
+        RunSettings d = s;
+        d.phase = Phase::decode;
+        d.context = c;
+        decode += derive(dec, analyze_costs(dec, d), hw, *hm).totals.timing.time_s;
+      }
+      EXPECT_NEAR(g.decode_s, decode, 1e-9 * decode) << name << " " << hm->name();
+    }
+  }
+}
+
 TEST(Generation, PromptPlusGenerationPastMaxPositionsIsAnError) {
   // Llama-2 takes 4096 positions: a 4000-token prompt and 98 more tokens reach 4097.
   ridge_test::RidgeRun r = ridge_test::run_ridge("generate llama-2-7b --hw a100 --dtype fp16 --prompt 4000 --gen 98");

@@ -144,6 +144,39 @@ TEST(Hierarchical, NothingFitsMeansRoofline) {
   EXPECT_EQ(h.bound_level, 0);
 }
 
+TEST(Hierarchical, WeightsStayOnChipOnlyWhenTheWholeStepsWeightsFit) {
+  // Issue #25: conv1's 139,776 B of weights fit a 1 MB level alone, but a step whose
+  // layers hold 100 MB of weights cannot keep them there from one step to the next:
+  // each layer's weights evict the last's, so they come from the HBM2. Memory time:
+  // (139,776 + 1,779,948) B / 900 GB/s = 2.13303 us, all DRAM.
+  LayerWork w = conv1_design();
+  w.step_weight_bytes = 100e6;
+  LayerTiming t = find_hardware_model("hierarchical").time_layer(w, chip_with_sram(1e6, 10e12), DType::fp32);
+  EXPECT_EQ(t.weight_level, 0);
+  EXPECT_NEAR(t.level_s[0], 1'919'724 / 900e9, 1e-15);
+  EXPECT_DOUBLE_EQ(t.level_s[1], 0.0);
+  // A step of 500 kB of weights fits: resident, and the 500 kB they take is not free
+  // for the activations (1,779,948 B do not fit in the 500 kB left).
+  w.step_weight_bytes = 500e3;
+  t = find_hardware_model("hierarchical").time_layer(w, chip_with_sram(1e6, 10e12), DType::fp32);
+  EXPECT_EQ(t.weight_level, 1);
+  EXPECT_NEAR(t.level_s[1], 139'776 / 10e12, 1e-18);
+}
+
+TEST(Hierarchical, TheStepsKvCacheStaysOnChipOnlyWhenItAllFits) {
+  // One layer's 2 MB of KV cache fits a 4 MB level, the step's 64 MB does not.
+  LayerWork w;
+  w.flops = 1e6;
+  w.kv_bytes = 2e6;
+  w.step_kv_bytes = 64e6;
+  LayerTiming t = find_hardware_model("hierarchical").time_layer(w, chip_with_sram(4e6, 10e12), DType::fp32);
+  EXPECT_EQ(t.kv_level, 0);
+  EXPECT_NEAR(t.level_s[0], 2e6 / 900e9, 1e-15);
+  w.step_kv_bytes = 3e6;
+  t = find_hardware_model("hierarchical").time_layer(w, chip_with_sram(4e6, 10e12), DType::fp32);
+  EXPECT_EQ(t.kv_level, 1);
+}
+
 TEST(HostLink, A200x200MatmulIsDominatedByTheTransfer) {
   // Both 200x200 operands and the 200x200 result cross a 16 GB/s PCIe link:
   // 3 x 200 x 200 x 4 B = 480,000 B / 16e9 = 30 us, against 2 x 200^3 = 16 MFLOP in

@@ -5,6 +5,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/fit_check.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/result.hpp"
 #include "sim/views/analyze_report.hpp"
@@ -50,6 +51,7 @@ int run_analyze(const Args& args) {
   CostAnalysis costs = analyze_costs(model, settings);
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   RunResult result = hw ? derive(model, costs, hw->spec, *hw->model) : derive(model, costs);
+  if (hw) warn_unless_fits(model, settings, hw->spec, *hw->model);
   write_output(out.output, [&](std::ostream& os) { write_analyze(result, format, columns, os); });
   return 0;
 }

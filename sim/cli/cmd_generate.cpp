@@ -6,6 +6,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/fit_check.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/generation.hpp"
 #include "sim/views/generate_report.hpp"
@@ -44,6 +45,7 @@ int run_generate(const Args& args) {
       "kv-dtype", po::value(&run.kv_dtype), "the KV cache's type, fp8 | int8 | fp16 | bf16 | fp32 (default --dtype)")(
       "weight-dtype", po::value(&run.weight_dtype), "weight-only quantization of linear layers: int8 | int4 | fp8")(
       "overhead", po::value(&run.overhead)->default_value(run.overhead), "launch overhead: kernel | graph | none");
+  weight_only_options(runs, run);
   po::options_description visible;
   visible.add(general).add(runs).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false));
   po::positional_options_description pos;
@@ -63,6 +65,15 @@ int run_generate(const Args& args) {
   Model prefill_model = load_model(model_arg, prompt);
   Model decode_model = load_model(model_arg, 1);
   GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  // After simulate_generation, which checks prompt + gen against max_positions. The
+  // footprint peaks at the prefill (the prompt's activations) or at the last decode
+  // step (the longest KV cache); a configuration that cannot hold either is refused.
+  RunSettings last_step = settings;
+  last_step.phase = Phase::decode;
+  last_step.context = prompt + gen - 2;
+  std::vector<StepToFit> steps = {{&prefill_model, settings}};
+  if (gen > 1) steps.push_back({&decode_model, last_step});
+  require_fit(steps, hw.spec, *hw.model);
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
       generate_json(prefill_model, settings, hw.spec, g).write(os);

@@ -5,6 +5,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/fit_check.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/layer_query.hpp"
 #include "sim/engine/model_query.hpp"
@@ -55,6 +56,7 @@ int run_query(const Args& args) {
   RunSettings settings = to_run_settings(run);
   Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
   SelectedHardware hw = *to_hardware(hwo);
+  warn_unless_fits(model, settings, hw.spec, *hw.model);
   if (layer.empty()) {
     ModelQuery m = query_model(model, settings, hw.spec, *hw.model);
     write_output(out.output, [&](std::ostream& os) {

@@ -9,6 +9,14 @@
 
 namespace ridge::cli {
 
+void weight_only_options(po::options_description& g, RunOptionValues& v) {
+  g.add_options()
+      ("weight-group", po::value(&v.weight_group)->default_value(v.weight_group),
+       "with --weight-dtype: weights per fp16 scale, 32 | 64 | 128")
+      ("quantize-lm-head", po::bool_switch(&v.quantize_lm_head),
+       "with --weight-dtype: quantize the logits layer (lm_head) too; by default it stays in --dtype");
+}
+
 po::options_description run_option_group(RunOptionValues& v, bool data_placement) {
   po::options_description g("Run options");
   g.add_options()
@@ -33,7 +41,10 @@ po::options_description run_option_group(RunOptionValues& v, bool data_placement
       ("overhead", po::value(&v.overhead)->default_value(v.overhead),
        "launch overhead: kernel (each kernel pays kernel_launch) | graph (one launch per step, as a CUDA graph) | none")
       ("weight-dtype", po::value(&v.weight_dtype),
-       "weight-only quantization of linear layers: int8 | int4 | fp8, one fp16 scale per 128 weights (not in training)");
+       "weight-only quantization of linear layers: int8 | int4 | fp8, widened to --dtype in the kernel (not in training)");
+  weight_only_options(g, v);
+  g.add_options()("all-logits", po::bool_switch(&v.all_logits),
+                  "prefill: the logits of every prompt token (scoring); default: the last token's only, as serving engines");
   return g;
 }
 
@@ -114,6 +125,17 @@ RunSettings to_run_settings(const RunOptionValues& v) {
       throw InputError({}, "--weight-dtype quantizes weights for inference; training keeps them in --dtype",
                        "use --phase inference, prefill or decode");
     s.weight_format = *w;
+    if (!is_weight_group(v.weight_group))
+      throw InputError({}, "--weight-group must be 32, 64 or 128 (got " + std::to_string(v.weight_group) + ")");
+    s.weight_group = v.weight_group;
+    s.quantize_lm_head = v.quantize_lm_head;
+  } else if (v.quantize_lm_head || v.weight_group != kDefaultWeightGroup) {
+    throw InputError({}, std::string(v.quantize_lm_head ? "--quantize-lm-head" : "--weight-group") +
+                             " applies with --weight-dtype", "e.g. --weight-dtype int4 --weight-group 64");
+  }
+  if (v.all_logits) {
+    if (s.phase != Phase::prefill) throw InputError({}, "--all-logits applies to --phase prefill");
+    s.all_logits = true;
   }
   if (v.data_on == "device") s.data_on = DataPlacement::device;
   else if (v.data_on == "host") s.data_on = DataPlacement::host;
@@ -192,7 +214,7 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
-    s.spec = load_hardware(name, v.sets);
+    s.spec = load_hardware(name, hw_sets);  // model.NAME sets go to the model, not here
     if (v.efficiency == "none") s.spec.calibration.reset();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));

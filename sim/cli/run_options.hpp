@@ -31,6 +31,9 @@ struct RunOptionValues {
   std::string kv_dtype;
   std::string overhead = "kernel";
   std::string weight_dtype;
+  int64_t weight_group = kDefaultWeightGroup;
+  bool quantize_lm_head = false;
+  bool all_logits = false;
   std::vector<std::string> inputs;  // ONNX: --input NAME=1x3x224x224
   bool allow_unknown = false;       // ONNX: unmodelled nodes cost nothing instead of failing
 };
@@ -61,6 +64,8 @@ struct CommandHelp {
 // Defaults are the values `v` holds when called (memory defaults to training).
 // `data_placement`: offer --data-on (commands that time a run; memory does not).
 po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
+// --weight-group and --quantize-lm-head (also in `generate`'s own run options).
+void weight_only_options(po::options_description& g, RunOptionValues& v);
 po::options_description hardware_option_group(HardwareOptionValues& v);
 // --format (one of `formats`, from the shared table in views/output_format), --output,
 // and --columns where the report is a table of fields.

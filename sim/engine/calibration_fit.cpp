@@ -23,7 +23,7 @@ using Key = std::pair<OpClass, DType>;
 struct Terms {
   double flops = 0;
   double seconds_per_flop = 0;  // 1 / peak (0 for a row without FLOPs)
-  double positions = 0;    // its per-sample GEMM's rows (0: no GEMM)
+  double positions = 0;    // its GEMM's rows (LayerWork::gemm_positions; 0: no GEMM)
   double reduction = 0;    // and dot-product length
   int level = -1;          // the serving level (cache rule); -1 without traffic
   double level_bytes = 0;  // bytes it streams there

@@ -45,17 +45,19 @@ DeviceFit fit_on_device(const Model& model, const MemoryFootprint& fp, const Har
     const int64_t left = d.capacity_bytes - fp.fixed_bytes() - other;
     const int64_t tokens = left <= 0 ? 0 : left / checked_mul(batch, fp.kv_bytes_per_token);
     int64_t ctx = std::max<int64_t>(tokens - 1, 0);
-    if (model.max_positions > 0 && ctx > model.max_positions - 1) {
-      ctx = model.max_positions - 1;
-      d.max_context_capped = true;
-    }
-    // Activations that grow with the context (an unfused attention's scores) make the
-    // closed form optimistic: verified, and bisected down when it does not fit.
     auto fits_at = [&](int64_t c) {
       RunSettings at = fp.settings;
       at.context = c;
       return memory_footprint(model, at, fp.checkpoint).peak_bytes() <= d.capacity_bytes;
     };
+    // A sliding-window cache stops growing at its window: the longest context may then
+    // be the model's whole max_positions though the closed form says less.
+    if (model.max_positions > 0 && (ctx > model.max_positions - 1 || fits_at(model.max_positions - 1))) {
+      ctx = model.max_positions - 1;
+      d.max_context_capped = true;
+    }
+    // Activations that grow with the context (an unfused attention's scores) make the
+    // closed form optimistic: verified, and bisected down when it does not fit.
     if (!fits_at(ctx)) {
       d.max_context_capped = false;
       int64_t lo = -1, hi = ctx;  // fits at lo (or nothing does), not at hi

@@ -25,7 +25,8 @@ RunSettings decode_at(const RunSettings& base, int64_t context) {
 bool same_work(const LayerWork& a, const LayerWork& b) {
   return a.flops == b.flops && a.epilogue_flops == b.epilogue_flops && a.input_bytes == b.input_bytes &&
          a.output_bytes == b.output_bytes && a.weight_bytes == b.weight_bytes && a.kv_bytes == b.kv_bytes &&
-         a.link_bytes == b.link_bytes && a.kernels == b.kernels;
+         a.link_bytes == b.link_bytes && a.kernels == b.kernels && a.step_weight_bytes == b.step_weight_bytes &&
+         a.step_kv_bytes == b.step_kv_bytes;
 }
 
 // Work at step k = first + k x step, as one array per field over `steps` steps. Every
@@ -41,7 +42,22 @@ LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_
   a.kv_bytes = line(first.kv_bytes, next.kv_bytes);
   a.link_bytes = line(first.link_bytes, next.link_bytes);
   a.kernels = line(first.kernels, next.kernels);
+  a.step_weight_bytes = line(first.step_weight_bytes, next.step_weight_bytes);
+  a.step_kv_bytes = line(first.step_kv_bytes, next.step_kv_bytes);
+  // The op class and GEMM shape do not change with the context (a calibration reads them).
+  a.op_class = Eigen::ArrayXi::Constant(steps, static_cast<int>(first.op_class));
+  a.gemm_positions = Eigen::ArrayXd::Constant(steps, first.gemm_positions);
+  a.gemm_reduction = Eigen::ArrayXd::Constant(steps, first.gemm_reduction);
   return a;
+}
+
+void add_times(TimingSums& total, const TimingSums& s, double times) {
+  total.compute_s += s.compute_s * times;
+  total.memory_s += s.memory_s * times;
+  total.link_s += s.link_s * times;
+  total.overhead_s += s.overhead_s * times;
+  total.time_s += s.time_s * times;
+  total.memory_bound_s += s.memory_bound_s * times;
 }
 
 // Sum over decode contexts first, first + 1, ..., first + steps - 1 of every layer's time.
@@ -50,14 +66,7 @@ TimingSums sum_decode_steps(const Model& model, const RunSettings& base, int64_t
   std::vector<LayerWork> w0 = layer_work(model, analyze_costs(model, decode_at(base, first)));
   std::vector<LayerWork> w1 = layer_work(model, analyze_costs(model, decode_at(base, first + 1)));
   TimingSums total;
-  auto add = [&](const TimingSums& s, double times) {
-    total.compute_s += s.compute_s * times;
-    total.memory_s += s.memory_s * times;
-    total.link_s += s.link_s * times;
-    total.overhead_s += s.overhead_s * times;
-    total.time_s += s.time_s * times;
-    total.memory_bound_s += s.memory_bound_s * times;
-  };
+  auto add = [&](const TimingSums& s, double times) { add_times(total, s, times); };
   // Layers whose work does not grow with the context: timed once, the same every step.
   std::vector<LayerWork> fixed;
   // Layers whose work grows with it (attention), grouped: identical layers are timed once.
@@ -82,13 +91,41 @@ TimingSums sum_decode_steps(const Model& model, const RunSettings& base, int64_t
   return total;
 }
 
+// The same over contexts first .. first + steps - 1, cut where a sliding window fills
+// (context window - 1 and on, a windowed layer's work stops growing): each piece is
+// linear in the context, so sum_decode_steps sums it exactly.
+TimingSums sum_decode_steps_windowed(const Model& model, const RunSettings& base, int64_t first, int64_t steps,
+                                     const HardwareSpec& hw, const HardwareModel& hw_model) {
+  std::vector<int64_t> cuts;
+  for (const Layer& l : model.layers)
+    if (l.counts.attention.window > 0) cuts.push_back(l.counts.attention.window - 1);
+  std::sort(cuts.begin(), cuts.end());
+  TimingSums total;
+  const int64_t end = first + steps;
+  int64_t from = first;
+  for (size_t i = 0; i <= cuts.size() && from < end; ++i) {
+    const int64_t to = i < cuts.size() ? std::clamp(cuts[i], from, end) : end;
+    if (to == from) continue;
+    add_times(total, sum_decode_steps(model, base, from, to - from, hw, hw_model), 1.0);
+    from = to;
+  }
+  return total;
+}
+
 }  // namespace
 
 GenerationResult simulate_generation(const Model& prefill_model, const Model& decode_model, const RunSettings& base,
                                      const GenerationRequest& req, const HardwareSpec& hw,
                                      const HardwareModel& hw_model) {
   check_dtype_supported(hw, base.dtype);
-  check_weights_readable(hw, base);
+  // The last step holds prompt + gen - 1 tokens: said in generate's own terms (the
+  // prefill and decode checks would name --seq and --context).
+  const int64_t most = prefill_model.max_positions;
+  if (most > 0 && (req.prompt > most || req.gen - 1 > most - req.prompt))
+    throw InputError(prefill_model.max_positions_loc,
+                     "--prompt " + std::to_string(req.prompt) + " + --gen " + std::to_string(req.gen) +
+                         " - 1 tokens are longer than " + prefill_model.name + "'s max_positions = " + std::to_string(most),
+                     "use a shorter --prompt or --gen");
   GenerationResult r;
   r.prompt = req.prompt;
   r.gen = req.gen;
@@ -107,7 +144,7 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
     // The last step (the longest context) is checked against max_positions first.
     const int64_t last = req.prompt + r.decode_steps - 1;
     analyze_costs(decode_model, decode_at(base, last));
-    TimingSums d = sum_decode_steps(decode_model, base, req.prompt, r.decode_steps, hw, hw_model);
+    TimingSums d = sum_decode_steps_windowed(decode_model, base, req.prompt, r.decode_steps, hw, hw_model);
     r.decode_s = d.time_s;
     r.decode_memory_bound_share = ratio(d.memory_bound_s, d.time_s);
     memory_bound_s += d.memory_bound_s;

@@ -2,8 +2,10 @@
 // prefill, which gives the first token, then one decode step per further token, each
 // attending to a KV cache one token longer than the last. Decode steps are summed
 // exactly without timing every step in full: a layer whose work does not depend on
-// the context is timed once, and the attention layers (whose work grows linearly with
-// the context) are timed for all steps at once as arrays, identical layers once.
+// the context is timed once, and layers whose work grows linearly with the context
+// (attention's KV stream, and every layer's view of the step's KV cache, which the
+// hierarchical model places) are timed for all steps at once as arrays, identical
+// layers once.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +52,8 @@ struct GenerationResult {
 
 // `prefill_model` is the model read at `request.prompt` tokens, `decode_model` at one
 // token (load_model's `tokens`). `base` gives batch, dtype and the KV cache dtype.
-// Throws InputError when the prompt plus the generated tokens exceed max_positions, a
+// Throws InputError when the prompt plus the generated tokens exceed max_positions
+// (naming --prompt and --gen), a
 // count overflows, or the hardware lacks the dtype.
 GenerationResult simulate_generation(const Model& prefill_model, const Model& decode_model, const RunSettings& base,
                                      const GenerationRequest& request, const HardwareSpec& hw,

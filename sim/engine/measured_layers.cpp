@@ -122,7 +122,10 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
     };
     if (index.count("batch")) m.batch = static_cast<int64_t>(whole("batch", true, 1e15));
     if (index.count("kernels")) m.work.kernels = static_cast<int>(whole("kernels", false, 1e6));
-    if (index.count("positions")) m.work.gemm_positions = whole("positions", false, 1e15);
+    // `positions` is per sample; a linear layer's GEMM has batch x positions rows (LayerCost::gemm_rows).
+    if (index.count("positions"))
+      m.work.gemm_positions =
+          whole("positions", false, 1e15) * (m.work.op_class == OpClass::linear ? static_cast<double>(m.batch) : 1.0);
     if (index.count("reduction")) m.work.gemm_reduction = whole("reduction", false, 1e15);
     for (size_t i = 0; i < header.size(); ++i) m.extra[header[i]] = fields[i].text;
     rows.push_back(std::move(m));

@@ -29,8 +29,9 @@ struct MeasuredLayer {
 // (`seconds`, or another such as scripts/measure-layers' `min_seconds`), and
 // input_bytes, output_bytes, weight_bytes (or one `bytes` column for all traffic);
 // optional: batch (default 1), kernels (default 1), and for conv and linear layers the
-// per-sample GEMM's positions and reduction (LayerWork::gemm_positions, gemm_reduction;
-// default 0: no shape term).
+// GEMM's positions per sample and reduction (default 0: no shape term); the work's
+// LayerWork::gemm_positions is a linear row's batch x positions, its GEMM's rows in all
+// (a convolution's stay per image, LayerCost::gemm_rows).
 std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column = "seconds");
 
 // The same from text, as if read from `file` (tests).

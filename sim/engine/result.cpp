@@ -24,12 +24,6 @@ Bound bound_of(const LayerTiming& t, const LayerWork& w, const HardwareSpec& hw)
   return t.memory_bound() ? memory_bound_at(hw, t.bound_level) : compute_bound();
 }
 
-void check_weights_readable(const HardwareSpec& hw, const RunSettings& s) {
-  if (s.weight_format == WeightFormat::fp8 && !hw.peak(DType::fp8))
-    throw InputError({}, hw.id + " cannot read fp8 weights: its descriptor lists no fp8 support (got --weight-dtype fp8)",
-                     "use --weight-dtype int8 or int4, which any device widens in its ALUs");
-}
-
 void check_dtype_supported(const HardwareSpec& hw, DType dtype) {
   if (hw.peak(dtype)) return;
   std::string known;
@@ -150,7 +144,6 @@ RunResult derive(const Model& model, const CostAnalysis& costs) {
 RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model) {
   const DType dtype = costs.settings.dtype;
   check_dtype_supported(hw, dtype);
-  check_weights_readable(hw, costs.settings);
   std::vector<LayerWork> work = layer_work(model, costs);
   RunResult r = derive_untimed(model, costs, work);
   HardwareContext ctx{hw, std::string(hw_model.name()), *hw.peak(dtype), {}};

@@ -111,8 +111,6 @@ RunResult derive(const Model& model, const CostAnalysis& costs);
 // Costs timed on `hw` with `hw_model`. Throws InputError when `hw` lacks the run's dtype.
 RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSpec& hw, const HardwareModel& hw_model);
 
-// Throws InputError when --weight-dtype fp8 meets hardware with no fp8 support.
-void check_weights_readable(const HardwareSpec& hw, const RunSettings& settings);
 // Throws InputError ("v100 has no fp8 peak") when `hw` does not support `dtype`.
 void check_dtype_supported(const HardwareSpec& hw, DType dtype);
 

@@ -153,7 +153,7 @@ std::optional<size_t> checked_point_count(const SweepFile& s) {
   size_t n = 1;
   std::vector<size_t> sizes = {s.models.size(), s.hardware.size(), s.hw_models.size(), s.batches.size(),
                                s.dtypes.size(),  s.phases.size(),   s.optimizers.size(), s.contexts.size(),
-                               s.seqs.size()};
+                               s.seqs.size(),    s.kv_dtypes.size(), s.weight_formats.size(), s.overheads.size()};
   for (const SweepVary& v : s.vary) sizes.push_back(v.values.size());
   for (size_t k : sizes)
     if (__builtin_mul_overflow(n, k, &n)) return std::nullopt;
@@ -171,6 +171,32 @@ void check_point_count(const SweepFile& s) {
                                  std::to_string(kMaxSweepPoints),
                    "split it into several sweep files, or use fewer values (ridge keeps every point in memory)");
 }
+// kv_dtype, weight_dtype and overhead, each checked against the phases it applies to.
+void read_serving_lists(TomlFields& f, SweepFile& s) {
+  read_list(f, "kv_dtype", false, [&](const toml::node& e, const SourceLoc& w) {
+    std::string name = string_element(e, w, "kv_dtype");
+    std::optional<DType> t = parse_dtype(name);
+    if (!t || *t == DType::tf32 || *t == DType::fp64)
+      throw InputError(w, "sweep: unknown kv_dtype '" + name + "'", "use fp8, int8, fp16, bf16 or fp32");
+    s.kv_dtypes.push_back(t);
+  });
+  const bool all_cached = std::all_of(s.phases.begin(), s.phases.end(), [](Phase p) { return p == Phase::prefill || p == Phase::decode; });
+  if (!s.kv_dtypes.empty() && !all_cached) f.fail("kv_dtype", "applies to phases prefill and decode only");
+  if (s.kv_dtypes.empty()) s.kv_dtypes.push_back(std::nullopt);
+  read_list(f, "weight_dtype", false, [&](const toml::node& e, const SourceLoc& w) {
+    std::string name = string_element(e, w, "weight_dtype");
+    std::optional<WeightFormat> wf = name == "none" ? std::optional(WeightFormat::same) : parse_weight_format(name);
+    if (!wf) throw InputError(w, "sweep: unknown weight_dtype '" + name + "'", "use none, int8, int4 or fp8");
+    s.weight_formats.push_back(*wf);
+  });
+  const bool trains = std::find(s.phases.begin(), s.phases.end(), Phase::training) != s.phases.end();
+  if (!s.weight_formats.empty() && trains)
+    f.fail("weight_dtype", "quantizes weights for inference; training keeps them in the dtype",
+           "sweep training in a file of its own");
+  if (s.weight_formats.empty()) s.weight_formats.push_back(WeightFormat::same);
+  named_list(f, "overhead", parse_launch_overhead, "use kernel, graph or none", LaunchOverhead::per_kernel, s.overheads);
+}
+
 }  // namespace
 
 size_t SweepFile::point_count() const { return checked_point_count(*this).value_or(0); }
@@ -231,6 +257,7 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
            "e.g. phase = [\"prefill\"] and seq = [128, 1024, 8192]; sweep other phases in a file of their own");
   if (s.seqs.empty()) s.seqs.push_back(0);
   named_list(f, "optimizer", parse_optimizer, "use sgd, momentum, adam or adamw", Optimizer::adam, s.optimizers);
+  read_serving_lists(f, s);
 
   if (const toml::node* vary = f.node("vary")) {
     const toml::array* a = vary->as_array();

@@ -9,6 +9,9 @@
 //   phase    = ["inference", "training"]        # default ["inference"]
 //   hw_model = ["roofline", "hierarchical"]     # default: each descriptor's own model
 //   optimizer = ["adam"]                        # default ["adam"] (training only)
+//   kv_dtype = ["fp16", "fp8"]                  # default: dtype's (prefill / decode only)
+//   weight_dtype = ["none", "int8", "int4"]     # default ["none"]; not with training
+//   overhead = ["kernel", "graph", "none"]      # default ["kernel"]
 //
 //   [[vary]]                                    # any number; each multiplies the sweep
 //   key    = "memory.HBM2.bandwidth"            # a --set key path
@@ -22,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +61,12 @@ struct SweepFile {
   // Prefill: prompt tokens per sequence (`seq = [...]`; phase "prefill" must then be
   // the only phase): each model is read at each length. {0} otherwise: the model file's.
   std::vector<int64_t> seqs;
+  // Serving choices (the options of the same names): the KV cache's type (nothing: the
+  // dtype's; prefill and decode only), weight-only quantization (not in training), and
+  // how launches are charged. One default entry each when the file gives none.
+  std::vector<std::optional<DType>> kv_dtypes;
+  std::vector<WeightFormat> weight_formats;
+  std::vector<LaunchOverhead> overheads;
   std::vector<SweepVary> vary;
 
   // The number of points: the product of every list's length (parse_sweep has checked

@@ -43,13 +43,12 @@ size_t vary_combinations(const SweepFile& f) {
   return n;
 }
 
-// Points per (model, hw point, hw model) block: the group dimensions.
-size_t group_block(const SweepFile& f) {
-  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.contexts.size() * f.seqs.size() *
-         f.batches.size();
-}
-
 }  // namespace
+
+size_t group_block(const SweepFile& f) {
+  return f.phases.size() * f.dtypes.size() * f.optimizers.size() * f.kv_dtypes.size() * f.weight_formats.size() *
+         f.overheads.size() * f.contexts.size() * f.seqs.size() * f.batches.size();
+}
 
 size_t SweepPlan::group_count() const { return models.size() * group_block(file); }
 
@@ -74,6 +73,12 @@ SweepCoords SweepPlan::coords(size_t index) const {
   i /= file.contexts.size();
   c.optimizer = file.optimizers[i % file.optimizers.size()];
   i /= file.optimizers.size();
+  c.kv_dtype = file.kv_dtypes[i % file.kv_dtypes.size()];
+  i /= file.kv_dtypes.size();
+  c.weight_format = file.weight_formats[i % file.weight_formats.size()];
+  i /= file.weight_formats.size();
+  c.overhead = file.overheads[i % file.overheads.size()];
+  i /= file.overheads.size();
   c.dtype = file.dtypes[i % file.dtypes.size()];
   i /= file.dtypes.size();
   c.phase = file.phases[i];
@@ -224,6 +229,9 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
   settings.dtype = c.dtype;
   settings.phase = c.phase;
   settings.optimizer = c.optimizer;
+  settings.kv_dtype = c.kv_dtype;
+  settings.weight_format = c.weight_format;
+  settings.overhead = c.overhead;
   settings.context = c.context;
   settings.seq = c.seq;
 

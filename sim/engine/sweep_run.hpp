@@ -46,11 +46,14 @@ struct SweepCoords {
   Phase phase = Phase::inference;
   DType dtype = DType::fp32;
   Optimizer optimizer = Optimizer::adam;
+  std::optional<DType> kv_dtype;  // nothing: the dtype's
+  WeightFormat weight_format = WeightFormat::same;
+  LaunchOverhead overhead = LaunchOverhead::per_kernel;
   int64_t context = 0;  // decode: tokens in the KV cache
   int64_t seq = 0;      // prefill: prompt tokens per sequence (0: the model file's input length)
   size_t seq_index = 0; // into SweepFile::seqs
   int64_t batch = 1;
-  size_t group = 0;  // index of its (model variant, phase, dtype, optimizer, context, seq, batch) group
+  size_t group = 0;  // index of its (model variant, phase, dtype, optimizer, serving choices, context, seq, batch) group
 };
 
 struct SweepPlan {
@@ -77,6 +80,9 @@ struct SweepPlan {
 // Loads models and descriptors and builds every hardware point. Errors (unknown
 // model, hardware or key, a bad [[vary]] value) are InputErrors located in the sweep file.
 SweepPlan plan_sweep(SweepFile file);
+// Points per (model, hw point, hw model) block: the product of the group dimensions'
+// lengths (phase, dtype, optimizer, serving choices, context, seq, batch).
+size_t group_block(const SweepFile& f);
 
 // Whether a point ran, and if not why (`reason` says it in words).
 enum class PointStatus { ok, unsupported, does_not_fit, error };

@@ -64,7 +64,7 @@ SweepSummary summarize_sweep(const SweepPlan& plan, const SweepResult& result) {
       add_flips(result, m, series, -1, s.flips);
     }
     // As each varied value grows (in the file's order).
-    const size_t block = f.phases.size() * f.dtypes.size() * f.optimizers.size() * nb;
+    const size_t block = group_block(f);
     for (size_t k = 0; k < f.vary.size(); ++k) {
       size_t stride = block;
       for (size_t k2 = k + 1; k2 < f.vary.size(); ++k2) stride *= f.vary[k2].values.size();

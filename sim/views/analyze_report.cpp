@@ -21,7 +21,7 @@ std::string settings_line(const RunResult& run) {
   if (s.uses_kv_cache()) line += ", KV cache " + std::string(dtype_name(s.cache_dtype()));
   if (s.weight_format != WeightFormat::same)
     line += ", linear weights " + std::string(weight_format_name(s.weight_format)) + " (one fp16 scale per " +
-            std::to_string(kWeightGroup) + ")";
+            std::to_string(s.weight_group) + (s.quantize_lm_head ? ", lm_head too)" : ")");
   if (s.overhead != LaunchOverhead::per_kernel)
     line += s.overhead == LaunchOverhead::none ? ", no launch overhead" : ", one launch per step (graph)";
   if (s.precision != Precision::uniform) line += ", precision " + precision_recipe(s);

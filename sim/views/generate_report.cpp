@@ -10,13 +10,20 @@ namespace ridge {
 
 namespace {
 std::string pct(double share) { return format_fixed(100 * share, 1) + "%"; }
+
+// ", linear weights int4 (one fp16 scale per 128, lm_head in fp16)", or nothing.
+std::string weights_phrase(const RunSettings& s) {
+  if (s.weight_format == WeightFormat::same) return "";
+  return ", linear weights " + std::string(weight_format_name(s.weight_format)) + " (one fp16 scale per " +
+         std::to_string(s.weight_group) + ", lm_head " + (s.quantize_lm_head ? "too" : "in " + std::string(dtype_name(s.dtype))) + ")";
+}
 }  // namespace
 
 std::string generate_text(const Model& model, const RunSettings& s, const HardwareSpec& hw, const GenerationResult& g) {
   std::string t;
   t += model.name + " on " + hw.id + " (" + hw.name + "), " + g.hardware_model + " model, batch " +
        std::to_string(g.batch) + ", " + std::string(dtype_name(s.dtype)) + ", KV cache " +
-       std::string(dtype_name(s.cache_dtype())) + ": prompt " + std::to_string(g.prompt) + " tokens, " +
+       std::string(dtype_name(s.cache_dtype())) + weights_phrase(s) + ": prompt " + std::to_string(g.prompt) + " tokens, " +
        std::to_string(g.gen) + " generated per sequence\n";
   t += "- time to first token (prefill of " + std::to_string(g.prompt) + " tokens): " + format_seconds(g.ttft_s) +
        ", " + pct(g.prefill_memory_bound_share) + " of it memory-bound\n";

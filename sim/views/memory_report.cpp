@@ -28,7 +28,7 @@ std::string per_param_line(const MemoryFootprint& f) {
   if (f.settings.phase != Phase::training) {
     if (f.settings.weight_format != WeightFormat::same)
       return p + ", linear layers " + std::string(weight_format_name(f.settings.weight_format)) +
-             " with an fp16 scale per " + std::to_string(kWeightGroup);
+             " with an fp16 scale per " + std::to_string(f.settings.weight_group);
     return p + " = " + std::to_string(z.weight) + " B/param";
   }
   p += " + " + std::to_string(z.gradient) + " (gradients)";

@@ -38,6 +38,22 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
   f.push_back({"dtype", "dtype", Unit::text, [](R r) -> FieldValue { return std::string(dtype_name(r.plan->coords(r.point).dtype)); }, true});
   f.push_back({"optimizer", "optimizer", Unit::text,
                [](R r) -> FieldValue { return std::string(optimizer_name(r.plan->coords(r.point).optimizer)); }, true});
+  // The serving choices, where the file varies or sets them.
+  const SweepFile& file = plan.file;
+  if (file.kv_dtypes.size() > 1 || (!file.kv_dtypes.empty() && file.kv_dtypes.front()))
+    f.push_back({"kv_dtype", "KV dtype", Unit::text, [](R r) -> FieldValue {
+                   const SweepCoords c = r.plan->coords(r.point);
+                   return std::string(dtype_name(c.kv_dtype.value_or(c.dtype)));
+                 }, true});
+  if (file.weight_formats.size() > 1 || (!file.weight_formats.empty() && file.weight_formats.front() != WeightFormat::same))
+    f.push_back({"weight_dtype", "weights", Unit::text, [](R r) -> FieldValue {
+                   WeightFormat w = r.plan->coords(r.point).weight_format;
+                   return std::string(w == WeightFormat::same ? "none" : weight_format_name(w));
+                 }, true});
+  if (file.overheads.size() > 1 || (!file.overheads.empty() && file.overheads.front() != LaunchOverhead::per_kernel))
+    f.push_back({"overhead", "overhead", Unit::text, [](R r) -> FieldValue {
+                   return std::string(launch_overhead_name(r.plan->coords(r.point).overhead));
+                 }, true});
   if (std::find(plan.file.phases.begin(), plan.file.phases.end(), Phase::decode) != plan.file.phases.end())
     f.push_back({"context", "context", Unit::integer, [](R r) -> FieldValue { return r.plan->coords(r.point).context; }, true});
   if (!plan.file.seqs.empty() && plan.file.seqs.front() > 0)
@@ -148,6 +164,9 @@ std::optional<SweepColumn> sweep_column(const std::string& key) {
     SweepPlan any;
     any.file.phases = {Phase::decode};  // so that the context column is declared
     any.file.seqs = {1};                // and the seq column
+    any.file.kv_dtypes = {DType::fp8};  // and the serving choices'
+    any.file.weight_formats = {WeightFormat::int4};
+    any.file.overheads = {LaunchOverhead::none};
     std::vector<std::pair<std::string, SweepColumn>> out;
     for (const auto& f : sweep_point_name_fields(any, false)) out.push_back({f.key, {f.title, f.unit}});
     for (const auto& f : sweep_point_total_fields()) out.push_back({f.key, {f.title, f.unit}});

@@ -123,6 +123,10 @@ std::string series_name(const SweepPlan& plan, const SweepResult& result, size_t
     if (static_cast<int>(k) != skip_vary) s += " " + plan.file.vary[k].key + "=" + plan.file.vary[k].values[hp.value[k]].text;
   s += " " + std::string(dtype_name(c.dtype)) + " " + std::string(phase_name(c.phase));
   if (plan.file.optimizers.size() > 1 && c.phase == Phase::training) s += " " + std::string(optimizer_name(c.optimizer));
+  if (plan.file.kv_dtypes.size() > 1) s += " KV " + std::string(dtype_name(c.kv_dtype.value_or(c.dtype)));
+  if (plan.file.weight_formats.size() > 1)
+    s += " weights " + std::string(c.weight_format == WeightFormat::same ? "none" : weight_format_name(c.weight_format));
+  if (plan.file.overheads.size() > 1) s += " overhead " + std::string(launch_overhead_name(c.overhead));
   if (c.phase == Phase::decode) s += " context " + std::to_string(c.context);
   if (c.seq > 0) s += " seq " + std::to_string(c.seq);
   if (skip_vary >= 0 && plan.file.batches.size() > 1) s += " batch " + std::to_string(c.batch);

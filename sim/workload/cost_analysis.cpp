@@ -60,10 +60,23 @@ void check_sums(const LayerCost& r) {
   checked_add(checked_add(r.flops, r.backward_flops), r.update_flops);
 }
 
-LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
+// A linear layer's counts for the last of its rows only (the logits of the last token).
+LayerCounts last_row_only(const LayerCounts& all) {
+  LayerCounts c = all;
+  const int64_t rows = all.gemm_positions;
+  if (rows <= 1) return c;
+  for (int64_t* n : {&c.macs, &c.flops, &c.epilogue_flops, &c.input_elems, &c.output_elems})
+    *n /= rows;  // each is rows x the work of one row
+  c.gemm_positions = 1;
+  return c;
+}
+
+LayerCost layer_cost(const Layer& layer, const RunSettings& s, bool narrow, bool last_row) {
   const bool attends_cache = s.phase == Phase::decode && layer.counts.attention.heads > 0;
   // Decode: the layer's one query token per sequence attends to `context` cached ones too.
-  const LayerCounts& c = attends_cache ? ops::attention_counts(layer.counts.attention, s.context) : layer.counts;
+  const LayerCounts& c = attends_cache ? ops::attention_counts(layer.counts.attention, s.context)
+                         : last_row    ? last_row_only(layer.counts)
+                                       : layer.counts;
   LayerCost r;
   r.params = c.params;
   const ExpertShape& e = c.experts;
@@ -79,21 +92,21 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s) {
   r.output_bytes = checked_product({c.output_elems, b, size});
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
   r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
-  if (c.quantizable && s.weight_format != WeightFormat::same)
-    r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype);
+  if (narrow) r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype, s.weight_group);
   if (e.experts > 0 && s.phase != Phase::training) {
     // The step's tokens touch some experts; each touched one's weights are read once.
     double touched = ops::expected_experts_touched(e.experts, e.top_k, checked_mul(e.tokens, b));
-    int64_t one = s.weight_format != WeightFormat::same && c.quantizable
-                      ? quantized_weight_bytes(e.expert_weight_elems, s.weight_format, s.dtype)
-                      : checked_mul(e.expert_weight_elems, size);
+    int64_t one = narrow ? quantized_weight_bytes(e.expert_weight_elems, s.weight_format, s.dtype, s.weight_group)
+                         : checked_mul(e.expert_weight_elems, size);
     r.weight_bytes = std::llround(touched * static_cast<double>(one));
   }
   if (s.uses_kv_cache() && c.kv_elems_per_token > 0) {
-    int64_t tokens = checked_add(c.attention.queries, attends_cache ? s.context : 0);  // written + read
+    // Written + read: the new tokens' keys and values, and the cached ones they see.
+    int64_t tokens = checked_add(c.attention.queries, attends_cache ? c.attention.visible(s.context) : 0);
     r.kv_bytes = checked_product({tokens, c.kv_elems_per_token, b, dtype_bytes(s.cache_dtype())});
   }
   r.forward_kernels = c.kernels;
+  r.gemm_rows = layer.op_class == OpClass::linear ? checked_mul(c.gemm_positions, b) : c.gemm_positions;
   if (s.phase == Phase::training) add_training(r, layer, s);
   check_sums(r);
   return r;
@@ -136,15 +149,22 @@ void check_cache_phase(const Model& model, const RunSettings& s) {
 
 }  // namespace
 
+bool stores_weights_narrow(const Model& model, size_t i, const RunSettings& s) {
+  return s.weight_format != WeightFormat::same && model.layers[i].counts.quantizable &&
+         (s.quantize_lm_head || static_cast<int>(i) != model.logits_layer());
+}
+
 CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
   check_cache_phase(model, settings);
   CostAnalysis a;
   a.settings = settings;
   if (settings.phase == Phase::prefill && settings.seq == 0) a.settings.seq = model.input[0];  // the file's length
   a.layers.reserve(model.layers.size());
-  for (const Layer& layer : model.layers) {
+  const int logits = settings.phase == Phase::prefill && !settings.all_logits ? model.logits_layer() : -1;
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& layer = model.layers[i];
     try {
-      a.layers.push_back(layer_cost(layer, settings));
+      a.layers.push_back(layer_cost(layer, settings, stores_weights_narrow(model, i, settings), static_cast<int>(i) == logits));
       accumulate(a.totals, a.layers.back());
     } catch (const CountOverflow&) {
       throw InputError(layer.loc, "layer '" + layer.name + "': at batch " + std::to_string(settings.batch) +

@@ -29,6 +29,14 @@ struct LayerCost {
   // cache's dtype): the new tokens' keys and values written, the cached ones read.
   int64_t kv_bytes = 0;
   int forward_kernels = 0;  // forward launches (0 for a view or a skipped layer)
+  // The rows of the GEMM a conv or linear layer's kernel runs, which a calibration's
+  // shape term reads; 0: no GEMM. A linear layer's batch x rows per sample
+  // (LayerCounts::gemm_positions): one GEMM over every token, whichever of the two the
+  // rows come from. A convolution's positions per image: its kernels tile each image's
+  // output (fitted per image, DeepBench's cuDNN convolutions and PyTorch's CPU ones
+  // are predicted better than on batch x positions: docs/accuracy.md's 1x1 classes
+  // held out 8.6-12.4 % against 10.8-23.5 %).
+  int64_t gemm_rows = 0;
   // Training only (zero at inference): gradient of inputs and weights.
   int64_t backward_macs = 0;         // backward_input_macs + backward_weight_macs
   int64_t backward_flops = 0;        // 2 x backward_macs + the other arithmetic of both gradients
@@ -66,6 +74,13 @@ struct CostAnalysis {
   LayerCost totals;
 };
 
+// Whether --weight-dtype stores layer `i`'s weights narrower: a linear layer's, but not
+// the logits layer's unless RunSettings::quantize_lm_head.
+bool stores_weights_narrow(const Model& model, size_t i, const RunSettings& s);
+
+// Prefill computes the logits of the last prompt token only (RunSettings::all_logits
+// asks for every token's): the logits layer then reads one row per sequence and writes
+// one row of logits.
 // Throws InputError when a count at this batch overflows 64 bits, when a phase with a KV
 // cache meets a model with no attention, or a sequence is longer than the model's
 // max_positions. In decode, `model` must have been read at one token per sequence

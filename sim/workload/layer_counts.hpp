@@ -6,6 +6,7 @@
 //           pooling comparison, softmax, elementwise add), each counted as 1.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ridge {
@@ -21,6 +22,14 @@ struct AttentionShape {
   bool causal = true;
   bool fused = false;        // one kernel, no score matrix in memory (FlashAttention-style)
   bool skip_masked = false;  // causal pairs above the diagonal are neither computed nor counted
+  // Sliding-window attention (Mistral): each query attends to at most `window` keys, its
+  // own included, and the KV cache keeps the last `window` tokens (a rolling buffer).
+  // 0: the whole context.
+  int64_t window = 0;
+  // Cached tokens a new token reads: all `cached`, or the window's worth before it.
+  int64_t visible(int64_t cached) const { return window > 0 ? std::min(cached, window - 1) : cached; }
+  // Tokens the cache holds after `tokens` have passed through it.
+  int64_t held(int64_t tokens) const { return window > 0 ? std::min(tokens, window) : tokens; }
 };
 
 // The shape of a mixture-of-experts layer (sim/workload/ops/moe.cpp), kept so that a

@@ -16,7 +16,7 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     const LayerCost& c = costs.layers[i];
     LayerWork w;
     w.op_class = layer.op_class;
-    w.gemm_positions = static_cast<double>(layer.counts.gemm_positions);
+    w.gemm_positions = static_cast<double>(c.gemm_rows);
     w.gemm_reduction = static_cast<double>(layer.counts.gemm_reduction);
     // Training adds backward and the optimizer update to the same streams: activation
     // reads (output gradient, saved tensors), activation writes (input gradient), and
@@ -43,6 +43,15 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
       if (i + 1 == model.layers.size()) w.link_bytes += static_cast<double>(c.output_bytes);  // forward output only
     }
     out.push_back(w);
+  }
+  double step_weights = 0, step_kv = 0;
+  for (const LayerWork& w : out) {
+    step_weights += w.weight_bytes;
+    step_kv += w.kv_bytes;
+  }
+  for (LayerWork& w : out) {
+    w.step_weight_bytes = step_weights;
+    w.step_kv_bytes = step_kv;
   }
   // --overhead graph: the step is one launch (a replayed CUDA graph), charged to the
   // first layer that launches anything; none: no launch overhead at all.

@@ -20,10 +20,16 @@ struct LayerWork {
   double link_bytes = 0;    // bytes that cross the host link (with --data-on host)
   int kernels = 1;          // kernel launches (0 for a view that moves nothing)
   OpClass op_class = OpClass::data_movement;  // selects the calibrated efficiency, if any
-  // The per-sample GEMM of a conv or linear layer (LayerCounts::gemm_positions and
-  // gemm_reduction), which a calibration's shape terms read; 0: none.
+  // The GEMM of a conv or linear layer, which a calibration's shape terms read: its rows
+  // (LayerCost::gemm_rows: a linear layer's batch x tokens, a conv's positions per image)
+  // and its dot-product length (LayerCounts::gemm_reduction); 0: none.
   double gemm_positions = 0;
   double gemm_reduction = 0;
+  // The whole step's weights and KV cache (every layer's): what must fit in a memory
+  // level together to stay resident there from one step to the next (the hierarchical
+  // model). 0: judge by this layer's own streams (a measured layer timed alone).
+  double step_weight_bytes = 0;
+  double step_kv_bytes = 0;
 
   double bytes() const { return input_bytes + output_bytes + weight_bytes + kv_bytes; }
 };

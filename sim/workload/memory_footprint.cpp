@@ -132,13 +132,14 @@ Plan plan_events(size_t n, bool training, const CheckpointPolicy& cp) {
 void add_model_part(MemoryFootprint& f, const Model& model, bool training) {
   const ByteSizes& sizes = f.sizes;
   const RunSettings& s = f.settings;
-  for (const Layer& l : model.layers) {
+  for (size_t i = 0; i < model.layers.size(); ++i) {
+    const Layer& l = model.layers[i];
     f.params = checked_add(f.params, l.counts.params);
     f.active_params += l.counts.active_params();
     // --weight-dtype stores the weights of linear layers narrower (with their group scales).
-    bool narrow = l.counts.quantizable && s.weight_format != WeightFormat::same;
-    f.parameters_bytes = checked_add(f.parameters_bytes, narrow ? quantized_weight_bytes(l.counts.params, s.weight_format, s.dtype)
-                                                                : checked_mul(l.counts.params, sizes.weight));
+    f.parameters_bytes = checked_add(f.parameters_bytes, stores_weights_narrow(model, i, s)
+                                                             ? quantized_weight_bytes(l.counts.params, s.weight_format, s.dtype, s.weight_group)
+                                                             : checked_mul(l.counts.params, sizes.weight));
   }
   if (!training) return;
   f.master_weights_bytes = checked_mul(f.params, sizes.master);
@@ -156,7 +157,10 @@ struct Storages {
   int of_input(int input) const { return input == kModelInput ? 0 : of_layer[static_cast<size_t>(input)]; }
 };
 
-Storages assign_storages(const Model& model, bool training, int activation_bytes) {
+// `last_row_logits`: the logits layer writes the last token's row only (prefill without
+// RunSettings::all_logits, as analyze_costs counts it).
+Storages assign_storages(const Model& model, bool training, int activation_bytes, bool last_row_logits) {
+  const int logits = last_row_logits ? model.logits_layer() : -1;
   const size_t n = model.layers.size();
   Storages st{std::vector<int>(n), {-1}, {checked_mul(element_count(model.input), activation_bytes)},
               std::vector<bool>(n, false)};
@@ -170,7 +174,9 @@ Storages assign_storages(const Model& model, bool training, int activation_bytes
     } else {
       st.of_layer[i] = static_cast<int>(st.bytes.size());
       st.producer.push_back(static_cast<int>(i));
-      st.bytes.push_back(checked_mul(element_count(l.output), activation_bytes));
+      int64_t elems = element_count(l.output);
+      if (static_cast<int>(i) == logits && l.counts.gemm_positions > 1) elems /= l.counts.gemm_positions;
+      st.bytes.push_back(checked_mul(elems, activation_bytes));
     }
   }
   return st;
@@ -317,11 +323,15 @@ void find_peak(MemoryFootprint& f, bool training) {
 void add_kv_cache(MemoryFootprint& f, const Model& model) {
   const RunSettings& s = f.settings;
   if (!s.uses_kv_cache()) return;
-  for (const Layer& l : model.layers)
-    f.kv_bytes_per_token =
-        checked_add(f.kv_bytes_per_token, checked_mul(l.counts.kv_elems_per_token, dtype_bytes(s.cache_dtype())));
-  f.kv_cache_tokens = s.phase == Phase::decode ? checked_add(s.context, 1) : model.input[0];
-  f.kv_cache_per_sample = checked_mul(f.kv_bytes_per_token, f.kv_cache_tokens);
+  const int64_t tokens = s.phase == Phase::decode ? checked_add(s.context, 1) : model.input[0];
+  for (const Layer& l : model.layers) {
+    if (l.counts.kv_elems_per_token == 0) continue;
+    const int64_t per_token = checked_mul(l.counts.kv_elems_per_token, dtype_bytes(s.cache_dtype()));
+    const int64_t held = l.counts.attention.held(tokens);  // a sliding window keeps its last `window` only
+    f.kv_bytes_per_token = checked_add(f.kv_bytes_per_token, per_token);
+    f.kv_cache_tokens = std::max(f.kv_cache_tokens, held);
+    f.kv_cache_per_sample = checked_add(f.kv_cache_per_sample, checked_mul(per_token, held));
+  }
   f.peak_per_sample = checked_add(f.peak_per_sample, f.kv_cache_per_sample);
 }
 
@@ -351,7 +361,8 @@ MemoryFootprint build(const Model& model, const RunSettings& settings, const Che
     f.layers[i].segment = plan.segment[i];
     f.layers[i].recomputed = plan.segment[i] >= 0 && plan.checkpointed[static_cast<size_t>(plan.segment[i])];
   }
-  Storages storages = assign_storages(model, training, f.sizes.activation);
+  Storages storages = assign_storages(model, training, f.sizes.activation,
+                                      settings.phase == Phase::prefill && !settings.all_logits);
   LastUses last = find_last_uses(model, plan, storages, training);
   Timeline timeline(plan.events.size());
   add_activations(f, timeline, plan, storages, last, training);

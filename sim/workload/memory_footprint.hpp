@@ -96,8 +96,8 @@ struct MemoryFootprint {
 
   // Prefill and decode: the KV cache (bytes per sample), held through the step.
   int64_t kv_bytes_per_token = 0;     // all attention layers together
-  int64_t kv_cache_tokens = 0;        // tokens per sequence in the cache at the end of the step
-  int64_t kv_cache_per_sample = 0;    // kv_bytes_per_token x kv_cache_tokens
+  int64_t kv_cache_tokens = 0;        // tokens per sequence in the cache at the end of the step (a sliding window's at most)
+  int64_t kv_cache_per_sample = 0;    // kv_bytes_per_token x kv_cache_tokens (each layer's window applied)
 
   // Checkpointing: the forward run again in backward, at the run's batch.
   int64_t recompute_flops = 0;

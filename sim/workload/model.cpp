@@ -21,4 +21,11 @@ bool Model::has_attention() const {
   return false;
 }
 
+int Model::logits_layer() const {
+  if (layers.empty() || !has_attention()) return -1;
+  const Layer& last = layers.back();
+  bool dense_linear = last.op == "linear" && last.counts.quantizable && last.counts.experts.experts == 0;
+  return dense_linear ? static_cast<int>(layers.size() - 1) : -1;
+}
+
 }  // namespace ridge

@@ -40,6 +40,9 @@ struct Model {
   std::vector<std::string> layer_names() const;
   // True when some layer is an attention op (it can keep a KV cache).
   bool has_attention() const;
+  // The layer that computes a language model's logits (lm_head): the last layer, when
+  // the model has attention and that layer is a dense linear one; -1 otherwise.
+  int logits_layer() const;
 };
 
 }  // namespace ridge

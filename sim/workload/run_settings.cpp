@@ -52,10 +52,12 @@ std::optional<WeightFormat> parse_weight_format(std::string_view s) {
   return std::nullopt;
 }
 
-int64_t quantized_weight_bytes(int64_t elems, WeightFormat w, DType dtype) {
+bool is_weight_group(int64_t g) { return g == 32 || g == 64 || g == 128; }
+
+int64_t quantized_weight_bytes(int64_t elems, WeightFormat w, DType dtype, int64_t group) {
   if (w == WeightFormat::same) return checked_mul(elems, dtype_bytes(dtype));
   int64_t bits = w == WeightFormat::int4 ? 4 : 8;
-  int64_t groups = (elems + kWeightGroup - 1) / kWeightGroup;
+  int64_t groups = (elems + group - 1) / group;
   return checked_add((checked_mul(elems, bits) + 7) / 8, checked_mul(groups, 2));  // + one fp16 scale per group
 }
 

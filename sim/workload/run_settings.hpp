@@ -30,10 +30,14 @@ enum class Precision { uniform, mixed };
 // (a pure roofline).
 enum class LaunchOverhead { per_kernel, per_step, none };
 // Weight-only quantization (inference, prefill, decode): the weights of linear layers
-// stored in a narrower type and widened to --dtype inside the kernel, with one fp16
-// scale per group of kWeightGroup weights (GPTQ / AWQ's default group of 128).
+// stored in a narrower type and widened to --dtype inside the kernel (W8A16, W4A16: the
+// math stays in --dtype, so fp8 weights need no fp8 math), with one fp16 scale per
+// group of `weight_group` weights (GPTQ / AWQ's default group of 128; 32 and 64 are
+// their finer choices). A language model's logits layer (lm_head) stays in --dtype
+// unless asked, as AWQ, GPTQ and TensorRT-LLM's weight-only modes leave it.
 enum class WeightFormat { same, int8, int4, fp8 };
-inline constexpr int64_t kWeightGroup = 128;
+inline constexpr int64_t kDefaultWeightGroup = 128;
+bool is_weight_group(int64_t g);  // 32, 64 or 128
 
 std::string_view phase_name(Phase p);
 std::optional<Phase> parse_phase(std::string_view s);
@@ -44,8 +48,9 @@ std::string_view launch_overhead_name(LaunchOverhead o);
 std::optional<LaunchOverhead> parse_launch_overhead(std::string_view s);  // kernel | graph | none
 std::string_view weight_format_name(WeightFormat w);
 std::optional<WeightFormat> parse_weight_format(std::string_view s);  // int8 | int4 | fp8
-// Bytes of `elems` weights stored as `w` (with their group scales); `same` is elems x dtype.
-int64_t quantized_weight_bytes(int64_t elems, WeightFormat w, DType dtype);
+// Bytes of `elems` weights stored as `w` with one fp16 scale per `group` weights; `same`
+// is elems x dtype.
+int64_t quantized_weight_bytes(int64_t elems, WeightFormat w, DType dtype, int64_t group);
 std::optional<Precision> parse_precision(std::string_view s);
 
 // Optimizer state kept per parameter: sgd 0, momentum 1 (velocity), adam/adamw 2 (m, v).
@@ -71,6 +76,11 @@ struct RunSettings {
   std::optional<DType> kv_dtype;  // the KV cache's element type (default: dtype)
   LaunchOverhead overhead = LaunchOverhead::per_kernel;
   WeightFormat weight_format = WeightFormat::same;
+  int64_t weight_group = kDefaultWeightGroup;  // weights per fp16 scale (32, 64 or 128)
+  bool quantize_lm_head = false;  // --weight-dtype applies to the logits layer too
+  // Prefill: the logits of every prompt token (scoring a text) instead of the last
+  // token's only (generation, as vLLM and TensorRT-LLM compute them).
+  bool all_logits = false;
 
   bool uses_kv_cache() const { return phase == Phase::prefill || phase == Phase::decode; }
   DType cache_dtype() const { return kv_dtype.value_or(dtype); }

@@ -9,6 +9,9 @@
 //   not causal, or causal with the masked pairs computed (the default): S x T
 //   causal with skip_masked = true (FlashAttention-style, fused only): S x C + S(S+1)/2,
 //     the pairs above the diagonal are neither computed nor counted.
+// With a sliding window W (`window`, causal only) a query attends to at most W keys, its
+// own included: the cached keys seen are min(C, W - 1) (T shrinks to that + S), and
+// with skip_masked query i (from 0) of the S new ones pairs with min(C + i + 1, W) keys.
 // Per sample:
 //   macs  = 2 x heads x head_dim x P            (Q K^T and P V)
 //   flops = 2 x macs + heads x (6P - 2S)        (per score: the 1/sqrt(d) scale 1 and
@@ -28,16 +31,31 @@
 // (S, dV, dP, dQ, dK) and 5 FLOPs per score (exp again 2, dS = P (dP - rowsum) 3), keeps
 // q, k, v, the output and per-row log-sum-exp (fp32); unfused 4 products, 3 FLOPs per
 // score, and keeps its inputs and the probabilities (fp32, as autocast runs softmax).
+#include <algorithm>
+
 #include "sim/base/checked_math.hpp"
 #include "sim/workload/ops/ops.hpp"
 
 namespace ridge::ops {
 
+namespace {
+
+// Sum over the S new queries of the keys each sees: min(C + i + 1, W) for i = 0..S-1
+// (W = 0: no window, C + i + 1).
+int64_t causal_pairs(int64_t s, int64_t cached, int64_t window) {
+  // Queries whose C + i + 1 stays within the window: they see C + i + 1 keys each.
+  const int64_t inside = window > 0 ? std::clamp<int64_t>(window - cached, 0, s) : s;
+  const int64_t ramp = checked_add(checked_mul(inside, cached), inside * (inside + 1) / 2);
+  return checked_add(ramp, checked_mul(s - inside, window));
+}
+
+}  // namespace
+
 LayerCounts attention_counts(const AttentionShape& a, int64_t cached) {
   const int64_t s = a.queries;
-  const int64_t t = checked_add(cached, s);
+  const int64_t t = checked_add(a.visible(cached), s);
   const int64_t full = checked_mul(s, t);
-  const int64_t pairs = a.skip_masked ? checked_add(checked_mul(s, cached), s * (s + 1) / 2) : full;
+  const int64_t pairs = a.skip_masked ? causal_pairs(s, cached, a.window) : full;
   const int64_t hp = checked_mul(a.heads, pairs);
   const int64_t q_elems = checked_product({s, a.heads, a.head_dim});
   const int64_t kv_new = checked_product({2, s, a.kv_heads, a.head_dim});
@@ -101,6 +119,10 @@ OpResult attention(TomlFields& a, const std::vector<Shape>& in) {
   if (kind != "fused" && kind != "unfused") a.fail("attention", "must be \"fused\" or \"unfused\" (got \"" + kind + "\")");
   s.fused = kind == "fused";
   s.skip_masked = a.boolean("skip_masked", false);
+  if (a.has("window")) {
+    s.window = a.positive("window");
+    if (!s.causal) a.fail("window", "needs causal = true", "a sliding window limits how far back a causal query looks");
+  }
   if (s.skip_masked && !(s.fused && s.causal))
     a.fail("skip_masked", "needs attention = \"fused\" and causal = true",
            "an unfused chain materialises the whole score matrix, so it cannot skip the masked part");
