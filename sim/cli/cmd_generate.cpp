@@ -65,7 +65,7 @@ int run_generate(const Args& args) {
   GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
-      generate_json(prefill_model, settings, hw.spec, g).write(os);
+      write_json(os, generate_json(prefill_model, settings, hw.spec, g));
     else
       os << generate_text(prefill_model, settings, hw.spec, g);
   });

@@ -71,11 +71,11 @@ void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_laye
 
 Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer) {
   Json root = Json::object();
-  root.set("schema_version", kJsonSchemaVersion);
-  root.set("sweep", plan.file.path);
+  root["schema_version"] = kJsonSchemaVersion;
+  root["sweep"] = plan.file.path;
   Json conventions = Json::array();
-  for (const auto& line : preamble(plan, per_layer)) conventions.push(line);
-  root.set("conventions", conventions);
+  for (const auto& line : preamble(plan, per_layer)) conventions.push_back(line);
+  root["conventions"] = std::move(conventions);
   std::vector<Field<SweepRow>> names = sweep_point_name_fields(plan, false);
   std::vector<Field<SweepRow>> totals = sweep_point_total_fields();
   std::vector<Field<SweepRow>> layer = sweep_layer_fields();
@@ -86,8 +86,8 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
     put_fields(p, all_fields(names), row);
     Json vary = Json::object();
     const SweepHardwarePoint& hp = plan.hw_points[plan.coords(i).hw_point];
-    for (size_t k = 0; k < plan.file.vary.size(); ++k) vary.set(plan.file.vary[k].key, plan.file.vary[k].values[hp.value[k]].text);
-    p.set("vary", vary);
+    for (size_t k = 0; k < plan.file.vary.size(); ++k) vary[plan.file.vary[k].key] = plan.file.vary[k].values[hp.value[k]].text;
+    p["vary"] = std::move(vary);
     put_fields(p, all_fields(totals), row);
     if (per_layer && result.points[i].ok()) {
       Json layers = Json::array();
@@ -95,13 +95,13 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
       for (Eigen::Index l = 0; l < n; ++l) {
         Json j = Json::object();
         put_fields(j, all_fields(layer), SweepRow{&plan, &result, i, static_cast<long>(l)});
-        layers.push(std::move(j));
+        layers.push_back(std::move(j));
       }
-      p.set("layers", layers);
+      p["layers"] = std::move(layers);
     }
-    points.push(std::move(p));
+    points.push_back(std::move(p));
   }
-  root.set("points", points);
+  root["points"] = std::move(points);
   return root;
 }
 
