@@ -50,7 +50,7 @@ int run_analyze(const Args& args) {
   CostAnalysis costs = analyze_costs(model, settings);
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   RunResult result = hw ? derive(model, costs, hw->spec, *hw->model) : derive(model, costs);
-  write_output(out.output, [&](std::ostream& os) { write_analyze(result, format, columns, os); });
+  write_output(out.output, [&](std::ostream& os) { write_analyze(result, format, columns, os, out.csv); });
   return 0;
 }
 

@@ -120,12 +120,13 @@ Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
   return root;
 }
 
-void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out) {
+void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out,
+                   const CsvStyle& csv) {
   bool machine = format == OutputFormat::csv || format == OutputFormat::json;
   ColumnChoice effective = machine && columns.kind == ColumnChoice::Kind::compact
                                ? ColumnChoice{ColumnChoice::Kind::all, {}}
                                : columns;
-  write_report(format, out, [&] { return analyze_json(run, effective); }, [&] { return analyze_table(run, effective); });
+  write_report(format, out, [&] { return analyze_json(run, effective); }, [&] { return analyze_table(run, effective); }, csv);
 }
 
 }  // namespace ridge

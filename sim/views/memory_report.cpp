@@ -178,7 +178,7 @@ Json memory_json(const MemoryReport& r) {
 }
 
 void write_memory(const MemoryReport& r, OutputFormat format, bool timeline, const ColumnChoice& columns,
-                  std::ostream& out) {
+                  std::ostream& out, const CsvStyle& csv) {
   if (format == OutputFormat::csv && !timeline) {  // one row of the summary numbers, keys as the header
     ColumnTable t;
     t.preamble = summary(r);
@@ -187,10 +187,10 @@ void write_memory(const MemoryReport& r, OutputFormat format, bool timeline, con
         choose_fields(fields, columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns);
     add_columns(t, chosen);
     t.rows.push_back(field_cells(chosen, r));
-    write_csv(t, out);
+    write_csv(t, out, csv);
     return;
   }
-  write_report(format, out, [&] { return memory_json(r); }, [&] { return memory_table(r, timeline, columns); });
+  write_report(format, out, [&] { return memory_json(r); }, [&] { return memory_table(r, timeline, columns); }, csv);
 }
 
 }  // namespace ridge

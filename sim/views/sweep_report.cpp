@@ -50,7 +50,7 @@ std::vector<SweepRow> rows_of(const SweepPlan& plan, const SweepResult& result, 
 }  // namespace
 
 void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_layer, OutputFormat format,
-                 const ColumnChoice& columns, std::ostream& out) {
+                 const ColumnChoice& columns, std::ostream& out, const CsvStyle& csv_style) {
   const bool csv = format == OutputFormat::csv;
   std::vector<Field<SweepRow>> fields = row_fields(plan, per_layer, true);
   std::vector<const Field<SweepRow>*> chosen =
@@ -59,7 +59,7 @@ void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_laye
   t.preamble = preamble(plan, per_layer);
   add_columns(t, chosen);
   if (csv) {  // streamed: a per-layer sweep has hundreds of thousands of rows
-    write_csv_head(t, out);
+    write_csv_head(t, out, csv_style);
     for (const SweepRow& r : rows_of(plan, result, per_layer)) write_csv_row(field_cells(chosen, r, true), out);
     return;
   }

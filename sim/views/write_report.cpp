@@ -4,10 +4,10 @@
 namespace ridge {
 
 void write_report(OutputFormat format, std::ostream& out, const std::function<Json()>& json,
-                  const std::function<ColumnTable()>& table) {
+                  const std::function<ColumnTable()>& table, const CsvStyle& csv) {
   switch (format) {
     case OutputFormat::json: write_json(out, json()); break;
-    case OutputFormat::csv: write_csv(table(), out); break;
+    case OutputFormat::csv: write_csv(table(), out, csv); break;
     case OutputFormat::md: write_markdown(table(), out); break;
     case OutputFormat::table: write_text_table(table(), out); break;
     case OutputFormat::tex: write_latex(table(), out); break;
