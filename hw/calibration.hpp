@@ -59,7 +59,7 @@ struct Calibration {
   }
 };
 
-// Reads a [calibration] table (see the README for its keys); `levels` are the descriptor's
+// Reads a [calibration] table (keys in docs/reference/hardware-descriptors.md, "Calibration"); `levels` are the descriptor's
 // memory level names, which a per-level memory efficiency must use. Errors are located InputErrors.
 Calibration read_calibration(const toml::table& table, const std::string& file, const std::vector<std::string>& levels);
 

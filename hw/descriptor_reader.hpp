@@ -56,7 +56,7 @@ class HardwareDescriptor {
   toml::table root_;
 };
 
-// Validates a parsed descriptor tree (see configs/hw/*.toml and the README for the format).
+// Validates a parsed descriptor tree (see configs/hw/*.toml and docs/reference/hardware-descriptors.md for the format).
 HardwareSpec build_hardware_spec(const toml::table& root, const std::string& file, const std::string& id);
 
 }  // namespace ridge

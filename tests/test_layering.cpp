@@ -1,4 +1,4 @@
-// The layering rule of the README's architecture section: sim/base < sim/workload < hw <
+// The layering rule of docs/dev/architecture.md: sim/base < sim/workload < hw <
 // sim/engine < sim/views < plots < sim/cli < sim/python. A source file may include headers of its own
 // layer or of a lower one, never of a higher one. The check reads every #include of the
 // source tree; a second test plants a back-edge in a scratch tree and expects it caught.

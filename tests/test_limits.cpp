@@ -1,4 +1,4 @@
-// The limits that protect the user (README, "Limits"): inputs that would exhaust memory
+// The limits that protect the user (docs/reference/errors-and-limits.md, "Limits"): inputs that would exhaust memory
 // or run without end are refused with exit 2 and a located error before any work.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// The memory model (README "Memory model"): parts, linearity in the batch, the
+// The memory model (docs/guide/size-training.md): parts, linearity in the batch, the
 // timeline peak, in-place and shared saved tensors, checkpointing, inference
 // liveness, and the fit on a device. Hand arithmetic in the comments.
 #include <gtest/gtest.h>

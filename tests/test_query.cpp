@@ -155,7 +155,7 @@ TEST(AnalyzeCli, HardwareColumnsAndErrors) {
 TEST(AnalyzeCli, CsvCarriesTheTableColumns) {
   auto [rc, out] = ridge("analyze alexnet --hw tests/data/chip120.toml --format csv");
   EXPECT_EQ(rc, 0) << out;
-  // Every field of the schema, under the keys JSON uses (README "Reported quantities").
+  // Every field of the schema, under the keys JSON uses (docs/reference/json-schema.md).
   EXPECT_NE(out.find("compute_time_s,memory_time_by_level_s.HBM2,memory_time_s,link_time_s,overhead_time_s,time_s,bound,"
                      "step_share,attained_flops,roofline_attained_flops,peak_fraction,required_bandwidth_Bps"),
             std::string::npos) << out;

@@ -1,5 +1,5 @@
 // What forward keeps for backward, layer type by layer type, as PyTorch's autograd saves
-// it (README "Training and memory"). Each expected value is worked out by hand below; the
+// it (docs/guide/size-training.md, "What backward keeps"). Each expected value is worked out by hand below; the
 // same small networks in PyTorch 1.13 (torch.autograd.graph.saved_tensors_hooks,
 // storages counted once, plus the model output the loss reads) give the same bytes, as
 // scripts/measure-saved-activations does for the zoo CNNs.

@@ -1,4 +1,4 @@
-// Training costs (README "Training costs"): backward MACs, FLOPs and bytes, the
+// Training costs (docs/guide/size-training.md, "Training costs"): backward MACs, FLOPs and bytes, the
 // optimizer update, mixed precision, and the work handed to hardware models. Every
 // expected value is worked out by hand in the comment beside it.
 #include <gtest/gtest.h>

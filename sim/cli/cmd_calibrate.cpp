@@ -48,7 +48,7 @@ const CommandHelp kHelp = {
     "Fits, per op class and dtype in the CSV of measured layer times, a compute efficiency, a half-performance\n"
     "size and a memory efficiency (least squares on log time, Huber-weighted), prints the median |error| of the\n"
     "pure roofline, of the fit and held out (each --cv-by value left out in turn), and with --output writes the\n"
-    "descriptor with a [calibration] section. CSV columns: README, \"Calibration\".",
+    "descriptor with a [calibration] section. CSV columns: docs/guide/calibrate.md.",
     {"ridge calibrate configs/calibration/data/deepbench-v100.csv --hw v100 --cv-by fold --output v100-cal.toml",
      "ridge calibrate layers.csv --hw host.toml --output host-calibrated.toml --predictions pred.csv"}};
 
@@ -57,7 +57,7 @@ const CommandHelp kHelp = {
 int run_calibrate(const Args& args) {
   std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
   po::options_description visible("Options");
-  visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (README, \"Calibration\")")(
+  visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (columns: docs/guide/calibrate.md)")(
       "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
       "hw-model", po::value(&hw_model), "hardware model to fit through (default: the descriptor's)")(
       "output,o", po::value(&output), "write the calibrated descriptor here (the report goes to stdout)")(

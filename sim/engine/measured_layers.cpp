@@ -69,7 +69,7 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
       auto require = [&](const std::string& c) {
         if (!index.count(c))
           throw InputError(header_loc, "missing column '" + c + "' in the header",
-                           suggestion_hint(c, header) + " (columns: README, \"Calibration\")");
+                           suggestion_hint(c, header) + " (columns: docs/guide/calibrate.md)");
       };
       for (const char* c : kRequired) require(c);
       require(time_column);

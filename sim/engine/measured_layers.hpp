@@ -1,4 +1,4 @@
-// A CSV of measured layer times, the input of `ridge calibrate` (columns in the README,
+// A CSV of measured layer times, the input of `ridge calibrate` (columns in docs/guide/calibrate.md,
 // "Calibration"): one row per layer run, with its op class, dtype, counted work and the
 // measured seconds. Every bad value is a located InputError.
 #pragma once

@@ -4,7 +4,7 @@
 // RunResult; they never compute a number, so table, CSV, JSON, Markdown and plot data
 // cannot disagree.
 //
-// Arithmetic intensity has one definition (README "Counting conventions"): the FLOPs the
+// Arithmetic intensity has one definition (docs/reference/counting-conventions.md): the FLOPs the
 // compute units are timed for (a conv / linear bias add runs in the fused epilogue and
 // is not timed) over the bytes a memory level serves, forward (+ backward + update in
 // training). A layer's `arithmetic_intensity` is taken at its level in question: the

@@ -1,6 +1,6 @@
 // Sweep files (configs/sweeps/*.toml): the lists whose cartesian product is a sweep,
 // parsed strictly with every value's file:line:col kept for later errors (an unknown
-// model or hardware is reported where it was written). See the README, "Sweeps".
+// model or hardware is reported where it was written). See docs/guide/sweep-hardware.md.
 //
 //   models   = ["alexnet", "gpt2"]              # zoo names or model files; "*": the zoo
 //   hardware = ["v100", "configs/hw/x.toml"]    # shipped names or files; "*": all shipped

@@ -133,7 +133,7 @@ SweepPlan plan_sweep(SweepFile file) {
     for (const SweepVary& v : file.vary)
       if (!is_model_key(v) && std::find(keys.begin(), keys.end(), v.key) == keys.end())
         throw InputError(v.key_where, "[[vary]] key '" + v.key + "' is not a key of hardware '" + item.text + "'",
-                         "keys of " + item.text + " include memory.<level>.bandwidth with its level names; see the README, \"--set key paths\"");
+                         "keys of " + item.text + " include memory.<level>.bandwidth with its level names; see docs/reference/hardware-descriptors.md, \"--set key paths\"");
     for (size_t combo = 0; combo < combos; ++combo) {
       SweepHardwarePoint p;
       p.hardware = h;

@@ -1,4 +1,4 @@
-// The counting conventions text (see conventions.hpp and the README).
+// The counting conventions text (see conventions.hpp and docs/reference/counting-conventions.md).
 #include "sim/views/conventions.hpp"
 
 namespace ridge {

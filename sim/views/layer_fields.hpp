@@ -1,6 +1,6 @@
 // The schema of a layer's numbers: every quantity `analyze` (per layer and totals),
 // `query` and the plots' data report, declared once with its key, title and unit.
-// The keys are the JSON and CSV names (README "Reported quantities").
+// The keys are the JSON and CSV names (docs/reference/json-schema.md).
 #pragma once
 
 #include <vector>

@@ -9,7 +9,7 @@ const std::vector<OutputFormatInfo>& output_formats() {
   static const std::vector<OutputFormatInfo> table = {
       {OutputFormat::table, "table", "aligned text for a terminal (the compact columns unless --columns)"},
       {OutputFormat::csv, "csv", "comma-separated, exact values, every column"},
-      {OutputFormat::json, "json", "every field, exact values (schema_version in the README)"},
+      {OutputFormat::json, "json", "every field, exact values (schema_version: docs/reference/json-schema.md)"},
       {OutputFormat::md, "md", "a Markdown table"},
       {OutputFormat::tex, "tex", "a LaTeX booktabs table (\\usepackage{booktabs})"},
   };

@@ -14,7 +14,7 @@
 namespace ridge {
 
 // JSON reports' schema_version: 2 since the Result stage gave every quantity one name
-// (README "JSON schema").
+// (docs/reference/json-schema.md).
 inline constexpr int kJsonSchemaVersion = 2;
 
 void write_report(OutputFormat format, std::ostream& out, const std::function<Json()>& json,

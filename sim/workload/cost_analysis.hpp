@@ -34,7 +34,7 @@ struct LayerCost {
   int64_t backward_flops = 0;        // 2 x backward_macs + the other arithmetic of both gradients
   int64_t backward_input_macs = 0;   // input gradient (0 for a layer reading only the model input)
   int64_t backward_weight_macs = 0;  // weight gradient
-  // Backward traffic (README "Training costs"). A layer that computes neither
+  // Backward traffic (docs/guide/size-training.md, "Training costs"). A layer that computes neither
   // gradient moves nothing. Otherwise it reads the gradient of its output and what
   // forward saved for it (its input, its output, masks / indices / statistics);
   // writes the gradient of its input (when it computes one); reads its weights when

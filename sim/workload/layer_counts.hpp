@@ -1,6 +1,6 @@
 // What one layer costs, independent of hardware: counted per sample (activations,
 // MACs, FLOPs) or per model (parameters, weights). RunSettings scale them by batch
-// and dtype. Conventions (README, "Counting conventions"):
+// and dtype. Conventions (docs/reference/counting-conventions.md):
 //   macs  = multiply-accumulates of conv / linear / matmul-type ops only;
 //   flops = 2 x macs + every other arithmetic op (bias add, activation, normalisation,
 //           pooling comparison, softmax, elementwise add), each counted as 1.
@@ -67,7 +67,7 @@ struct LayerCounts {
   int64_t bwd_weight_other_flops = 0;  // non-MAC arithmetic of the weight gradient (bias gradient sums, ...)
 
   // What backward needs kept from the forward pass (per sample, except saved_step_bytes).
-  // These follow what PyTorch's autograd saves (README "Training and memory"); an
+  // These follow what PyTorch's autograd saves (docs/guide/size-training.md); an
   // in-place layer that saves its input keeps a copy of it (memory_footprint.cpp).
   bool saves_input = false;      // e.g. conv / linear keep their input
   bool saves_output = false;     // e.g. relu keeps its output

@@ -1,4 +1,4 @@
-// The memory timeline of one step (rules in memory_footprint.hpp and README "Memory model").
+// The memory timeline of one step (rules in memory_footprint.hpp and docs/guide/size-training.md).
 #include "sim/workload/memory_footprint.hpp"
 
 #include <algorithm>

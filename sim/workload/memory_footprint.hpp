@@ -1,4 +1,4 @@
-// How much device memory one step needs (README "Memory model"), independent of the
+// How much device memory one step needs (docs/guide/size-training.md), independent of the
 // hardware; engine/device_fit judges it against a device's DRAM.
 //
 // memory = model part (independent of the batch) + batch x per-sample part:

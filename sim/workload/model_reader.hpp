@@ -1,4 +1,4 @@
-// Reads a model file (TOML; format in README "Model files") into a Model: expands
+// Reads a model file (TOML; format in docs/reference/model-files.md) into a Model: expands
 // its [params] (named integers, used as expressions in any integer field), expands
 // repeated blocks, resolves input names, orders the graph, infers shapes and counts.
 #pragma once

@@ -79,7 +79,7 @@ struct RunSettings {
   std::optional<int64_t> tokens_per_step() const;
 };
 
-// Bytes per element of each kind of tensor a run keeps (README "Mixed precision").
+// Bytes per element of each kind of tensor a run keeps (docs/guide/size-training.md, "Mixed precision").
 struct ByteSizes {
   int activation = 4;  // activations, and the gradients of activations
   int weight = 4;      // the weights forward and backward read
