@@ -92,7 +92,7 @@ TEST(Query, TextAndJson) {
   EXPECT_NE(text.find("bandwidth-limited at HBM2"), std::string::npos) << text;
   EXPECT_NE(text.find("1.093 TB/s"), std::string::npos) << text;  // 1,919,724 B / 1.75692 us
   EXPECT_NE(text.find("900.0 GB/s"), std::string::npos) << text;
-  nlohmann::json j = nlohmann::json::parse(query_json(q, chip()).dump());
+  nlohmann::json j = nlohmann::json::parse(dump_json(query_json(q, chip())));
   EXPECT_EQ(j["layer"], "conv1");
   EXPECT_EQ(j["bound"], "memory:HBM2");
   EXPECT_EQ(j["bandwidth_limited"], true);

@@ -52,7 +52,7 @@ int run_analyze(const Args& args) {
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   RunResult result = hw ? derive(model, costs, hw->spec, *hw->model) : derive(model, costs);
   if (hw) warn_unless_fits(model, settings, hw->spec, *hw->model);
-  write_output(out.output, [&](std::ostream& os) { write_analyze(result, format, columns, os); });
+  write_output(out.output, [&](std::ostream& os) { write_analyze(result, format, columns, os, out.csv); });
   return 0;
 }
 

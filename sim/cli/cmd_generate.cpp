@@ -76,7 +76,7 @@ int run_generate(const Args& args) {
   require_fit(steps, hw.spec, *hw.model);
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
-      generate_json(prefill_model, settings, hw.spec, g).write(os);
+      write_json(os, generate_json(prefill_model, settings, hw.spec, g));
     else
       os << generate_text(prefill_model, settings, hw.spec, g);
   });

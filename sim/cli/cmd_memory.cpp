@@ -78,7 +78,7 @@ int run_memory(const Args& args) {
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   MemoryReport report = analyze_memory(model, settings, *checkpoint, hw ? &hw->spec : nullptr,
                                        hw ? hw->model : nullptr, reserve_percent / 100);
-  write_output(out.output, [&](std::ostream& os) { write_memory(report, format, timeline, columns, os); });
+  write_output(out.output, [&](std::ostream& os) { write_memory(report, format, timeline, columns, os, out.csv); });
   return 0;
 }
 

@@ -27,7 +27,11 @@ int run_plot(const Args& args) {
     std::cout << "usage: ridge plot " << names << " ... --output FILE.(png|svg|pdf|tex)\n\n";
     for (const PlotKind& k : plot_kinds()) std::cout << "  " << k.name << " " << k.synopsis << "\n";
     std::cout << "\nridge plot KIND --help lists each kind's options. Beside FILE.png (or .svg, .pdf, .tex) ridge\n"
-                 "writes FILE.gp and FILE.dat: edit the .gp and run `gnuplot FILE.gp` in that folder to restyle.\n";
+                 "writes FILE.gp and FILE.dat: edit the .gp and run `gnuplot FILE.gp` in that folder to restyle.\n\n"
+                 "examples:\n"
+                 "  ridge plot roofline alexnet --hw v100 --output roofline.png\n"
+                 "  ridge plot layers resnet50 --hw a100 --batch 64 --output layers.svg\n"
+                 "  ridge sweep configs/sweeps/gpu-generations.toml --format csv --output s.csv && ridge plot sweep s.csv --output sweep.pdf\n";
     return 0;
   }
   for (const PlotKind& k : plot_kinds())

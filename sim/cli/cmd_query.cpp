@@ -61,7 +61,7 @@ int run_query(const Args& args) {
     ModelQuery m = query_model(model, settings, hw.spec, *hw.model);
     write_output(out.output, [&](std::ostream& os) {
       if (format == OutputFormat::json)
-        model_query_json(m).write(os);
+        write_json(os, model_query_json(m));
       else
         os << model_query_text(m);
     });
@@ -70,7 +70,7 @@ int run_query(const Args& args) {
   LayerQuery q = query_layer(model, settings, hw.spec, *hw.model, layer);
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
-      query_json(q, hw.spec).write(os);
+      write_json(os, query_json(q, hw.spec));
     else
       os << query_text(q, hw.spec);
   });

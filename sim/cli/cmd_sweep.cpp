@@ -138,7 +138,7 @@ int run_sweep(const Args& args) {
     return kInterruptedExit;
   }
   std::ostringstream text;
-  write_sweep(plan, result, per_layer, format, columns, text);
+  write_sweep(plan, result, per_layer, format, columns, text, out.csv);
   // The whole report is in memory; the file appears complete (temporary + rename) or not at all.
   if (g_interrupted) {
     std::cerr << "interrupted: no output written\n";

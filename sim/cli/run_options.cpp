@@ -1,10 +1,12 @@
 // Shared option groups (see run_options.hpp).
 #include "sim/cli/run_options.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
+#include "sim/base/close_names.hpp"
 #include "sim/base/error.hpp"
 
 namespace ridge::cli {
@@ -66,6 +68,10 @@ po::options_description output_option_group(OutputOptionValues& v, const std::ve
   g.add_options()
       ("format,f", po::value(&v.format)->default_value(v.format), format_choices(formats).c_str())
       ("output,o", po::value(&v.output), "write to FILE (atomically) instead of stdout");
+  if (std::find(formats.begin(), formats.end(), OutputFormat::csv) != formats.end())
+    g.add_options()
+        ("comments", po::bool_switch(&v.csv.comments), "csv: add the settings and conventions as leading # lines")
+        ("totals", po::bool_switch(&v.csv.totals), "csv: add the totals row (JSON always has the totals)");
   if (columns)
     g.add_options()("columns", po::value(&v.columns),
                     "LIST|all: the columns to show, by key (name,op,time_s,...; `all` for every one). Default: a "
@@ -253,6 +259,13 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
       return false;
     }
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    // "--btach": suggest the command's own long options by edit distance.
+    std::vector<std::string> names;
+    for (const auto& o : all.options()) names.push_back("--" + o->long_name());
+    std::string hint = suggestion_hint(e.get_option_name(), names);
+    if (hint.rfind("did you mean", 0) != 0) hint = "see: " + command + " --help";
+    throw InputError({}, e.what(), hint);
   } catch (const po::error& e) {
     throw InputError({}, e.what(), "see: " + command + " --help");
   }

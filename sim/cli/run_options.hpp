@@ -13,6 +13,7 @@
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/run_settings.hpp"
+#include "sim/views/column_table.hpp"
 #include "sim/views/output_format.hpp"
 
 namespace ridge::cli {
@@ -51,6 +52,7 @@ struct OutputOptionValues {
   std::string format = "table";
   std::string output;
   std::string columns;  // --columns: "" (compact), "all" or a comma-separated list of keys
+  CsvStyle csv;         // --comments, --totals (with --format csv)
 };
 
 // What `ridge COMMAND --help` prints around the options: the usage line, a paragraph

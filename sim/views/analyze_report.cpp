@@ -94,38 +94,39 @@ Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
   std::vector<const Field<LayerResult>*> chosen = choose_fields(fields, columns);
   Json root = report_root(run.model, run.settings);
   Json conventions = Json::array();
-  for (const auto& line : counting_conventions()) conventions.push(line);
-  root.set("conventions", conventions);
+  for (const auto& line : counting_conventions()) conventions.push_back(line);
+  root["conventions"] = std::move(conventions);
   if (run.hardware) {
-    root.set("data_on", run.settings.data_on == DataPlacement::host ? "host" : "device");
-    root.set("hardware", hardware_json(*run.hardware));
+    root["data_on"] = run.settings.data_on == DataPlacement::host ? "host" : "device";
+    root["hardware"] = hardware_json(*run.hardware);
   }
   Json layers = Json::array();
   for (const LayerResult& l : run.layers) {
     Json j = Json::object();
     put_fields(j, chosen, l);
-    layers.push(std::move(j));
+    layers.push_back(std::move(j));
   }
-  root.set("layers", layers);
+  root["layers"] = std::move(layers);
   Json totals = Json::object();
   put_fields(totals, chosen, run.totals);
   std::vector<Field<RunResult>> extra = run_fields(run);
   put_fields(totals, all_fields(extra), run);
   if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {  // counted at zero cost (--allow-unknown)
     Json unmodelled = Json::array();
-    for (const std::string& name : u) unmodelled.push(name);
-    totals.set("unmodelled", unmodelled);
+    for (const std::string& name : u) unmodelled.push_back(name);
+    totals["unmodelled"] = std::move(unmodelled);
   }
-  root.set("totals", totals);
+  root["totals"] = std::move(totals);
   return root;
 }
 
-void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out) {
+void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out,
+                   const CsvStyle& csv) {
   bool machine = format == OutputFormat::csv || format == OutputFormat::json;
   ColumnChoice effective = machine && columns.kind == ColumnChoice::Kind::compact
                                ? ColumnChoice{ColumnChoice::Kind::all, {}}
                                : columns;
-  write_report(format, out, [&] { return analyze_json(run, effective); }, [&] { return analyze_table(run, effective); });
+  write_report(format, out, [&] { return analyze_json(run, effective); }, [&] { return analyze_table(run, effective); }, csv);
 }
 
 }  // namespace ridge

@@ -17,6 +17,7 @@ ColumnTable analyze_table(const RunResult& run, const ColumnChoice& columns);
 Json analyze_json(const RunResult& run, const ColumnChoice& columns);
 // Table, Markdown and LaTeX show the compact columns by default, CSV and JSON every
 // field; --columns applies to all.
-void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out);
+void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out,
+                   const CsvStyle& csv = {});
 
 }  // namespace ridge

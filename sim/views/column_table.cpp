@@ -78,8 +78,9 @@ void write_text_table(const ColumnTable& t, std::ostream& out) {
   for (const auto& note : t.footer) out << note << '\n';
 }
 
-void write_csv_head(const ColumnTable& t, std::ostream& out) {
-  for (const auto& line : t.preamble) out << "# " << line << '\n';
+void write_csv_head(const ColumnTable& t, std::ostream& out, const CsvStyle& style) {
+  if (style.comments)
+    for (const auto& line : t.preamble) out << "# " << line << '\n';
   for (size_t c = 0; c < t.columns.size(); ++c) out << (c ? "," : "") << csv_quote(t.columns[c].csv_name);
   out << '\n';
 }
@@ -89,11 +90,12 @@ void write_csv_row(const std::vector<Cell>& row, std::ostream& out) {
   out << '\n';
 }
 
-void write_csv(const ColumnTable& t, std::ostream& out) {
-  write_csv_head(t, out);
+void write_csv(const ColumnTable& t, std::ostream& out, const CsvStyle& style) {
+  write_csv_head(t, out, style);
   for (const auto& row : t.rows) write_csv_row(row, out);
-  if (!t.totals.empty()) write_csv_row(t.totals, out);
-  for (const auto& note : t.footer) out << "# " << note << '\n';
+  if (style.totals && !t.totals.empty()) write_csv_row(t.totals, out);
+  if (style.comments)
+    for (const auto& note : t.footer) out << "# " << note << '\n';
 }
 
 void write_markdown(const ColumnTable& t, std::ostream& out) {

@@ -29,11 +29,18 @@ struct ColumnTable {
 
 Cell text_cell(const std::string& s);
 
+// CSV is a plain header and rows by default, so csv.DictReader and pandas.read_csv read
+// it as is; the preamble and footer lines ("# ...") and the totals row are opt-in.
+struct CsvStyle {
+  bool comments = false;  // --comments
+  bool totals = false;    // --totals
+};
+
 void write_text_table(const ColumnTable& t, std::ostream& out);
-void write_csv(const ColumnTable& t, std::ostream& out);
+void write_csv(const ColumnTable& t, std::ostream& out, const CsvStyle& style = {});
 // The same in two parts, for a view that streams its rows instead of holding them: the
 // preamble and header of `t` (its rows are not written), then one row at a time.
-void write_csv_head(const ColumnTable& t, std::ostream& out);
+void write_csv_head(const ColumnTable& t, std::ostream& out, const CsvStyle& style = {});
 void write_csv_row(const std::vector<Cell>& row, std::ostream& out);
 void write_markdown(const ColumnTable& t, std::ostream& out);
 // A booktabs tabular (\usepackage{booktabs}); the preamble becomes % comments, every

@@ -71,7 +71,7 @@ Json json_value(const FieldValue& v) {
                                [](double d) { return Json(d); }, [](const std::string& s) { return Json(s); },
                                [](const std::vector<int64_t>& s) {
                                  Json a = Json::array();
-                                 for (int64_t d : s) a.push(d);
+                                 for (int64_t d : s) a.push_back(d);
                                  return a;
                                }},
                     v);

@@ -69,7 +69,7 @@ void put_fields(Json& object, const std::vector<const Field<Row>*>& fields, cons
   for (const Field<Row>* f : fields) {
     FieldValue v = f->get(row);
     if (std::holds_alternative<NotApplicable>(v)) continue;
-    object.set_path(f->key, json_value(v));
+    set_path(object, f->key, json_value(v));
   }
 }
 

@@ -82,8 +82,8 @@ Json generate_json(const Model& model, const RunSettings& s, const HardwareSpec&
   decode.phase = Phase::decode;
   decode.context = g.mean_context;
   Json j = report_root(model.name, decode);
-  j.set("hardware", hw.id);
-  j.set("hardware_model", g.hardware_model);
+  j["hardware"] = hw.id;
+  j["hardware_model"] = g.hardware_model;
   std::vector<Field<GenerationResult>> fields = generate_fields();
   put_fields(j, all_fields(fields), g);
   return j;

@@ -53,34 +53,34 @@ std::string run_summary_line(const RunResult& run) {
 Json hardware_json(const HardwareContext& ctx) {
   const HardwareSpec& hw = ctx.spec;
   Json j = Json::object();
-  j.set("id", hw.id);
-  j.set("name", hw.name);
-  j.set("kind", hw.kind);
-  j.set("hardware_model", ctx.hardware_model);
-  j.set("peak_flops", ctx.peak_flops);
-  j.set("compute_efficiency", hw.compute_efficiency);
-  j.set("memory_efficiency", hw.memory_efficiency);
-  j.set("calibrated", hw.calibration.has_value());
+  j["id"] = hw.id;
+  j["name"] = hw.name;
+  j["kind"] = hw.kind;
+  j["hardware_model"] = ctx.hardware_model;
+  j["peak_flops"] = ctx.peak_flops;
+  j["compute_efficiency"] = hw.compute_efficiency;
+  j["memory_efficiency"] = hw.memory_efficiency;
+  j["calibrated"] = hw.calibration.has_value();
   Json levels = Json::array();
   for (size_t k = 0; k < hw.memory.size(); ++k) {
     const MemoryLevel& m = hw.memory[k];
     Json l = Json::object();
-    l.set("name", m.name);
-    l.set("capacity_bytes", m.capacity_bytes);
-    l.set("bandwidth_Bps", m.bandwidth_Bps);
-    l.set("ridge_point", k < ctx.ridge_points.size() ? ctx.ridge_points[k] : 0.0);
-    levels.push(std::move(l));
+    l["name"] = m.name;
+    l["capacity_bytes"] = m.capacity_bytes;
+    l["bandwidth_Bps"] = m.bandwidth_Bps;
+    l["ridge_point"] = k < ctx.ridge_points.size() ? ctx.ridge_points[k] : 0.0;
+    levels.push_back(std::move(l));
   }
-  j.set("memory", levels);
+  j["memory"] = std::move(levels);
   if (hw.link) {
     Json l = Json::object();
-    l.set("name", hw.link->name);
-    l.set("bandwidth_Bps", hw.link->bandwidth_Bps);
-    j.set("link", l);
+    l["name"] = hw.link->name;
+    l["bandwidth_Bps"] = hw.link->bandwidth_Bps;
+    j["link"] = std::move(l);
   } else {
-    j.set("link", nullptr);
+    j["link"] = nullptr;
   }
-  j.set("kernel_launch_s", hw.kernel_launch_s);
+  j["kernel_launch_s"] = hw.kernel_launch_s;
   return j;
 }
 

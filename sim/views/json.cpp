@@ -1,46 +1,26 @@
-// JSON writing (see json.hpp). Doubles are written in the shortest form that reads back
-// as the exact value the engine computed; non-finite values become null.
+// Writing ridge's JSON (see json.hpp). nlohmann's own dump prints 100.0 as "100.0" and
+// breaks every array element onto its own line; this writer keeps ridge's output: the
+// shortest round-trip double ("100", "5e-06", as in CSV) and scalar arrays inline.
 #include "sim/views/json.hpp"
-
-#include "sim/base/format_units.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
+#include "sim/base/format_units.hpp"
+
 namespace ridge {
 
-Json& Json::set(const std::string& key, Json value) {
-  auto& obj = std::get<Object>(v_);
-  for (auto& [k, v] : obj)
-    if (k == key) {
-      v = std::move(value);
-      return *this;
-    }
-  obj.emplace_back(key, std::move(value));
-  return *this;
-}
-
-Json& Json::set_path(const std::string& dotted_key, Json value) {
-  size_t dot = dotted_key.find('.');
-  if (dot == std::string::npos) return set(dotted_key, std::move(value));
-  std::string head = dotted_key.substr(0, dot);
-  auto& obj = std::get<Object>(v_);
-  Json* child = nullptr;
-  for (auto& [k, v] : obj)
-    if (k == head) child = &v;
-  if (!child || !std::holds_alternative<Object>(child->v_)) {
-    set(head, object());
-    for (auto& [k, v] : std::get<Object>(v_))
-      if (k == head) child = &v;
+void set_path(Json& object, const std::string& dotted_key, Json value) {
+  Json* at = &object;
+  size_t start = 0;
+  for (size_t dot = dotted_key.find('.'); dot != std::string::npos; dot = dotted_key.find('.', start)) {
+    Json& child = (*at)[dotted_key.substr(start, dot - start)];
+    if (!child.is_object()) child = Json::object();
+    at = &child;
+    start = dot + 1;
   }
-  child->set_path(dotted_key.substr(dot + 1), std::move(value));
-  return *this;
-}
-
-Json& Json::push(Json value) {
-  std::get<Array>(v_).push_back(std::move(value));
-  return *this;
+  (*at)[dotted_key.substr(start)] = std::move(value);
 }
 
 std::string json_escape(const std::string& s) {
@@ -65,58 +45,68 @@ std::string json_escape(const std::string& s) {
   return out + "\"";
 }
 
-void Json::write_at(std::ostream& out, int indent, int depth) const {
+namespace {
+
+void write_at(std::ostream& out, const Json& j, int indent, int depth) {
   auto newline = [&](int d) {
     if (indent > 0) out << '\n' << std::string(static_cast<size_t>(indent * d), ' ');
   };
-  if (std::holds_alternative<std::nullptr_t>(v_)) {
-    out << "null";
-  } else if (auto b = std::get_if<bool>(&v_)) {
-    out << (*b ? "true" : "false");
-  } else if (auto i = std::get_if<int64_t>(&v_)) {
-    out << *i;
-  } else if (auto d = std::get_if<double>(&v_)) {
-    if (!std::isfinite(*d)) {
-      out << "null";
-    } else {
-      out << format_raw(*d);
+  switch (j.type()) {
+    case Json::value_t::null:
+    case Json::value_t::discarded: out << "null"; break;
+    case Json::value_t::boolean: out << (j.get<bool>() ? "true" : "false"); break;
+    case Json::value_t::number_integer: out << j.get<int64_t>(); break;
+    case Json::value_t::number_unsigned: out << j.get<uint64_t>(); break;
+    case Json::value_t::number_float: {
+      double d = j.get<double>();
+      out << (std::isfinite(d) ? format_raw(d) : "null");
+      break;
     }
-  } else if (auto s = std::get_if<std::string>(&v_)) {
-    out << json_escape(*s);
-  } else if (auto a = std::get_if<Array>(&v_)) {
-    out << '[';
-    bool scalars = true;
-    for (const Json& e : *a)
-      if (std::holds_alternative<Array>(e.v_) || std::holds_alternative<Object>(e.v_)) scalars = false;
-    for (size_t k = 0; k < a->size(); ++k) {
-      if (k) out << (scalars ? ", " : ",");
-      if (!scalars) newline(depth + 1);
-      (*a)[k].write_at(out, indent, depth + 1);
+    case Json::value_t::string: out << json_escape(j.get_ref<const std::string&>()); break;
+    case Json::value_t::binary: out << "null"; break;  // never built by a view
+    case Json::value_t::array: {
+      out << '[';
+      bool scalars = true;
+      for (const Json& e : j)
+        if (e.is_structured()) scalars = false;
+      bool first = true;
+      for (const Json& e : j) {
+        if (!first) out << (scalars ? ", " : ",");
+        first = false;
+        if (!scalars) newline(depth + 1);
+        write_at(out, e, indent, depth + 1);
+      }
+      if (!scalars && !j.empty()) newline(depth);
+      out << ']';
+      break;
     }
-    if (!scalars && !a->empty()) newline(depth);
-    out << ']';
-  } else {
-    const auto& o = std::get<Object>(v_);
-    out << '{';
-    for (size_t k = 0; k < o.size(); ++k) {
-      if (k) out << ',';
-      newline(depth + 1);
-      out << json_escape(o[k].first) << (indent > 0 ? ": " : ":");
-      o[k].second.write_at(out, indent, depth + 1);
+    case Json::value_t::object: {
+      out << '{';
+      bool first = true;
+      for (const auto& [key, value] : j.items()) {
+        if (!first) out << ',';
+        first = false;
+        newline(depth + 1);
+        out << json_escape(key) << (indent > 0 ? ": " : ":");
+        write_at(out, value, indent, depth + 1);
+      }
+      if (!j.empty()) newline(depth);
+      out << '}';
+      break;
     }
-    if (!o.empty()) newline(depth);
-    out << '}';
   }
 }
 
-void Json::write(std::ostream& out, int indent) const {
-  write_at(out, indent, 0);
+}  // namespace
+
+void write_json(std::ostream& out, const Json& j, int indent) {
+  write_at(out, j, indent, 0);
   out << '\n';
 }
 
-std::string Json::dump(int indent) const {
+std::string dump_json(const Json& j, int indent) {
   std::ostringstream ss;
-  write(ss, indent);
+  write_json(ss, j, indent);
   return ss.str();
 }
 

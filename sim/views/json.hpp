@@ -1,53 +1,24 @@
-// A small JSON value tree and its writer, for every --format json view. Object keys
-// keep insertion order so output is stable and diffable.
+// The JSON tree of every --format json view is nlohmann-json's `ordered_json` (object
+// keys keep insertion order, so output is stable and diffable). ridge writes it with
+// its own writer: doubles in the shortest form that reads back exactly (the same text as
+// CSV), non-finite numbers as null, arrays of scalars on one line.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <memory>
+#include <nlohmann/json.hpp>
+
 #include <ostream>
 #include <string>
-#include <utility>
-#include <variant>
-#include <vector>
 
 namespace ridge {
 
-class Json {
- public:
-  using Array = std::vector<Json>;
-  using Object = std::vector<std::pair<std::string, Json>>;
+using Json = nlohmann::ordered_json;
 
-  Json() : v_(nullptr) {}
-  Json(std::nullptr_t) : v_(nullptr) {}
-  Json(bool b) : v_(b) {}
-  Json(int v) : v_(static_cast<int64_t>(v)) {}
-  Json(int64_t v) : v_(v) {}
-  Json(double v) : v_(v) {}
-  Json(const char* s) : v_(std::string(s)) {}
-  Json(std::string s) : v_(std::move(s)) {}
-  Json(Array a) : v_(std::move(a)) {}
+// Sets "a.b.c" in `object` as nested objects a -> b -> c, creating those missing.
+void set_path(Json& object, const std::string& dotted_key, Json value);
 
-  static Json object() {
-    Json j;
-    j.v_ = Object{};
-    return j;
-  }
-  static Json array() { return Json(Array{}); }
-
-  // Object: appends (or replaces) a key. Array: appends.
-  Json& set(const std::string& key, Json value);
-  // Object: sets "a.b.c" as nested objects a -> b -> c, creating those missing.
-  Json& set_path(const std::string& dotted_key, Json value);
-  Json& push(Json value);
-
-  void write(std::ostream& out, int indent = 2) const;
-  std::string dump(int indent = 2) const;
-
- private:
-  void write_at(std::ostream& out, int indent, int depth) const;
-  std::variant<std::nullptr_t, bool, int64_t, double, std::string, Array, Object> v_;
-};
+// Writes `j` and a newline; indent 0 writes one line.
+void write_json(std::ostream& out, const Json& j, int indent = 2);
+std::string dump_json(const Json& j, int indent = 2);
 
 std::string json_escape(const std::string& s);
 

@@ -159,26 +159,26 @@ ColumnTable memory_table(const MemoryReport& r, bool timeline, const ColumnChoic
 Json memory_json(const MemoryReport& r) {
   const MemoryFootprint& f = r.footprint;
   Json root = report_root(r.model, f.settings);
-  root.set("precision_recipe", precision_recipe(f.settings));
-  if (f.settings.phase == Phase::training) root.set("checkpoint", checkpoint_name(f.checkpoint));
+  root["precision_recipe"] = precision_recipe(f.settings);
+  if (f.settings.phase == Phase::training) root["checkpoint"] = checkpoint_name(f.checkpoint);
   std::vector<Field<MemoryReport>> summary_fields = memory_summary_fields(r);
   put_fields(root, all_fields(summary_fields), r);
   Json rules_json = Json::array();
-  for (const auto& line : rules()) rules_json.push(line);
-  root.set("rules", rules_json);
+  for (const auto& line : rules()) rules_json.push_back(line);
+  root["rules"] = std::move(rules_json);
   std::vector<Field<MemoryTimelineRow>> fields = memory_timeline_fields(r);
   Json layers = Json::array();
   for (const MemoryTimelineRow& row : r.timeline) {
     Json j = Json::object();
     put_fields(j, all_fields(fields), row);
-    layers.push(std::move(j));
+    layers.push_back(std::move(j));
   }
-  root.set("layers", layers);
+  root["layers"] = std::move(layers);
   return root;
 }
 
 void write_memory(const MemoryReport& r, OutputFormat format, bool timeline, const ColumnChoice& columns,
-                  std::ostream& out) {
+                  std::ostream& out, const CsvStyle& csv) {
   if (format == OutputFormat::csv && !timeline) {  // one row of the summary numbers, keys as the header
     ColumnTable t;
     t.preamble = summary(r);
@@ -187,10 +187,10 @@ void write_memory(const MemoryReport& r, OutputFormat format, bool timeline, con
         choose_fields(fields, columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns);
     add_columns(t, chosen);
     t.rows.push_back(field_cells(chosen, r));
-    write_csv(t, out);
+    write_csv(t, out, csv);
     return;
   }
-  write_report(format, out, [&] { return memory_json(r); }, [&] { return memory_table(r, timeline, columns); });
+  write_report(format, out, [&] { return memory_json(r); }, [&] { return memory_table(r, timeline, columns); }, csv);
 }
 
 }  // namespace ridge

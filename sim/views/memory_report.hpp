@@ -17,6 +17,6 @@ namespace ridge {
 ColumnTable memory_table(const MemoryReport& report, bool timeline, const ColumnChoice& columns);
 Json memory_json(const MemoryReport& report);
 void write_memory(const MemoryReport& report, OutputFormat format, bool timeline, const ColumnChoice& columns,
-                  std::ostream& out);
+                  std::ostream& out, const CsvStyle& csv = {});
 
 }  // namespace ridge

@@ -2,6 +2,8 @@
 #include "sim/views/model_query_report.hpp"
 
 #include "sim/base/format_units.hpp"
+#include "sim/views/field_table.hpp"
+#include "sim/views/model_query_fields.hpp"
 #include "sim/views/write_report.hpp"
 
 namespace ridge {
@@ -87,55 +89,21 @@ std::string model_query_text(const ModelQuery& q) {
 }
 
 Json model_query_json(const ModelQuery& q) {
-  const RunResult& run = q.run;
-  const LayerResult& tot = run.totals;
-  Json j = report_root(run.model, run.settings);
-  if (run.settings.phase == Phase::prefill) j.set("seq", run.settings.seq);
-  j.set("hardware", run.hardware->spec.id);
-  j.set("hardware_model", run.hardware->hardware_model);
-  j.set("bandwidth_limited", q.bandwidth_limited);
-  j.set("time_s", tot.timing.time_s);
-  j.set("compute_time_s", tot.timing.compute_s);
-  j.set("overhead_time_s", tot.timing.overhead_s);
-  j.set("kernels", static_cast<int64_t>(tot.work.kernels));
-  Json shares = Json::object();
-  shares.set("memory", q.memory_share);
-  shares.set("compute", q.compute_share);
-  shares.set("overhead", q.overhead_share);
-  shares.set("link", q.link_share);
-  j.set("bound_share", shares);
-  j.set("tokens_per_step", q.tokens);
-  Json per = Json::object();
-  per.set("weights", q.weight_bytes_per_token);
-  per.set("kv", q.kv_bytes_per_token);
-  per.set("activations", q.activation_bytes_per_token);
-  j.set("bytes_per_token", per);
-  j.set("kv_bytes", tot.work.kv_bytes);
+  Json j = report_root(q.run.model, q.run.settings);
+  std::vector<Field<ModelQuery>> fields = model_query_fields(q.run.settings);
+  put_fields(j, all_fields(fields), q);
+  std::vector<Field<LevelTraffic>> level_fields = level_traffic_fields();
   Json levels = Json::array();
   for (const LevelTraffic& l : q.levels) {
     Json o = Json::object();
-    o.set("name", l.name);
-    o.set("bytes", l.bytes);
-    o.set("time_s", l.time_s);
-    o.set("achieved_bandwidth_Bps", l.achieved_Bps);
-    o.set("peak_bandwidth_Bps", l.peak_Bps);
-    levels.push(std::move(o));
+    put_fields(o, all_fields(level_fields), l);
+    levels.push_back(std::move(o));
   }
-  j.set("memory_levels", levels);
-  j.set("busiest_level", q.levels[static_cast<size_t>(q.busiest_level)].name);
-  j.set("attained_flops", tot.attained_flops);
-  j.set("peak_fraction", tot.peak_fraction);
+  j["memory_levels"] = std::move(levels);
+  j["largest_linear"] = nullptr;
   if (q.biggest_linear) {
-    const LayerQuery& b = *q.biggest_linear;
-    Json o = Json::object();
-    o.set("layer", b.layer.name);
-    o.set("weight_bytes", b.layer.work.weight_bytes);
-    o.set("bandwidth_limited", b.layer.timing.memory_bound());
-    o.set("compute_bound_at_batch", b.compute_bound_at_batch ? Json(*b.compute_bound_at_batch) : Json(nullptr));
-    o.set("batch_searched_to", b.searched_to_batch);
-    j.set("largest_linear", o);
-  } else {
-    j.set("largest_linear", Json(nullptr));
+    std::vector<Field<LayerQuery>> linear_fields = largest_linear_fields();
+    put_fields(j["largest_linear"] = Json::object(), all_fields(linear_fields), *q.biggest_linear);
   }
   return j;
 }

@@ -109,15 +109,15 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
 
 Json query_json(const LayerQuery& q, const HardwareSpec& hw) {
   Json j = report_root(q.model, q.settings);
-  j.set("layer", q.layer.name);
-  j.set("hardware", hw.id);
-  j.set("hardware_model", q.hardware_model);
-  j.set("bandwidth_limited", q.layer.bound.kind == Bound::Kind::memory);
+  j["layer"] = q.layer.name;
+  j["hardware"] = hw.id;
+  j["hardware_model"] = q.hardware_model;
+  j["bandwidth_limited"] = q.layer.bound.kind == Bound::Kind::memory;
   std::vector<Field<LayerResult>> fields = layer_fields(q.settings, &hw);
   put_fields(j, all_fields(fields), q.layer);
-  j.set("compute_bound_at_batch", q.compute_bound_at_batch ? Json(*q.compute_bound_at_batch) : Json(nullptr));
-  j.set("batch_searched_to", q.searched_to_batch);
-  j.set("per_sample_arithmetic_intensity", q.per_sample_intensity);
+  j["compute_bound_at_batch"] = q.compute_bound_at_batch ? Json(*q.compute_bound_at_batch) : Json(nullptr);
+  j["batch_searched_to"] = q.searched_to_batch;
+  j["per_sample_arithmetic_intensity"] = q.per_sample_intensity;
   return j;
 }
 

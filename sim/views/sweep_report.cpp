@@ -51,7 +51,7 @@ std::vector<SweepRow> rows_of(const SweepPlan& plan, const SweepResult& result, 
 }  // namespace
 
 void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_layer, OutputFormat format,
-                 const ColumnChoice& columns, std::ostream& out) {
+                 const ColumnChoice& columns, std::ostream& out, const CsvStyle& csv_style) {
   const bool csv = format == OutputFormat::csv;
   std::vector<Field<SweepRow>> fields = row_fields(plan, per_layer, true);
   std::vector<const Field<SweepRow>*> chosen =
@@ -60,7 +60,7 @@ void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_laye
   t.preamble = preamble(plan, per_layer);
   add_columns(t, chosen);
   if (csv) {  // streamed: a per-layer sweep has hundreds of thousands of rows
-    write_csv_head(t, out);
+    write_csv_head(t, out, csv_style);
     for (const SweepRow& r : rows_of(plan, result, per_layer)) write_csv_row(field_cells(chosen, r, true), out);
     return;
   }
@@ -72,11 +72,11 @@ void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_laye
 
 Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer) {
   Json root = Json::object();
-  root.set("schema_version", kJsonSchemaVersion);
-  root.set("sweep", plan.file.path);
+  root["schema_version"] = kJsonSchemaVersion;
+  root["sweep"] = plan.file.path;
   Json conventions = Json::array();
-  for (const auto& line : preamble(plan, per_layer)) conventions.push(line);
-  root.set("conventions", conventions);
+  for (const auto& line : preamble(plan, per_layer)) conventions.push_back(line);
+  root["conventions"] = std::move(conventions);
   std::vector<Field<SweepRow>> names = sweep_point_name_fields(plan, false);
   std::vector<Field<SweepRow>> totals = sweep_point_total_fields();
   std::vector<Field<SweepRow>> layer = sweep_layer_fields();
@@ -87,8 +87,8 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
     put_fields(p, all_fields(names), row);
     Json vary = Json::object();
     const SweepHardwarePoint& hp = plan.hw_points[plan.coords(i).hw_point];
-    for (size_t k = 0; k < plan.file.vary.size(); ++k) vary.set(plan.file.vary[k].key, plan.file.vary[k].values[hp.value[k]].text);
-    p.set("vary", vary);
+    for (size_t k = 0; k < plan.file.vary.size(); ++k) vary[plan.file.vary[k].key] = plan.file.vary[k].values[hp.value[k]].text;
+    p["vary"] = std::move(vary);
     put_fields(p, all_fields(totals), row);
     if (per_layer && result.points[i].ok()) {
       Json layers = Json::array();
@@ -96,13 +96,13 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
       for (Eigen::Index l = 0; l < n; ++l) {
         Json j = Json::object();
         put_fields(j, all_fields(layer), SweepRow{&plan, &result, i, static_cast<long>(l)});
-        layers.push(std::move(j));
+        layers.push_back(std::move(j));
       }
-      p.set("layers", layers);
+      p["layers"] = std::move(layers);
     }
-    points.push(std::move(p));
+    points.push_back(std::move(p));
   }
-  root.set("points", points);
+  root["points"] = std::move(points);
   return root;
 }
 

@@ -15,7 +15,7 @@
 namespace ridge {
 
 void write_sweep(const SweepPlan& plan, const SweepResult& result, bool per_layer, OutputFormat format,
-                 const ColumnChoice& columns, std::ostream& out);
+                 const ColumnChoice& columns, std::ostream& out, const CsvStyle& csv_style = {});
 Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer);
 
 // A few lines for people: per model, the fastest hardware point, and the batch (or

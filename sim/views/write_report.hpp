@@ -18,7 +18,7 @@ namespace ridge {
 inline constexpr int kJsonSchemaVersion = 2;
 
 void write_report(OutputFormat format, std::ostream& out, const std::function<Json()>& json,
-                  const std::function<ColumnTable()>& table);
+                  const std::function<ColumnTable()>& table, const CsvStyle& csv = {});
 
 // The keys every JSON report starts with: schema_version, model, batch, dtype, phase,
 // optimizer (training only), precision.
