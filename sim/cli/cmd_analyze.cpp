@@ -47,7 +47,7 @@ int run_analyze(const Args& args) {
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);
   ColumnChoice columns = parse_column_choice(out.columns);
-  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings);
   CostAnalysis costs = analyze_costs(model, settings);
   std::optional<SelectedHardware> hw = to_hardware(hwo);
   RunResult result = hw ? derive(model, costs, hw->spec, *hw->model) : derive(model, costs);

@@ -68,7 +68,7 @@ int run_memory(const Args& args) {
     throw InputError({}, "--checkpoint " + checkpoint_arg + " applies to training only", "add --phase training");
   if (!(reserve_percent >= 0 && reserve_percent < 100))
     throw InputError({}, "--reserve must be a percentage in [0, 100) (got " + format_raw(reserve_percent) + ")");
-  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings);
   if (full_context) {
     if (model.max_positions == 0)
       throw InputError({model.file}, "--phase decode: " + model.name + " states no max_positions, so the context must be given",

@@ -54,7 +54,7 @@ int run_query(const Args& args) {
   OutputFormat format = to_output_format(out, kFormats);
 
   RunSettings settings = to_run_settings(run);
-  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings);
   SelectedHardware hw = *to_hardware(hwo);
   warn_unless_fits(model, settings, hw.spec, *hw.model);
   if (layer.empty()) {

@@ -43,7 +43,7 @@ int run_plot_layers(const Args& args) {
   plots::LayerGrouping grouping = plots::parse_layer_grouping(group);
   PlotTarget target = plot_target(plot);
   RunSettings settings = to_run_settings(run);
-  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings);
   plots::LayersRequest req{&model, settings, time_on_hardware(model, settings, hwo).front(), grouping, static_cast<size_t>(top)};
   return render_plot(plots::layers_plot(req, target.style, target.stem), target);
 }

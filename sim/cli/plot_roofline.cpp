@@ -42,7 +42,7 @@ int run_plot_roofline(const Args& args) {
   if (labels < 0) throw InputError({}, "--labels must be 0 or more (got " + std::to_string(labels) + ")");
   PlotTarget target = plot_target(plot);
   RunSettings settings = to_run_settings(run);
-  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings);
   plots::RooflineRequest req{&model, settings, time_on_hardware(model, settings, hwo), labels, !no_group};
   return render_plot(plots::roofline_plot(req, target.style, target.stem), target);
 }

@@ -194,8 +194,10 @@ OnnxOptions to_onnx_options(const RunOptionValues& v) {
 }
 
 Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
-                     std::optional<int64_t> tokens) {
-  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), tokens);
+                     RunSettings& settings) {
+  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
+  // A model stored in another type (an fp16 ONNX export) runs in it unless --dtype says.
+  if (run.dtype.empty() && m.dtype) settings.dtype = *m.dtype;
   // --allow-unknown: say on stderr what the totals leave out, so it is never silent.
   std::string unmodelled;
   size_t count = 0;

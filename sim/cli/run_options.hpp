@@ -82,9 +82,11 @@ OutputFormat to_output_format(const OutputOptionValues& v, const std::vector<Out
 std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v);
 // --input and --allow-unknown, for an ONNX model.
 OnnxOptions to_onnx_options(const RunOptionValues& v);
-// MODEL as the run options and --set model.NAME say.
+// MODEL as the run options and --set model.NAME say, at the settings' tokens per step;
+// a model stored in another type than fp32 (an fp16 ONNX file) sets the settings' dtype
+// when --dtype is not given.
 Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
-                     std::optional<int64_t> tokens = std::nullopt);
+                     RunSettings& settings);
 
 struct SelectedHardware {
   HardwareSpec spec;

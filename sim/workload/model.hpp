@@ -2,11 +2,13 @@
 // its inferred output shape and its per-sample costs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/base/error.hpp"
 #include "sim/base/int_expression.hpp"
+#include "sim/workload/dtype.hpp"
 #include "sim/workload/layer_counts.hpp"
 #include "sim/workload/op_class.hpp"
 #include "sim/workload/shape.hpp"
@@ -32,6 +34,9 @@ struct Model {
   Shape input;         // per sample
   int64_t max_positions = 0;  // the longest sequence a language model takes (0: not stated)
   SourceLoc max_positions_loc;  // where the model file states it
+  // The type the file stores its weights in (`dtype`; an ONNX file's initializers): a
+  // run's dtype when --dtype does not name one.
+  std::optional<DType> dtype;
   IntParams params;    // the [params] table's values, overrides applied
   std::vector<Layer> layers;
 

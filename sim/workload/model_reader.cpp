@@ -333,6 +333,10 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
     m.max_positions = *max_pos;
     m.max_positions_loc = top.where("max_positions");
   }
+  if (auto dt = top.optional_string("dtype")) {
+    m.dtype = parse_dtype(*dt);
+    if (!m.dtype) top.fail("dtype", "unknown data type '" + *dt + "'", "use one of " + dtype_names());
+  }
   if (tokens) m.input[0] = *tokens;  // a run that fixes the tokens per sequence (prefill --seq, decode)
   try {
     element_count(m.input);

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,6 +53,7 @@ class Folder {
  public:
   explicit Folder(const toml::array& layers) : layers_(layers) {
     for (const toml::node& n : layers_) names_.push_back(text(n.as_table()->get("name")));
+    taken_.insert(names_.begin(), names_.end());
   }
 
   toml::array fold() {
@@ -65,7 +67,11 @@ class Folder {
       while (body && v < units.size() && units[v].prefix == units[u].prefix &&
              units[v].index == units[v - 1].index + 1 && units[v].begin == units[v - 1].end && body_of(units[v]) == body)
         ++v;
-      if (v - u < 2) {
+      // A block is named after its instances' prefix and that name must be new: a second
+      // run under the same parent (squeezenet's features.3-4 and features.6-7 around a
+      // pool) or a prefix that is a layer's own name stays flat, its layers keeping the
+      // names the analysis shows.
+      if (v - u < 2 || !taken_.insert(units[u].prefix).second) {
         ++u;
         continue;
       }
@@ -164,6 +170,7 @@ class Folder {
   const toml::array& layers_;
   std::vector<std::string> names_;
   std::map<std::string, std::string> rename_;
+  std::set<std::string> taken_;  // the layers' names and the blocks' so far
 };
 
 }  // namespace

@@ -99,7 +99,8 @@ void Translator::equal(const onnx::NodeProto& n, int) {
 bool Translator::elementwise_on_constants(const onnx::NodeProto& n) {
   static const std::set<std::string> ops = {"Pow", "Sqrt", "Exp", "Log", "Neg", "Abs", "Floor", "Ceil", "Sign",
                                             "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And",
-                                            "Or", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf"};
+                                            "Or", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf",
+                                            "Sin", "Cos", "Reciprocal"};
   if ((n.op_type() == "ScatterND" || n.op_type() == "ScatterElements") && !tensor(n, 0).activation &&
       !tensor(n, 2).activation) {  // written into a constant: its shape
     folded(n, tensor(n, 0).shape, std::nullopt);

@@ -12,6 +12,15 @@
 
 namespace ridge::onnx_import {
 
+// The input channels a conv's weight reads (its channels per group x groups) must be the
+// input's: the weight's shape is what ridge counts its parameters from.
+void Translator::check_channels(const onnx::NodeProto& n, const Tensor& x, int64_t channels, const Shape& weight) {
+  if (x.shape[0] != channels)
+    fail(n, "the weight " + shape_list(weight) + " reads " + std::to_string(channels) + " input channels, but the input " +
+                shape_list(x.shape) + " has " + std::to_string(x.shape[0]),
+         "the graph's shapes disagree: export it again");
+}
+
 // A Pad of zeros on the two spatial axes of [N, C, H, W], the same before and after
 // (torch exports avg_pool2d(padding=1) as Pad + AveragePool): the Conv or pool reading
 // it takes it as its own padding, which costs the same.
@@ -49,6 +58,7 @@ void Translator::conv_transpose(const onnx::NodeProto& n, int index) {
   if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
     fail(n, "pads " + value_list(pads) + " are not the same on both sides");
   int64_t groups = attr_int(n, "group", 1);
+  check_channels(n, x, w.shape[0], w.shape);  // ConvTranspose's weight: [C, out / groups, kh, kw]
   toml::table a;
   a.insert("out_channels", checked_mul(w.shape[1], groups));
   const auto [k, s, d] = window(n, std::vector<int64_t>{w.shape[2], w.shape[3]});
@@ -69,6 +79,8 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
   batch_first(n, x);
   if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D convolutions only");
   const auto [k, s, d] = window(n, std::vector<int64_t>{w.shape[2], w.shape[3]});
+  const int64_t groups = attr_int(n, "group", 1);
+  if (groups >= 1 && groups <= x.shape[0]) check_channels(n, x, checked_mul(w.shape[1], groups), w.shape);
   auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
   ph = checked_add(ph, x.pad.first);
   pw = checked_add(pw, x.pad.second);
@@ -78,7 +90,7 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
   a.insert("stride", to_array(s));
   a.insert("padding", to_array({ph, pw}));
   a.insert("dilation", to_array(d));
-  a.insert("groups", attr_int(n, "group", 1));
+  a.insert("groups", groups);
   a.insert("bias", has_input(n, 2));
   Tensor xin = x;
   xin.pad = {0, 0};

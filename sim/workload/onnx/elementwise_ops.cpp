@@ -50,16 +50,34 @@ void Translator::binary(const onnx::NodeProto& n, int index, const std::string& 
   else layer(n, index, op, {&p, &act}, {}, act.at);
 }
 
+// Clip(0, 6) is relu6 and Clip(0) relu; any other is clip (hardtanh, clamp), one
+// operation per bound. A bound is input 1 / 2 (opset 11+) or attribute min / max.
 void Translator::clip(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
   std::optional<double> lo, hi;
-  if (has_input(n, 1)) lo = constant(n, 1).scalar;
-  if (has_input(n, 2)) hi = constant(n, 2).scalar;
+  for (int i : {1, 2})
+    if (has_input(n, i)) {
+      std::optional<double> v = constant(n, i).scalar;
+      if (!v) fail(n, "bound " + n.input(i) + " must be a one-element constant");
+      (i == 1 ? lo : hi) = v;
+    }
   if (auto f = attr_float(n, "min")) lo = *f;
   if (auto f = attr_float(n, "max")) hi = *f;
   if (lo == 0.0 && hi == 6.0) return layer(n, index, "relu6", {&x});
   if (lo == 0.0 && !hi) return layer(n, index, "relu", {&x});
-  fail(n, "only Clip(0, 6) (ReLU6) and Clip(0) (ReLU) are modelled");
+  toml::table a;
+  if (lo) a.insert("min", *lo);
+  if (hi) a.insert("max", *hi);
+  layer(n, index, "clip", {&x}, std::move(a));
+}
+
+// PRelu(x, slope): a leaky ReLU whose slope is learned, one per channel or one in all
+// (the slope's elements are the layer's parameters).
+void Translator::prelu(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  toml::table a;
+  a.insert("num_parameters", element_count(constant(n, 1).shape));
+  layer(n, index, "prelu", {&x}, std::move(a));
 }
 
 void Translator::pow(const onnx::NodeProto& n, int index) {

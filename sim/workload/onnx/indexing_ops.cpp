@@ -138,8 +138,7 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
     toml::table a;
     a.insert("num_embeddings", data.shape[0]);
     a.insert("embedding_dim", data.shape[1]);
-    Tensor ids = idx;
-    return layer(n, index, "embedding", {&ids}, std::move(a));
+    return weight_layer(n, index, "embedding", idx, std::move(a), 0, data.shape[0], data.shape[1]);
   }
   if (!idx.activation && idx.values && idx.values->size() == 1 && idx.shape.empty()) {
     toml::table a;

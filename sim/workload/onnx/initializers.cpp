@@ -4,11 +4,48 @@
 // shape arithmetic and the ops reading constant arguments (Reshape, Clip, Pad) need.
 #include "sim/workload/onnx/translator.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sim/base/checked_math.hpp"
 
 namespace ridge::onnx_import {
+
+namespace {
+
+// Bytes per element of an ONNX tensor type; 0 for a string (no fixed size) or a type
+// this reader does not know.
+size_t element_bytes(int type) {
+  switch (type) {
+    case onnx::TensorProto::BOOL: case onnx::TensorProto::INT8: case onnx::TensorProto::UINT8: return 1;
+    case onnx::TensorProto::FLOAT16: case onnx::TensorProto::BFLOAT16: case onnx::TensorProto::INT16:
+    case onnx::TensorProto::UINT16: return 2;
+    case onnx::TensorProto::FLOAT: case onnx::TensorProto::INT32: case onnx::TensorProto::UINT32: return 4;
+    case onnx::TensorProto::DOUBLE: case onnx::TensorProto::INT64: case onnx::TensorProto::UINT64:
+    case onnx::TensorProto::COMPLEX64: return 8;
+    case onnx::TensorProto::COMPLEX128: return 16;
+    default: return 0;
+  }
+}
+
+// The number of values a tensor's data holds (raw bytes over the element size, or the
+// typed field's length), or nothing when it carries none (a shape-only initializer, or
+// data stored in an external file).
+std::optional<int64_t> values_held(const onnx::TensorProto& t) {
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) return std::nullopt;
+  if (!t.raw_data().empty()) {
+    size_t bytes = element_bytes(t.data_type());
+    if (bytes == 0) return std::nullopt;
+    return static_cast<int64_t>(t.raw_data().size() / bytes);
+  }
+  int64_t typed = std::max({t.float_data_size(), t.int32_data_size(), t.int64_data_size(), t.double_data_size(),
+                            t.uint64_data_size()});
+  if (t.data_type() == onnx::TensorProto::COMPLEX64 || t.data_type() == onnx::TensorProto::COMPLEX128) typed /= 2;
+  if (typed == 0) return std::nullopt;
+  return typed;
+}
+
+}  // namespace
 
 void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
   Tensor c;
@@ -16,6 +53,14 @@ void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
   c.learned = learned;
   int64_t count = 1;
   for (int64_t d : c.shape) count = checked_mul(count, d);
+  std::optional<int64_t> held = values_held(t);
+  if (count > kMaxTensorElements)
+    fail("tensor '" + t.name() + "' of shape " + shape_list(c.shape) + " has " + std::to_string(count) +
+             " elements, more than the limit of 2^37", "a weight that large is no real model's: is the file corrupt?");
+  if (held && *held < count)
+    fail("tensor '" + t.name() + "' of shape " + shape_list(c.shape) + " holds " + std::to_string(*held) +
+             " values, fewer than its shape's " + std::to_string(count),
+         "the file is truncated or was written wrongly: export it again");
   std::vector<int64_t> ints;
   std::vector<double> reals;
   if (count > 0 && count <= 64) {  // (an empty or negative count has no values to read)

@@ -91,6 +91,23 @@ void Translator::layer(const onnx::NodeProto& n, int index, const std::string& o
   tensors_[n.output(0)] = std::move(out);
 }
 
+// A layer with a weight matrix [rows, cols] (out x in) read from input `weight_input`:
+// a linear whose matrix an earlier linear or embedding already has (an output head
+// sharing the token embedding: one initializer read by two nodes, or its transpose) is
+// `tied_to` that layer, so the matrix is counted as parameters once.
+void Translator::weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x,
+                              toml::table attrs, int weight_input, int64_t rows, int64_t cols) {
+  const Tensor& w = tensor(n, weight_input);
+  const std::string origin = !w.source.empty() ? w.source : w.learned ? n.input(weight_input) : "";
+  auto earlier = origin.empty() ? weight_users_.end() : weight_users_.find(origin);
+  if (op == "linear" && earlier != weight_users_.end() && earlier->second.rows == rows && earlier->second.cols == cols)
+    attrs.insert("tied_to", earlier->second.layer);
+  Tensor xin = x;
+  layer(n, index, op, {&xin}, std::move(attrs));
+  if (!origin.empty() && earlier == weight_users_.end())
+    weight_users_.emplace(origin, WeightUse{tensors_.at(n.output(0)).layer, rows, cols});
+}
+
 // A learned constant used as an activation: a `parameter` layer (once per initializer),
 // its shape per sample (a leading 1 of a full-rank tensor is the batch's place).
 // `act` is the activation it meets (by broadcasting): the constant's axis aligned with

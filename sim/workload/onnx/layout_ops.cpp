@@ -146,6 +146,7 @@ void Translator::transpose(const onnx::NodeProto& n, int index) {
   if (!c.activation) {  // a weight transposed for a MatMul (torch's Linear in training export)
     std::vector<int64_t> perm = permutation(n, c.shape.size());
     Tensor t = c;
+    if (c.learned && c.source.empty()) t.source = n.input(0);  // the initializer, for a tied weight
     for (size_t i = 0; i < perm.size(); ++i) t.shape[i] = c.shape[perm[i]];
     t.values = rearranged(c, t.shape, [&](std::vector<int64_t>& idx) {
       std::vector<int64_t> src(idx.size());

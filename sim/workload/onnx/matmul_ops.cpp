@@ -6,16 +6,27 @@
 
 namespace ridge::onnx_import {
 
+// A weight [K, N] (or [N, K]) multiplies the input's last axis, which must hold K features.
+void Translator::check_features(const onnx::NodeProto& n, const Tensor& x, int64_t k, const Shape& weight) {
+  Shape full = full_shape(x);
+  if (full.empty() || full.back() != k)
+    fail(n, "the weight " + shape_list(weight) + " multiplies " + std::to_string(k) + " features, but the input " +
+                shape_list(full) + " has " + std::to_string(full.empty() ? 0 : full.back()),
+         "the graph's shapes disagree: export it again");
+}
+
 void Translator::gemm(const onnx::NodeProto& n, int index) {
   const Tensor& x = activation(n, 0);
   const Tensor& w = constant(n, 1);
   if (attr_int(n, "transA", 0)) fail(n, "transA = 1 is not modelled");
   if (w.shape.size() != 2) fail(n, "the weight must be 2-D");
+  const bool trans_b = attr_int(n, "transB", 0) != 0;
+  check_features(n, x, trans_b ? w.shape[1] : w.shape[0], w.shape);
   toml::table a;
-  a.insert("out_features", attr_int(n, "transB", 0) ? w.shape[0] : w.shape[1]);
+  const int64_t out = trans_b ? w.shape[0] : w.shape[1];
+  a.insert("out_features", out);
   a.insert("bias", has_input(n, 2));
-  Tensor xin = x;
-  return layer(n, index, "linear", {&xin}, std::move(a));
+  weight_layer(n, index, "linear", x, std::move(a), 1, out, trans_b ? w.shape[1] : w.shape[0]);
 }
 
 void Translator::matmul(const onnx::NodeProto& n, int index) {
@@ -23,11 +34,11 @@ void Translator::matmul(const onnx::NodeProto& n, int index) {
   const Tensor& b = tensor(n, 1);
   if (a.activation && !b.activation) {
     if (b.shape.size() != 2) fail(n, "a MatMul by a constant of rank " + std::to_string(b.shape.size()) + " is not modelled");
+    check_features(n, a, b.shape[0], b.shape);
     toml::table t;
     t.insert("out_features", b.shape[1]);
     t.insert("bias", false);
-    Tensor ain = a;
-    return layer(n, index, "linear", {&ain}, std::move(t));
+    return weight_layer(n, index, "linear", a, std::move(t), 1, b.shape[1], b.shape[0]);
   }
   Tensor ain = activation(n, 0), bin = activation(n, 1);
   return layer(n, index, "matmul", {&ain, &bin});

@@ -1,16 +1,52 @@
 // Normalisations and reductions: BatchNormalization -> batchnorm, InstanceNormalization ->
 // instancenorm, LayerNormalization -> layernorm (over the last axis), ReduceMean /
-// ReduceSum -> reduce_mean / reduce_sum over axes per sample.
+// ReduceSum / ReduceMax / ReduceMin / ReduceL2 -> reduce_mean / reduce_sum / reduce_max /
+// reduce_min / reduce_l2 over axes per sample, ArgMax / ArgMin -> argmax over one axis.
 #include "sim/workload/onnx/translator.hpp"
+
+#include <algorithm>
+#include <map>
 
 namespace ridge::onnx_import {
 
+namespace {
+
+bool all_equal(const std::optional<std::vector<double>>& v, double x) {
+  return v && std::all_of(v->begin(), v->end(), [x](double e) { return e == x; });
+}
+
+}  // namespace
+
+// torch exports GroupNorm (before opset 18) as a Reshape to [N, groups, -1], an
+// InstanceNormalization whose scale and bias are the exporter's ones and zeros, a
+// Reshape back and the learned per-channel Mul and Add (parameters there). So the
+// instance norm's scale and bias are parameters only when they are initializers, and
+// not when they are exactly ones and zeros applied to a reshaped input.
 void Translator::instance_norm(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
   batch_first(n, x);
   toml::table a;
+  const Tensor& scale = constant(n, 1);
+  const Tensor& bias = constant(n, 2);
+  bool reshaped = false;
+  for (const onnx::NodeProto& p : model_.graph().node())
+    if (p.op_type() == "Reshape" && p.output_size() > 0 && p.output(0) == n.input(0)) reshaped = true;
+  const bool exporter_constants = reshaped && all_equal(scale.reals, 1.0) && all_equal(bias.reals, 0.0);
+  if (!scale.learned || !bias.learned || exporter_constants) a.insert("affine", false);
   a.insert("eps", static_cast<double>(attr_float(n, "epsilon").value_or(1e-5f)));
   return layer(n, index, "instancenorm", {&x}, std::move(a));
+}
+
+// LRN (AlexNet's local response normalisation across `size` channels).
+void Translator::lrn(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  batch_first(n, x);
+  toml::table a;
+  a.insert("size", attr_int(n, "size", 0));
+  a.insert("alpha", static_cast<double>(attr_float(n, "alpha").value_or(1e-4f)));
+  a.insert("beta", static_cast<double>(attr_float(n, "beta").value_or(0.75f)));
+  a.insert("k", static_cast<double>(attr_float(n, "bias").value_or(1.0f)));
+  layer(n, index, "local_response_norm", {&x}, std::move(a));
 }
 
 void Translator::batch_norm(const onnx::NodeProto& n, int index) {
@@ -36,6 +72,7 @@ void Translator::reduce(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
   std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
   if (axes.empty() && has_input(n, 1)) axes = values(n, 1);
+  if (op == "ArgMax" || op == "ArgMin") axes = {attr_int(n, "axis", 0)};  // one axis, 0 by default
   if (axes.empty()) fail(n, "reduces over every axis, the batch included");
   toml::table a;
   toml::array per_sample;
@@ -48,7 +85,10 @@ void Translator::reduce(const onnx::NodeProto& n, int index) {
   }
   a.insert("axes", std::move(per_sample));
   a.insert("keepdims", keep);
-  return layer(n, index, op == "ReduceMean" ? "reduce_mean" : "reduce_sum", {&x}, std::move(a), at);
+  static const std::map<std::string, std::string> ops = {
+      {"ReduceMean", "reduce_mean"}, {"ReduceSum", "reduce_sum"}, {"ReduceMax", "reduce_max"}, {"ReduceMin", "reduce_min"},
+      {"ReduceL2", "reduce_l2"},     {"ArgMax", "argmax"},        {"ArgMin", "argmax"}};
+  return layer(n, index, ops.at(op), {&x}, std::move(a), at);
 }
 
 }  // namespace ridge::onnx_import

@@ -7,12 +7,16 @@
 // Mapping (ONNX op -> ridge op): Conv -> conv2d, Gemm and MatMul by a 2-D initializer
 // -> linear, MatMul of two activations -> matmul, BatchNormalization -> batchnorm,
 // LayerNormalization -> layernorm, Relu, Sigmoid, Tanh, Erf, Sqrt, Exp, HardSigmoid,
-// HardSwish, Gelu -> the op of that name, Clip(0, 6) -> relu6, Softmax -> softmax (over
+// HardSwish, Gelu -> the op of that name, LeakyRelu, Elu, Selu, Softplus, Mish,
+// Reciprocal, Sin, Cos -> leaky_relu, elu, selu, softplus, mish, reciprocal, sin, cos,
+// PRelu -> prelu (its slope the parameters), LRN -> local_response_norm,
+// Clip(0, 6) -> relu6, Clip(0) -> relu, any other Clip -> clip, Softmax -> softmax (over
 // its axis, counted as over the last), MaxPool / AveragePool -> max_pool2d / avg_pool2d,
 // GlobalAveragePool -> global_avg_pool2d, Add / Sub / Mul / Div of two activations or of
 // an activation and a learned initializer (a `parameter` layer) -> add / sub / mul /
 // div; with a one-element constant -> scale (1 FLOP per element); Pow by a constant ->
-// pow, ReduceMean / ReduceSum -> reduce_mean / reduce_sum, Concat -> concat, Split and
+// pow, ReduceMean / ReduceSum / ReduceMax / ReduceMin / ReduceL2 -> reduce_mean /
+// reduce_sum / reduce_max / reduce_min / reduce_l2, ArgMax / ArgMin -> argmax, Concat -> concat, Split and
 // Slice -> slice, Gather of an initializer table -> embedding and of one index ->
 // select, Flatten / Reshape / Squeeze / Unsqueeze -> reshape, Transpose -> transpose,
 // Expand of an initializer -> parameter; Dropout of an activation -> dropout (Identity,
@@ -66,8 +70,17 @@ const std::map<std::string, Handler>& op_table() {
       {"HardSigmoid", as("hardsigmoid")},
       {"HardSwish", as("hardswish")},
       {"Gelu", as("gelu")},
+      {"LeakyRelu", as("leaky_relu")},
+      {"Elu", as("elu")},
+      {"Selu", as("selu")},
+      {"Softplus", as("softplus")},
+      {"Mish", as("mish")},
+      {"Reciprocal", as("reciprocal")},
+      {"Sin", as("sin")},
+      {"Cos", as("cos")},
       // Activations with arguments, arithmetic (elementwise_ops.cpp)
       {"Clip", &Translator::clip},
+      {"PRelu", &Translator::prelu},
       {"Pow", &Translator::pow},
       {"Softmax", &Translator::softmax},
       {"Where", &Translator::where},
@@ -93,8 +106,14 @@ const std::map<std::string, Handler>& op_table() {
       {"BatchNormalization", &Translator::batch_norm},
       {"InstanceNormalization", &Translator::instance_norm},
       {"LayerNormalization", &Translator::layer_norm},
+      {"LRN", &Translator::lrn},
       {"ReduceMean", &Translator::reduce},
       {"ReduceSum", &Translator::reduce},
+      {"ReduceMax", &Translator::reduce},
+      {"ReduceMin", &Translator::reduce},
+      {"ReduceL2", &Translator::reduce},
+      {"ArgMax", &Translator::reduce},
+      {"ArgMin", &Translator::reduce},
       // Layout (layout_ops.cpp)
       {"Flatten", &Translator::flatten},
       {"Reshape", &Translator::reshape},

@@ -5,6 +5,7 @@
 // goes through the op table (op_table.cpp).
 #include "sim/workload/onnx/translator.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -50,6 +51,7 @@ toml::table Translator::translate() {
   std::string producer = model_.producer_name();
   if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
   root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer));
+  if (const char* dtype = weight_dtype()) root.insert("dtype", dtype);
   toml::table input;
   input.insert("shape", to_array(input_shape_));
   root.insert("input", std::move(input));
@@ -62,6 +64,30 @@ toml::table Translator::translate() {
 
 // Every node has an output, and the ops the chain recognisers read have their inputs
 // (they index them before any node is translated).
+// The file's weight type: the floating-point type most initializer elements are stored
+// in, when it is not fp32 (ridge's default): an fp16 or bf16 export is analysed at its
+// own type unless --dtype says otherwise.
+const char* Translator::weight_dtype() const {
+  std::map<int, int64_t> elements;  // ONNX data type -> initializer elements
+  for (const onnx::TensorProto& t : model_.graph().initializer()) {
+    int64_t count = 1;
+    for (int64_t d : t.dims()) count = checked_mul(count, std::max<int64_t>(d, 0));
+    elements[t.data_type()] = checked_add(elements[t.data_type()], count);
+  }
+  const std::pair<int, const char*> types[] = {{onnx::TensorProto::FLOAT, nullptr},
+                                               {onnx::TensorProto::FLOAT16, "fp16"},
+                                               {onnx::TensorProto::BFLOAT16, "bf16"},
+                                               {onnx::TensorProto::DOUBLE, "fp64"}};
+  const char* dtype = nullptr;
+  int64_t most = 0;
+  for (const auto& [type, name] : types)
+    if (elements[type] > most) {
+      most = elements[type];
+      dtype = name;
+    }
+  return dtype;
+}
+
 void Translator::check_arity(const onnx::NodeProto& n) const {
   static const std::set<std::string> binary = {"Add", "Sub", "Mul", "Div", "Pow", "MatMul"};
   static const std::set<std::string> unary = {"ReduceMean", "Sqrt", "Erf", "Tanh", "Sigmoid", "Relu", "Softmax"};

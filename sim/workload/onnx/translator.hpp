@@ -41,6 +41,10 @@ constexpr int64_t kMaxOpset = 18;
 constexpr int64_t kMaxWindow = int64_t{1} << 16;        // kernel, stride or dilation of a conv or pool
 constexpr int64_t kMaxFoldedValues = int64_t{1} << 16;  // a shape vector folded from Range
 constexpr int64_t kMaxResized = int64_t{1} << 40;       // an axis a Resize's scale makes
+// One initializer's elements: 2^37 (1.4e11, 550 GB at fp32) is far above the largest
+// single weight of a published model (a 256k x 16k embedding table is 4e9 elements),
+// so a larger one is a corrupt or hostile file.
+constexpr int64_t kMaxTensorElements = int64_t{1} << 37;
 
 // The kernel, strides and dilations of a conv or pool (two values each).
 struct Window {
@@ -75,6 +79,8 @@ class Translator {
   void unary(const onnx::NodeProto& n, int index, const std::string& op);
   void binary(const onnx::NodeProto& n, int index, const std::string& op);
   void clip(const onnx::NodeProto& n, int index);
+  void prelu(const onnx::NodeProto& n, int index);
+  void lrn(const onnx::NodeProto& n, int index);
   void pow(const onnx::NodeProto& n, int index);
   void softmax(const onnx::NodeProto& n, int index);
   void where(const onnx::NodeProto& n, int index);
@@ -115,6 +121,7 @@ class Translator {
 
   // reader.cpp
   void check_arity(const onnx::NodeProto& n) const;
+  const char* weight_dtype() const;
   void check_opset();
   bool reduces_last_axis(const onnx::NodeProto& n, const std::string& like);
   void emit_chain(const OnnxChain& c, int index);
@@ -122,6 +129,11 @@ class Translator {
   // initializers.cpp
   void constants_from(const onnx::TensorProto& t, bool learned);
   void read_input();
+
+  // matmul_ops.cpp
+  void check_features(const onnx::NodeProto& n, const Tensor& x, int64_t k, const Shape& weight);
+  // conv_ops.cpp
+  void check_channels(const onnx::NodeProto& n, const Tensor& x, int64_t channels, const Shape& weight);
 
   // conv_attributes.cpp
   std::vector<int64_t> window_attr(const onnx::NodeProto& n, const std::string& name,
@@ -153,6 +165,8 @@ class Translator {
              toml::table attrs = {}, std::optional<Placement> at = std::nullopt);
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                              const Tensor& act);
+  void weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x, toml::table attrs,
+                    int weight_input, int64_t rows, int64_t cols);
 
   // constant_folding.cpp
   static std::optional<std::vector<int64_t>> rearranged(const Tensor& c, const Shape& shape,
@@ -168,6 +182,12 @@ class Translator {
   std::map<std::string, Tensor> parameters_;
   std::set<std::string> counted_sources_;  // initializers whose elements a computed parameter counted
   std::set<std::string> used_;
+  // Tied weights: the initializer of each weight matrix and the first layer using it.
+  struct WeightUse {
+    std::string layer;
+    int64_t rows = 0, cols = 0;
+  };
+  std::map<std::string, WeightUse> weight_users_;
   Shape input_shape_;
   toml::array layers_;
 };

@@ -1,8 +1,12 @@
 // Reductions over some axes (per sample; negative axes count from the end), ONNX's
-// ReduceMean / ReduceSum: the output keeps the reduced axes as 1 (keepdims, default
-// true) or drops them. Per output element of a reduction over R elements: R-1 adds,
-// and one divide for the mean. Backward: the gradient broadcast back, one multiply
-// per input element for the mean (by 1/R), nothing for the sum.
+// ReduceMean / ReduceSum / ReduceMax / ReduceMin / ReduceL2 / ArgMax: the output keeps the
+// reduced axes as 1 (keepdims, default true) or drops them. Per output element of a
+// reduction over R elements: sum R-1 adds; mean R-1 adds and one divide; max, min and
+// argmax R-1 compares; L2 R squares, R-1 adds and one square root (2R in all).
+// Backward: the gradient broadcast back, one multiply per input element for the mean
+// (by 1/R), nothing for the sum, one select per input element for max and min (the
+// gradient goes to the extreme), x / y * g (2) per input element for L2; argmax's
+// output is an index, with no gradient.
 #include <algorithm>
 
 #include "sim/base/checked_math.hpp"
@@ -12,7 +16,9 @@ namespace ridge::ops {
 
 namespace {
 
-OpResult reduce(TomlFields& a, const std::vector<Shape>& in, bool mean) {
+enum class Reduce { sum, mean, extreme, l2, index };
+
+OpResult reduce(TomlFields& a, const std::vector<Shape>& in, Reduce kind) {
   const Shape& x = in[0];
   const int64_t rank = static_cast<int64_t>(x.size());
   std::vector<int64_t> axes = a.integer_list("axes", true, true);
@@ -32,14 +38,21 @@ OpResult reduce(TomlFields& a, const std::vector<Shape>& in, bool mean) {
   LayerCounts& n = r.counts;
   n.input_elems = element_count(x);
   n.output_elems = element_count(r.output);
-  n.flops = n.input_elems - n.output_elems + (mean ? n.output_elems : 0);
-  if (mean) n.bwd_input_other_flops = n.input_elems;
+  n.flops = n.input_elems - n.output_elems;  // R-1 per output: adds or compares
+  if (kind == Reduce::mean) n.flops += n.output_elems;
+  if (kind == Reduce::l2) n.flops = checked_mul(2, n.input_elems);
+  if (kind == Reduce::mean || kind == Reduce::extreme) n.bwd_input_other_flops = n.input_elems;
+  if (kind == Reduce::l2) n.bwd_input_other_flops = checked_mul(2, n.input_elems);
   return r;
 }
 
 }  // namespace
 
-OpResult reduce_mean(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, true); }
-OpResult reduce_sum(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, false); }
+OpResult reduce_mean(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::mean); }
+OpResult reduce_sum(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::sum); }
+OpResult reduce_max(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::extreme); }
+OpResult reduce_min(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::extreme); }
+OpResult reduce_l2(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::l2); }
+OpResult argmax(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::index); }
 
 }  // namespace ridge::ops
