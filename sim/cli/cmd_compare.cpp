@@ -103,7 +103,7 @@ int run_compare(const Args& args) {
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);
   CostBasis cost_basis = to_cost_basis(basis, years, usd_per_kwh);
-  Model model = load_cli_model(model_arg, run, hwo, settings.tokens_per_step());
+  Model model = load_cli_model(model_arg, run, hwo, settings);
   CostAnalysis costs = analyze_costs(model, settings);
   std::vector<SelectedHardware> hardware = to_hardware_list(hwo);
   std::vector<DeviceUnderTest> devices;

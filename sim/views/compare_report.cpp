@@ -81,25 +81,25 @@ void write_compare(const ComparisonResult& r, OutputFormat format, std::ostream&
   std::vector<const F*> chosen = choose_fields(fields, ColumnChoice{machine ? ColumnChoice::Kind::all : ColumnChoice::Kind::compact, {}});
   auto json = [&] {
     Json root = report_root(r.model, r.settings);
-    root.set("cost_basis", basis_line(r.basis));
-    if (r.training_run) root.set("training_run", r.training_run->text);
+    root["cost_basis"] = basis_line(r.basis);
+    if (r.training_run) root["training_run"] = r.training_run->text;
     Json devices = Json::array();
     for (const ComparedDevice& c : r.devices) {
       Json j = Json::object();
       put_fields(j, chosen, c);
-      devices.push(std::move(j));
+      devices.push_back(std::move(j));
     }
-    root.set("devices", devices);
+    root["devices"] = devices;
     Json layers = Json::array();
     for (const BoundDifference& d : r.differing_layers) {
       Json j = Json::object();
-      j.set("layer", d.layer);
+      j["layer"] = d.layer;
       Json bounds = Json::object();
-      for (size_t i = 0; i < d.bounds.size(); ++i) bounds.set(r.devices[i].hardware, d.bounds[i]);
-      j.set("bounds", bounds);
-      layers.push(std::move(j));
+      for (size_t i = 0; i < d.bounds.size(); ++i) bounds[r.devices[i].hardware] = d.bounds[i];
+      j["bounds"] = bounds;
+      layers.push_back(std::move(j));
     }
-    root.set("differing_bounds", layers);
+    root["differing_bounds"] = layers;
     return root;
   };
   auto table = [&] {
