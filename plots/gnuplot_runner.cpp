@@ -90,6 +90,7 @@ class TempFolder {
  public:
   explicit TempFolder(const fs::path& beside) {
     std::string templ = (beside / ".ridge-plot-XXXXXX").string();
+    SignalsHeld held;  // a signal between mkdtemp and the registration waits for it
     if (!::mkdtemp(templ.data()))
       throw RunError("cannot create a temporary folder in '" + (beside.empty() ? "." : beside.string()) + "'",
                      "check that the output folder exists and is writable");
@@ -155,7 +156,10 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
       throw RunError("gnuplot wrote no image '" + image.made + "'" +
                      (r.stderr_text.empty() ? std::string() : ":\n" + last_lines(r.stderr_text, 12)));
   }
-  // Everything rendered: move the data and script, then the images, into place.
+  // Everything rendered: move the data and script, then the images, into place, with
+  // signals held so that a Ctrl-C leaves all of them or (before) none, never a .gp
+  // without its image.
+  SignalsHeld held;
   std::vector<ImageFile> moves;
   for (const PlotFile& f : bundle.files) moves.push_back({f.name, f.name});
   moves.insert(moves.end(), bundle.images.begin(), bundle.images.end());
@@ -163,7 +167,7 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
   for (const ImageFile& m : moves) {
     try {
       move_into_place((tmp.path() / m.made).string(), (dir / m.kept).string());
-    } catch (const RunError&) {
+    } catch (...) {  // a RunError, or an InputError (the image would replace an input)
       std::error_code ec;
       for (const fs::path& p : moved) fs::remove(p, ec);
       throw;

@@ -74,9 +74,9 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   auto dt = parse_dtype(dtype);
   if (!dt) throw InputError({}, "--dtype: unknown data type '" + dtype + "'", "use one of " + dtype_names());
   s.dtype = *dt;
-  if (v.seq != 0) {
+  if (v.seq != kSeqNotGiven) {
     if (s.phase != Phase::prefill) throw InputError({}, "--seq applies to --phase prefill", "use --context with decode");
-    if (v.seq < 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
+    if (v.seq <= 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
     s.seq = v.seq;
   }
   if (s.phase == Phase::decode) {
@@ -192,7 +192,7 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
-    s.spec = load_hardware(name, v.sets);
+    s.spec = load_hardware(name, hw_sets);  // model.NAME sets are the model's (model_overrides)
     if (v.efficiency == "none") s.spec.calibration.reset();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));

@@ -28,8 +28,9 @@ bool same_work(const LayerWork& a, const LayerWork& b) {
          a.link_bytes == b.link_bytes && a.kernels == b.kernels;
 }
 
-// Work at step k = first + k x step, as one array per field over `steps` steps. Every
-// field is an integer count below 2^53, so the doubles are exact.
+// Work at step k = first + k x step, as one array per field over `steps` steps (every
+// field of LayerWorkArrays: a model may read any). Every count is an integer below
+// 2^53, so the doubles are exact.
 LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_t steps) {
   LayerWorkArrays a;
   const Eigen::ArrayXd k = Eigen::ArrayXd::LinSpaced(steps, 0.0, static_cast<double>(steps - 1));
@@ -41,6 +42,11 @@ LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_
   a.kv_bytes = line(first.kv_bytes, next.kv_bytes);
   a.link_bytes = line(first.link_bytes, next.link_bytes);
   a.kernels = line(first.kernels, next.kernels);
+  // What a calibrated descriptor's per-class efficiencies read (issue #22: left empty,
+  // they were read past their end).
+  a.gemm_positions = line(first.gemm_positions, next.gemm_positions);
+  a.gemm_reduction = line(first.gemm_reduction, next.gemm_reduction);
+  a.op_class = Eigen::ArrayXi::Constant(steps, static_cast<int>(first.op_class));
   return a;
 }
 

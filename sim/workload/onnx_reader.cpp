@@ -37,6 +37,7 @@
 
 #include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/input_file.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/workload/onnx_patterns.hpp"
 #include "sim/workload/op_registry.hpp"
@@ -1480,6 +1481,7 @@ bool is_onnx_path(const std::string& path) {
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
+  note_input_file(path);
   onnx::ModelProto model;
   if (!model.ParseFromIstream(&in)) throw_unreadable(path);
   return translate(model, path, options);
