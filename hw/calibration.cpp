@@ -8,6 +8,7 @@
 #include "sim/base/close_names.hpp"
 #include "sim/base/format_units.hpp"
 #include "sim/base/toml_fields.hpp"
+#include "sim/base/toml_text.hpp"
 
 namespace ridge {
 
@@ -25,15 +26,6 @@ double non_negative(TomlFields& f, std::string_view key) {
   if (!v) return 0.0;
   if (!(*v >= 0)) f.fail(key, "must not be negative (got " + format_raw(*v) + ")");
   return *v;
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out + "\"";
 }
 
 std::string number(double v) {
@@ -66,7 +58,7 @@ std::string memory_toml(const ClassEfficiency& e) {
   if (e.memory_by_level.empty()) return number(e.memory);
   std::string out = "{ ";
   for (const auto& [level, fraction] : e.memory_by_level)
-    out += (out.size() > 2 ? ", " : "") + quoted(level) + " = " + number(fraction);
+    out += (out.size() > 2 ? ", " : "") + toml_quoted(level) + " = " + number(fraction);
   return out + " }";
 }
 
@@ -121,9 +113,9 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
 std::string calibration_toml(const Calibration& c) {
   std::ostringstream out;
   out << "[calibration]\n"
-      << "data = " << quoted(c.data) << "\n"
-      << "date = " << quoted(c.date) << "\n"
-      << "method = " << quoted(c.method) << "\n"
+      << "data = " << toml_quoted(c.data) << "\n"
+      << "date = " << toml_quoted(c.date) << "\n"
+      << "method = " << toml_quoted(c.method) << "\n"
       << "cache_rule = " << (c.cache_rule ? "true" : "false") << "\n";
   for (const auto& [key, e] : c.classes) {
     out << "\n[[calibration.class]]\n"

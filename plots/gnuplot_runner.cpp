@@ -119,6 +119,7 @@ class TempFolder {
  public:
   explicit TempFolder(const fs::path& beside) {
     std::string templ = (beside / ".ridge-plot-XXXXXX").string();
+    SignalsHeld held;  // a signal between mkdtemp and the registration waits for it
     if (!::mkdtemp(templ.data()))
       throw RunError("cannot create a temporary folder in '" + (beside.empty() ? "." : beside.string()) + "'",
                      "check that the output folder exists and is writable");
@@ -186,7 +187,10 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
   }
   for (const ImageFile& image : bundle.images)
     if (fs::path(image.made).extension() == ".svg") svg_size_in_inches(tmp.path() / image.made);
-  // Everything rendered: move the data and script, then the images, into place.
+  // Everything rendered: move the data and script, then the images, into place, with
+  // signals held so that a Ctrl-C leaves all of them or (before) none, never a .gp
+  // without its image.
+  SignalsHeld held;
   std::vector<ImageFile> moves;
   for (const PlotFile& f : bundle.files) moves.push_back({f.name, f.name});
   moves.insert(moves.end(), bundle.images.begin(), bundle.images.end());
@@ -194,7 +198,7 @@ void render_bundle(const PlotBundle& bundle, const std::string& folder, const st
   for (const ImageFile& m : moves) {
     try {
       move_into_place((tmp.path() / m.made).string(), (dir / m.kept).string());
-    } catch (const RunError&) {
+    } catch (...) {  // a RunError, or an InputError (the image would replace an input)
       std::error_code ec;
       for (const fs::path& p : moved) fs::remove(p, ec);
       throw;

@@ -1,38 +1,68 @@
 // Safe gnuplot text (see gnuplot_text.hpp).
 #include "plots/gnuplot_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "sim/base/control_chars.hpp"
 #include "sim/base/format_units.hpp"
 
 namespace ridge::plots {
 
+namespace {
+
+// Bytes in the UTF-8 sequence that starts with `lead` (1 for ASCII and stray bytes).
+size_t utf8_length(unsigned char lead) {
+  if (lead >= 0xf0 && lead < 0xf8) return 4;
+  if (lead >= 0xe0) return lead < 0xf0 ? 3 : 1;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}
+
+std::string latex_char(char c) {
+  switch (c) {
+    case '\\': return "\\textbackslash{}";
+    case '{': return "\\{";
+    case '}': return "\\}";
+    case '$': return "\\$";
+    case '&': return "\\&";
+    case '#': return "\\#";
+    case '%': return "\\%";
+    case '_': return "\\_";
+    case '^': return "\\textasciicircum{}";
+    case '~': return "\\textasciitilde{}";
+    default: return std::string(1, c);
+  }
+}
+
+}  // namespace
+
 std::string display_text(std::string_view text, TextMarkup markup) {
   std::string out;
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
+  size_t shown = 0;  // characters (code points) so far
+  for (size_t i = 0; i < text.size();) {
+    if (++shown > kMaxLabelChars) {
+      out += "...";
+      break;
+    }
+    if (size_t len = control_char_at(text, i)) {
       out += ' ';
+      i += len;
       continue;
     }
-    if (markup == TextMarkup::plain) {
-      out += c;
+    auto lead = static_cast<unsigned char>(text[i]);
+    size_t len = std::min(utf8_length(lead), text.size() - i);
+    if (lead >= 0x80) {
+      // pdflatex cannot typeset CJK or emoji without packages a paper may not load.
+      out += markup == TextMarkup::latex ? std::string("?") : std::string(text.substr(i, len));
+      i += len;
       continue;
     }
-    switch (c) {
-      case '\\': out += "\\textbackslash{}"; break;
-      case '{': out += "\\{"; break;
-      case '}': out += "\\}"; break;
-      case '$': out += "\\$"; break;
-      case '&': out += "\\&"; break;
-      case '#': out += "\\#"; break;
-      case '%': out += "\\%"; break;
-      case '_': out += "\\_"; break;
-      case '^': out += "\\textasciicircum{}"; break;
-      case '~': out += "\\textasciitilde{}"; break;
-      default: out += c;
-    }
+    char c = text[i++];
+    // "]]>" may not appear in XML text, which the SVG terminal writes names into unescaped.
+    if (c == '>' && out.size() >= 2 && out.compare(out.size() - 2, 2, "]]") == 0) out += ' ';
+    out += markup == TextMarkup::latex ? latex_char(c) : std::string(1, c);
   }
   return out;
 }

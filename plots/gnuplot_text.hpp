@@ -10,6 +10,7 @@
 // run \input or \write18 when the author compiles the paper.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -17,8 +18,14 @@ namespace ridge::plots {
 
 enum class TextMarkup { plain, latex };
 
-// Text as it should appear: control characters (newlines, tabs) become spaces and,
-// for LaTeX, the ten special characters are escaped (\textbackslash{}, \%, \#, ...).
+// Labels longer than this many characters end in "..." (a 2,400-character layer name
+// made the PNG terminal fail, and a 3,000-character one overfull LaTeX's buffers).
+inline constexpr size_t kMaxLabelChars = 120;
+
+// Text as it should appear: control characters (newlines, tabs, C1) become spaces, a
+// "]]>" becomes "]] >" (it ends XML text in an SVG), the text is cut at kMaxLabelChars
+// and, for LaTeX, the ten special characters are escaped (\textbackslash{}, \%, \#, ...)
+// and each non-ASCII character becomes '?' (pdflatex cannot set CJK or emoji by default).
 std::string display_text(std::string_view text, TextMarkup markup);
 
 // A double-quoted data-file field. gnuplot reads backslash escapes (\t, \\) in a data

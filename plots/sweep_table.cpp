@@ -10,6 +10,7 @@
 #include "sim/base/close_names.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/input_file.hpp"
+#include "sim/base/toml_fields.hpp"
 #include "sim/base/units.hpp"
 
 namespace ridge::plots {
@@ -178,6 +179,8 @@ double number_at(const SweepTable& t, size_t row, int col) {
   if (end == s.c_str() || *end != '\0' || !std::isfinite(v))
     throw InputError(cell_location(t, row, col),
                      "column '" + name_of(t, col) + "' is not a number (got '" + s + "')");
+  if (std::string problem = finite_number_problem(v); !problem.empty())  // a subnormal (4.9e-324)
+    throw InputError(cell_location(t, row, col), "column '" + name_of(t, col) + "' " + problem);
   // Batches, samples/s and step times are positive; beyond 1e300 axis arithmetic overflows.
   if (!(v > 0 && v <= kMaxPlotted))
     throw InputError(cell_location(t, row, col),
@@ -191,6 +194,8 @@ double quantity_at(const SweepTable& t, size_t row, int col) {
   if (!v)
     throw InputError(cell_location(t, row, col),
                      "cannot read '" + cell(t, row, col) + "' in column '" + name_of(t, col) + "' as a number or quantity");
+  if (std::string problem = finite_number_problem(v->value); !problem.empty())
+    throw InputError(cell_location(t, row, col), "column '" + name_of(t, col) + "' " + problem);
   if (std::fabs(v->value) > kMaxPlotted)
     throw InputError(cell_location(t, row, col),
                      "column '" + name_of(t, col) + "' is beyond 1e300 in size (got '" + cell(t, row, col) + "')");

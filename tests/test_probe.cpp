@@ -28,7 +28,8 @@ TEST(Probe, DescriptorCarriesTheMeasuredFiguresAndReadsBack) {
 TEST(Probe, NegativeThreadsIsAnError) {
   auto r = ridge_test::run_ridge("probe --threads -1");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--threads must be between 0 and 1024 (got -1)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--threads must be between 0 and "), std::string::npos) << r.err;  // the bound is the machine's
+  EXPECT_NE(r.err.find("(got -1)"), std::string::npos) << r.err;
 }
 
 }  // namespace

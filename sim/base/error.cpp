@@ -1,9 +1,15 @@
 // Formatting of user-facing errors (see error.hpp).
 #include "sim/base/error.hpp"
 
-#include <cstdio>
+#include "sim/base/control_chars.hpp"
 
 namespace ridge {
+
+InputError::InputError(SourceLoc loc, const std::string& message, std::string hint)
+    : std::runtime_error(printable(message)), loc_(std::move(loc)), hint_(std::move(hint)) {}
+
+RunError::RunError(const std::string& message, std::string hint)
+    : std::runtime_error(printable(message)), hint_(std::move(hint)) {}
 
 std::string to_string(const SourceLoc& loc) {
   if (loc.file.empty()) return {};
@@ -16,24 +22,6 @@ std::string to_string(const SourceLoc& loc) {
 }
 
 namespace {
-// Control characters from user text (a --set value with a newline, an escape code in a
-// file name) are shown escaped, so an error stays one line and nothing reaches the
-// terminal raw.
-std::string printable(const std::string& s) {
-  std::string o;
-  for (unsigned char c : s) {
-    if (c == '\n') o += "\\n";
-    else if (c == '\t') o += "\\t";
-    else if (c == '\r') o += "\\r";
-    else if (c < 0x20 || c == 0x7f) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\x%02x", c);
-      o += code;
-    } else o += static_cast<char>(c);
-  }
-  return o;
-}
-
 std::string with_hint(std::string text, const std::string& hint) {
   text = printable(text);
   if (!hint.empty()) text += "\nhint: " + printable(hint);

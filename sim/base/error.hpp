@@ -1,6 +1,8 @@
 // Errors that reach the user: bad input (exit 2) and run-time failures (exit 1).
 // Nothing under sim/ or hw/ exits or asserts on user input; it throws these and
 // main prints them in one place as `error: FILE:LINE:COL: what` plus a `hint:` line.
+// A message keeps user text with its control characters shown escaped (printable): what()
+// is a C string, so a raw NUL in it cut the message short.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +24,7 @@ std::string to_string(const SourceLoc& loc);
 // Bad usage or bad input: a malformed file, an unknown key, a shape that does not fit.
 class InputError : public std::runtime_error {
  public:
-  InputError(SourceLoc loc, const std::string& message, std::string hint = {})
-      : std::runtime_error(message), loc_(std::move(loc)), hint_(std::move(hint)) {}
+  InputError(SourceLoc loc, const std::string& message, std::string hint = {});
   const SourceLoc& where() const { return loc_; }
   const std::string& hint() const { return hint_; }
 
@@ -35,8 +36,7 @@ class InputError : public std::runtime_error {
 // A failure while running (gnuplot missing, a file that cannot be written).
 class RunError : public std::runtime_error {
  public:
-  explicit RunError(const std::string& message, std::string hint = {})
-      : std::runtime_error(message), hint_(std::move(hint)) {}
+  explicit RunError(const std::string& message, std::string hint = {});
   const std::string& hint() const { return hint_; }
 
  private:

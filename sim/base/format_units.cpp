@@ -8,7 +8,18 @@
 namespace ridge {
 
 namespace {
+// Beyond this a fixed-point figure has more digits than anyone reads (1e300 B was 63
+// truncated digits): such values are shown in scientific notation instead.
+constexpr double kFixedPointLimit = 1e15;
+
+std::string scientific(double v, const std::string& unit) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return unit.empty() ? std::string(buf) : std::string(buf) + " " + unit;
+}
+
 std::string scaled(double v, const char* const* prefixes, int count, double step, const std::string& unit) {
+  if (std::fabs(v) >= kFixedPointLimit * std::pow(step, count - 1)) return scientific(v, unit);
   int i = 0;
   double a = std::fabs(v);
   while (i + 1 < count && a >= step * 0.9995) {
@@ -42,6 +53,7 @@ std::string format_seconds(double s) {
   char buf[64];
   double a = std::fabs(s);
   if (a == 0) return "0 s";
+  if (a >= kFixedPointLimit) return scientific(s, "s");
   if (a < 1e-6) std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
   else if (a < 1e-3) std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
   else if (a < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
@@ -60,6 +72,7 @@ std::string format_rate(double per_s, const std::string& unit) {
 }
 
 std::string format_fixed(double v, int decimals) {
+  if (std::fabs(v) >= kFixedPointLimit) return scientific(v, "");
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;

@@ -1,4 +1,6 @@
 // Human-readable numbers for reports, SI throughout (1 GB = 1e9 B, 1 TFLOP/s = 1e12).
+// A value with more than 15 digits left of the point (past the largest prefix) is shown
+// in scientific notation, 4 significant digits ("1e+300 B"), never as a wall of digits.
 #pragma once
 
 #include <cstdint>

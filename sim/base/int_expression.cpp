@@ -3,10 +3,11 @@
 //   term   = unary { ('*' | '/') unary }
 //   unary  = '-' unary | atom
 //   atom   = integer | name | '(' expr ')'
-// names are [A-Za-z_][A-Za-z0-9_]*.
+// names are [A-Za-z_][A-Za-z0-9_]*. Nesting is bounded by kMaxExpressionDepth.
 #include "sim/base/int_expression.hpp"
 
 #include <cctype>
+#include <limits>
 #include <string>
 
 #include "sim/base/checked_math.hpp"
@@ -33,7 +34,9 @@ class Parser {
   [[noreturn]] void fail(size_t at, const std::string& what, std::string hint = {}) const {
     SourceLoc loc = where_;
     if (loc.line > 0) loc.column += static_cast<int64_t>(at);
-    throw InputError(loc, what + " (got \"" + std::string(text_) + "\")", std::move(hint));
+    // A long expression is shown by its start (a 40 KB one filled the terminal).
+    const std::string shown = text_.size() <= 80 ? std::string(text_) : std::string(text_.substr(0, 60)) + "...";
+    throw InputError(loc, what + " (got \"" + shown + "\")", std::move(hint));
   }
 
   void skip_space() {
@@ -49,6 +52,23 @@ class Parser {
     }
     return false;
   }
+
+  // Counts one level of parentheses or unary minus while it is parsed; the parser
+  // recurses once per level, so the bound keeps a hostile file off the stack's end.
+  class Nesting {
+   public:
+    Nesting(Parser& p, size_t at) : p_(p) {
+      if (++p_.depth_ > kMaxExpressionDepth)
+        p_.fail(at, "the expression is nested more than " + std::to_string(kMaxExpressionDepth) +
+                        " deep (parentheses and unary minus)");
+    }
+    ~Nesting() { --p_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    Parser& p_;
+  };
 
   int64_t guarded(size_t at, int64_t (*op)(int64_t, int64_t), int64_t a, int64_t b) const {
     try {
@@ -77,6 +97,7 @@ class Parser {
       } else if (take('/')) {
         int64_t d = unary();
         if (d == 0) fail(at, "division by zero");
+        if (d == -1 && v == std::numeric_limits<int64_t>::min()) fail(at, "the expression overflows 64 bits");
         if (v % d != 0)
           fail(at, std::to_string(v) + " / " + std::to_string(d) + " is not a whole number",
                "sizes must divide exactly; check the parameters");
@@ -89,7 +110,10 @@ class Parser {
 
   int64_t unary() {
     size_t at = pos_;
-    if (take('-')) return guarded(at, checked_mul, unary(), -1);
+    if (take('-')) {
+      Nesting n(*this, at);
+      return guarded(at, checked_mul, unary(), -1);
+    }
     return atom();
   }
 
@@ -99,6 +123,7 @@ class Parser {
     size_t start = pos_;
     char c = text_[pos_];
     if (c == '(') {
+      Nesting n(*this, pos_);
       ++pos_;
       skip_space();
       int64_t v = expr();
@@ -135,6 +160,7 @@ class Parser {
   const SourceLoc& where_;
   const std::function<std::string(std::string_view)>& unknown_hint_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

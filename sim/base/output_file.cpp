@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <sstream>
 
 #include "sim/base/error.hpp"
+#include "sim/base/input_file.hpp"
 #include "sim/base/signal_cleanup.hpp"
 
 namespace ridge {
@@ -61,9 +63,19 @@ void write_through(const std::string& path, const std::string& shown, const std:
 // not a regular file.
 std::string resolve_destination(const std::string& path, bool& through) {
   through = false;
+  if (is_input_file(path))
+    throw InputError({path}, "the output would overwrite an input file of this run",
+                     "give --output a file name of its own");
   std::string target = path;
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    // /dev/stdout into a pipe links to "pipe:[N]", which has no canonical path: a link
+    // that leads to a FIFO or device is written through as it is.
+    struct stat end {};
+    if (::stat(path.c_str(), &end) == 0 && (S_ISFIFO(end.st_mode) || S_ISCHR(end.st_mode))) {
+      through = true;
+      return path;
+    }
     std::error_code ec;
     fs::path resolved = fs::canonical(path, ec);
     if (ec)
@@ -91,14 +103,18 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   // name planted beside the output cannot redirect the write.
   std::string tmp;
   int fd = -1;
-  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-    tmp = target + ".tmp-" + random_suffix();
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
+  std::unique_ptr<SignalCleanup> cleanup;  // a Ctrl-C once the temporary exists leaves none
+  {
+    SignalsHeld held;  // a signal between the open and the registration waits for it
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+      tmp = target + ".tmp-" + random_suffix();
+      fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+      if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd >= 0) cleanup = std::make_unique<SignalCleanup>(tmp, SignalCleanup::Kind::file);
   }
   if (fd < 0)
     throw RunError("cannot write '" + path + "': " + std::strerror(errno), "check that the folder exists and is writable");
-  SignalCleanup cleanup(tmp, SignalCleanup::Kind::file);  // a Ctrl-C from here on leaves no temporary
   bool ok = write_all(fd, content);
   int err = errno;
   if (::close(fd) != 0 && ok) {
@@ -131,12 +147,22 @@ void move_into_place(const std::string& finished, const std::string& path) {
     throw RunError("cannot move '" + finished + "' into place at '" + path + "': " + std::strerror(errno));
 }
 
+void check_stdout() {
+  std::cout.flush();
+  if (!std::cout) {
+    std::cout.clear();  // so nothing later writes to a stream in error
+    throw RunError(std::string("writing to the standard output failed: ") +
+                   (errno != 0 ? std::strerror(errno) : "the stream is in error"),
+                   "is the disk full, or the reading end closed?");
+  }
+}
+
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& render) {
   std::ostringstream buffer;
   render(buffer);
   if (path.empty() || path == "-") {
     std::cout << buffer.str();
-    std::cout.flush();
+    check_stdout();
     return;
   }
   write_file_atomically(path, buffer.str());

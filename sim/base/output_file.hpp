@@ -4,7 +4,7 @@
 // removed if SIGINT / SIGTERM / SIGHUP stops ridge during the write. A symbolic link is
 // followed (its target is written, the link kept); a FIFO or character device
 // (/dev/null) is written through in place, never replaced; a folder, socket or block
-// device is refused.
+// device is refused, and so is a file the run read as input (InputError).
 #pragma once
 
 #include <functional>
@@ -16,6 +16,10 @@ namespace ridge {
 // Renders completely into memory first; only then writes `path` (or stdout when
 // empty). Throws RunError when the file cannot be written.
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& render);
+
+// Flushes stdout and throws RunError when anything written to it was lost (a full disk,
+// `> /dev/full`): a report that did not arrive is a failure, exit 1.
+void check_stdout();
 
 // Writes `content` to `path` through a temporary and a rename.
 void write_file_atomically(const std::string& path, const std::string& content);

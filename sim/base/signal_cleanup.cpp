@@ -71,6 +71,15 @@ SignalCleanup::SignalCleanup(const std::string& path, Kind kind) : slot_(claim(k
 
 SignalCleanup::SignalCleanup(pid_t child) : slot_(claim(Kind::child, "", child)) {}
 
+SignalsHeld::SignalsHeld() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (int sig : kSignals) sigaddset(&held, sig);
+  ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+}
+
+SignalsHeld::~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
 SignalCleanup::~SignalCleanup() {
   if (slot_ < 0) return;
   std::lock_guard<std::mutex> lock(g_mutex);

@@ -5,8 +5,10 @@
 // restored after. The handler does only async-signal-safe work (unlink, rmdir, kill).
 #pragma once
 
-#include <string>
+#include <signal.h>
 #include <sys/types.h>
+
+#include <string>
 
 namespace ridge {
 
@@ -23,6 +25,20 @@ class SignalCleanup {
 
  private:
   int slot_ = -1;  // -1: the table was full (cleanup then falls back to the scope's destructor)
+};
+
+// While one exists, SIGINT, SIGTERM and SIGHUP wait (blocked in this thread) and are
+// delivered when it ends: a temporary created and then registered, or a set of outputs
+// renamed into place, is then all or nothing.
+class SignalsHeld {
+ public:
+  SignalsHeld();
+  ~SignalsHeld();
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
 };
 
 }  // namespace ridge

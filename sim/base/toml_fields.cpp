@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/base/close_names.hpp"
+#include "sim/base/control_chars.hpp"
 
 namespace ridge {
 
@@ -112,13 +113,12 @@ std::string TomlFields::string(std::string_view key) {
 
 std::string TomlFields::name(std::string_view key) {
   std::string s = string(key);
-  for (unsigned char c : s)
-    if (c < 0x20 || c == 0x7f) {
-      char code[8];
-      std::snprintf(code, sizeof code, "0x%02x", c);
-      fail(key, std::string("must not contain control characters (got character ") + code + ")",
-           "names appear in tables and on terminals; use printable characters");
-    }
+  if (auto code = first_control_char(s))
+    fail(key, "must not contain control characters (got character " + *code + ")",
+         "names appear in tables and on terminals; use printable characters");
+  if (s.size() > kMaxNameBytes)
+    fail(key, "is " + std::to_string(s.size()) + " bytes long, longer than the " + std::to_string(kMaxNameBytes) +
+                  " a name may be", "names label tables and plots; shorten it");
   return s;
 }
 

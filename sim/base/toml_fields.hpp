@@ -17,6 +17,10 @@
 
 namespace ridge {
 
+// The longest name (model, layer, memory level) ridge reads: names label table rows and
+// plots, and a 2,400-character layer name made gnuplot fail. The zoo's longest is ~60.
+constexpr size_t kMaxNameBytes = 256;
+
 // Why `v` cannot be used as an input number: nan, an infinity, or a subnormal (whose
 // reciprocal or products overflow); empty when it can.
 std::string finite_number_problem(double v);
@@ -44,7 +48,8 @@ class TomlFields {
   std::string string(std::string_view key);
   std::optional<std::string> optional_string(std::string_view key);
   // A string shown in tables and on terminals (a model, layer or level name): no control
-  // characters (newlines, escape codes), which would break rows and reach the terminal raw.
+  // characters (newlines, escape codes, C1 such as U+009B), which would break rows and
+  // reach the terminal raw, and at most kMaxNameBytes long.
   std::string name(std::string_view key);
   int64_t integer(std::string_view key);
   std::optional<int64_t> optional_integer(std::string_view key);

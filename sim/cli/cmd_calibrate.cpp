@@ -12,6 +12,7 @@
 #include "hw/model_registry.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
+#include "sim/base/toml_text.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/calibration_fit.hpp"
@@ -88,7 +89,7 @@ int run_calibrate(const Args& args) {
     std::ifstream in(desc.file(), std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    std::string calibrated = without_calibration(text.str()) + "\n# Written by ridge calibrate from " + options.data +
+    std::string calibrated = without_calibration(text.str()) + "\n# Written by ridge calibrate from " + toml_comment_text(options.data) +
                              "; the pure peaks above are unchanged.\n" + calibration_toml(result.calibration);
     HardwareDescriptor::from_text(calibrated, output, "check").spec();  // what we write must read back
     write_file_atomically(output, calibrated);

@@ -7,6 +7,7 @@
 
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
+#include "sim/base/toml_text.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/workload/model_reader.hpp"
@@ -47,7 +48,7 @@ int run_import(const Args& args) {
   table.insert_or_assign("layer", fold_repeats(*table.get_as<toml::array>("layer")));
   Model model = read_model_table(table, onnx_path);  // it must read back before it is written
   write_output(output, [&](std::ostream& os) {
-    os << "# Imported by `ridge import " << onnx_path << "`: " << model.layers.size()
+    os << "# Imported by `ridge import " << toml_comment_text(onnx_path) << "`: " << model.layers.size()
        << " layers; shapes are per sample (the ONNX batch axis is --batch).\n";
     os << toml::toml_formatter(table) << '\n';
   });

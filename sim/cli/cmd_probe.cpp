@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <thread>
 
 #include "hw/descriptor_reader.hpp"
 #include "sim/base/error.hpp"
@@ -28,12 +29,15 @@ int run_probe(const Args& args) {
   int threads = 0;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("output,o", po::value(&output), "write the descriptor here (else stdout)")(
-      "threads", po::value(&threads)->default_value(0), "threads to measure with (0: all hardware threads)");
+      "threads", po::value(&threads)->default_value(0), "threads to measure with (0: all hardware threads, as many as fit in half the memory)");
   po::positional_options_description pos;
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
-  if (threads < 0 || threads > 1024)
-    throw InputError({}, "--threads must be between 0 and 1024 (got " + std::to_string(threads) + ")");
+  const unsigned most = max_probe_threads();
+  if (threads < 0 || static_cast<unsigned>(threads) > most)
+    throw InputError({}, "--threads must be between 0 and " + std::to_string(most) + " (got " + std::to_string(threads) + ")",
+                     "this machine has " + std::to_string(std::thread::hardware_concurrency()) +
+                         " hardware threads, and each probe thread streams 256 MiB (at most half the memory)");
   ProbeOptions options;
   options.threads = static_cast<unsigned>(threads);
   ProbeResult r = probe_host(options);

@@ -8,6 +8,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/base/error.hpp"
+#include "sim/base/output_file.hpp"
 
 namespace ridge::cli {
 
@@ -70,7 +71,9 @@ int dispatch(int argc, char** argv) {
 
 int run_main(int argc, char** argv) {
   try {
-    return dispatch(argc, argv);
+    int status = dispatch(argc, argv);
+    check_stdout();  // `> /dev/full`: the report was lost, so the run failed
+    return status;
   } catch (const InputError& e) {
     std::cerr << format_error(e) << '\n';
     return 2;

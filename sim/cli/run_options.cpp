@@ -91,9 +91,9 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   auto dt = parse_dtype(dtype);
   if (!dt) throw InputError({}, "--dtype: unknown data type '" + dtype + "'", "use one of " + dtype_names());
   s.dtype = *dt;
-  if (v.seq != 0) {
+  if (v.seq != kSeqNotGiven) {
     if (s.phase != Phase::prefill) throw InputError({}, "--seq applies to --phase prefill", "use --context with decode");
-    if (v.seq < 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
+    if (v.seq <= 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
     s.seq = v.seq;
   }
   if (s.phase == Phase::decode) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ namespace ridge::cli {
 
 namespace po = boost::program_options;
 
+// --seq was not given (the model file's input length applies).
+inline constexpr int64_t kSeqNotGiven = std::numeric_limits<int64_t>::min();
+
 struct RunOptionValues {
   int64_t batch = 1;
   std::string dtype;  // "": fp32, or fp16 for prefill and decode
@@ -27,7 +31,7 @@ struct RunOptionValues {
   std::string optimizer = "adam";
   std::string precision = "uniform";
   std::string data_on = "device";
-  int64_t seq = 0;
+  int64_t seq = kSeqNotGiven;  // --seq 0 is an error, not the default
   int64_t context = -1;  // -1: not given
   std::string kv_dtype;
   std::string overhead = "kernel";

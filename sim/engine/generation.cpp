@@ -29,8 +29,9 @@ bool same_work(const LayerWork& a, const LayerWork& b) {
          a.step_kv_bytes == b.step_kv_bytes;
 }
 
-// Work at step k = first + k x step, as one array per field over `steps` steps. Every
-// field is an integer count below 2^53, so the doubles are exact.
+// Work at step k = first + k x step, as one array per field over `steps` steps (every
+// field of LayerWorkArrays: a model may read any). Every count is an integer below
+// 2^53, so the doubles are exact.
 LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_t steps) {
   LayerWorkArrays a;
   const Eigen::ArrayXd k = Eigen::ArrayXd::LinSpaced(steps, 0.0, static_cast<double>(steps - 1));

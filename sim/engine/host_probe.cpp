@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <sstream>
 #include <thread>
@@ -79,9 +80,15 @@ double stream_bandwidth(double bytes, unsigned threads, double seconds) {
 
 }  // namespace
 
+unsigned max_probe_threads() {
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  const double by_memory = memory > 0 ? std::floor(memory / 2 / kProbeBytesPerThread) : 1;
+  return static_cast<unsigned>(std::max(1.0, std::min<double>(std::thread::hardware_concurrency(), by_memory)));
+}
+
 ProbeResult probe_host(const ProbeOptions& options) {
   ProbeResult r;
-  r.threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  r.threads = options.threads > 0 ? options.threads : max_probe_threads();
   r.peaks.push_back(probe_gemm<float>("fp32", r.threads, options.seconds_per_point));
   r.peaks.push_back(probe_gemm<double>("fp64", r.threads, options.seconds_per_point));
 
@@ -96,7 +103,7 @@ ProbeResult probe_host(const ProbeOptions& options) {
   // DRAM: 256 MiB per thread, beyond a core's share of any last-level cache (a VM may
   // report every CCD's L3 together as one size).
   bool assumed = false;
-  const double dram_set = 256.0 * (1 << 20);
+  const double dram_set = kProbeBytesPerThread;
   ProbedLevel dram{"DRAM", static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)),
                    stream_bandwidth(dram_set, r.threads, options.seconds_per_point), ""};
   dram.derivation = "stream a = b + s c over " + format_bytes(dram_set) + " per thread, " + std::to_string(r.threads) +

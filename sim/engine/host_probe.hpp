@@ -33,6 +33,12 @@ struct ProbeOptions {
   double seconds_per_point = 0.2;  // repetitions per measurement stop after this
 };
 
+// The most threads a probe may use: this machine's hardware threads, and no more than
+// fit in half its physical memory at kProbeBytesPerThread each (the DRAM stream's
+// working set). 64 threads on a small machine ended in std::bad_alloc.
+constexpr double kProbeBytesPerThread = 256.0 * (1 << 20);
+unsigned max_probe_threads();
+
 ProbeResult probe_host(const ProbeOptions& options);
 
 // A hardware descriptor (TOML) for the probed host, every figure with its derivation.

@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "sim/base/close_names.hpp"
+#include "sim/base/control_chars.hpp"
 #include "sim/base/input_file.hpp"
+#include "sim/base/toml_fields.hpp"
 
 namespace ridge {
 
@@ -40,9 +42,23 @@ double parse_number(const Field& f, const SourceLoc& at, const std::string& colu
   double v = 0;
   const char* end = f.text.data() + f.text.size();
   auto [ptr, ec] = std::from_chars(f.text.data(), end, v);
-  if (f.text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+  if (f.text.empty() || ec != std::errc() || ptr != end)
     throw InputError(at, "column '" + column + "' must be a number (got '" + f.text + "')");
+  if (std::string problem = finite_number_problem(v); !problem.empty())
+    throw InputError(at, "column '" + column + "' " + problem);
   return v;
+}
+
+// A model or layer name: shown in the report and the predictions CSV, so held to the
+// rules of a name in a model file.
+const std::string& checked_name(const Field& f, const SourceLoc& at, const std::string& column) {
+  if (auto code = first_control_char(f.text))
+    throw InputError(at, "column '" + column + "' must not contain control characters (got character " + *code + ")",
+                     "names appear in tables and on terminals; use printable characters");
+  if (f.text.size() > kMaxNameBytes)
+    throw InputError(at, "column '" + column + "' is " + std::to_string(f.text.size()) + " bytes long, longer than the " +
+                             std::to_string(kMaxNameBytes) + " a name may be");
+  return f.text;
 }
 
 }  // namespace
@@ -92,8 +108,8 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
     };
     MeasuredLayer m;
     m.loc = row_loc;
-    m.model = field("model").text;
-    m.layer = field("layer").text;
+    m.model = checked_name(field("model"), at("model"), "model");
+    m.layer = checked_name(field("layer"), at("layer"), "layer");
     if (m.model.empty()) throw InputError(at("model"), "column 'model' is empty");
     const std::string& cls = field("op_class").text;
     auto oc = parse_op_class(cls);

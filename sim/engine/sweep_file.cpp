@@ -114,6 +114,16 @@ std::vector<SweepItem> vary_values(const toml::table& t, const std::string& file
   return out;
 }
 
+// A range finer than the 12 significant digits its values are written with gives the
+// same point many times (from = 1, to = 1 + 1e-11, count = 50000: 49,999 repeats).
+void check_distinct(const std::vector<double>& values, const SourceLoc& where) {
+  size_t n = values.size();
+  if (n < 2 || values[n - 1] != values[n - 2]) return;
+  throw InputError(where, "[[vary]] range: values " + std::to_string(n - 1) + " and " + std::to_string(n) + " are both " +
+                              number_text(values[n - 1]) + " at the 12 significant digits a sweep writes",
+                   "use a larger step or fewer values");
+}
+
 }  // namespace
 
 std::vector<double> range_values(const VaryRange& r, const SourceLoc& where) {
@@ -130,6 +140,7 @@ std::vector<double> range_values(const VaryRange& r, const SourceLoc& where) {
       double t = static_cast<double>(i) / static_cast<double>(r.count - 1);
       double v = r.log ? r.from * std::pow(r.to / r.from, t) : r.from + t * (r.to - r.from);
       out.push_back(i + 1 == r.count ? r.to : round12(v));
+      check_distinct(out, where);
     }
     return out;
   }
@@ -143,6 +154,7 @@ std::vector<double> range_values(const VaryRange& r, const SourceLoc& where) {
     if (static_cast<int64_t>(out.size()) >= kMaxRangeValues)
       throw InputError(where, "[[vary]] range: more than " + std::to_string(kMaxRangeValues) + " values", "use a larger step");
     out.push_back(v);
+    check_distinct(out, where);
   }
   return out;
 }

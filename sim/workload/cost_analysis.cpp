@@ -2,6 +2,7 @@
 #include "sim/workload/cost_analysis.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "sim/base/checked_math.hpp"
 #include "sim/base/error.hpp"
@@ -124,23 +125,25 @@ void accumulate(LayerCost& total, const LayerCost& l) {
 
 }  // namespace
 
-namespace {
-
-// The checks a phase with a KV cache makes of its model (see analyze_costs).
-void check_cache_phase(const Model& model, const RunSettings& s) {
+void check_kv_cache_phase(const Model& model, const RunSettings& s) {
   if (!s.uses_kv_cache()) return;
   if (!model.has_attention())
     throw InputError({model.file}, "--phase " + std::string(phase_name(s.phase)) + " needs a model with attention (got '" +
                                        model.name + "', which has no attention layer)",
                      "prefill and decode model a KV cache; use --phase inference for this model");
-  int64_t longest = s.phase == Phase::decode ? checked_add(s.context, 1) : model.input[0];
-  if (model.max_positions > 0 && longest > model.max_positions)
+  // Compared as context >= max_positions: context + 1 overflows at INT64_MAX.
+  const bool too_long = s.phase == Phase::decode ? s.context >= model.max_positions : model.input[0] > model.max_positions;
+  if (model.max_positions > 0 && too_long) {
+    const std::string longest = s.phase != Phase::decode ? std::to_string(model.input[0])
+                                : s.context < std::numeric_limits<int64_t>::max() ? std::to_string(s.context + 1)
+                                                                                 : std::to_string(s.context) + " + 1";
     throw InputError(model.max_positions_loc,
                      std::string(s.phase == Phase::decode ? "--context " + std::to_string(s.context) + " + the new token"
-                                                          : "the prompt of " + std::to_string(longest) + " tokens") +
+                                                          : "the prompt of " + longest + " tokens") +
                          " is longer than " + model.name + "'s max_positions = " + std::to_string(model.max_positions) +
-                         " (got " + std::to_string(longest) + ")",
+                         " (got " + longest + ")",
                      "use a shorter --context or --seq");
+  }
   for (const Layer& layer : model.layers)
     if (s.phase == Phase::decode && layer.counts.attention.heads > 0 && layer.counts.attention.queries != 1)
       throw RunError("decode needs the model read at one token per sequence (layer '" + layer.name + "' has " +
@@ -155,7 +158,7 @@ bool stores_weights_narrow(const Model& model, size_t i, const RunSettings& s) {
 }
 
 CostAnalysis analyze_costs(const Model& model, const RunSettings& settings) {
-  check_cache_phase(model, settings);
+  check_kv_cache_phase(model, settings);
   CostAnalysis a;
   a.settings = settings;
   if (settings.phase == Phase::prefill && settings.seq == 0) a.settings.seq = model.input[0];  // the file's length

@@ -87,6 +87,11 @@ bool stores_weights_narrow(const Model& model, size_t i, const RunSettings& s);
 // (RunSettings::tokens_per_step).
 CostAnalysis analyze_costs(const Model& model, const RunSettings& settings);
 
+// The checks a phase with a KV cache makes of its model (analyze_costs and
+// memory_footprint make them): the model has attention, the sequence or the context plus
+// the new token fits in max_positions, and decode reads one token per sequence.
+void check_kv_cache_phase(const Model& model, const RunSettings& settings);
+
 // True when every input of the layer is the model's input: such a layer computes no
 // input gradient in backward.
 bool reads_only_model_input(const Layer& layer);

@@ -382,6 +382,7 @@ MemoryFootprint build(const Model& model, const RunSettings& settings, const Che
 }  // namespace
 
 MemoryFootprint memory_footprint(const Model& model, const RunSettings& settings, const CheckpointPolicy& checkpoint) {
+  check_kv_cache_phase(model, settings);  // `memory --context` past max_positions fitted while `analyze` refused it
   try {
     return build(model, settings, checkpoint);
   } catch (const CountOverflow&) {

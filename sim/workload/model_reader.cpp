@@ -157,6 +157,20 @@ void check_tied_shape(const Layer& tied, const Layer& target, const SourceLoc& w
                      "a tied weight must have its target's shape (out_features x in_features = num_embeddings x embedding_dim)");
 }
 
+// A tied layer must name the layer that owns the weight: a target that is itself tied
+// would let two layers tied to each other own nothing (issue #22: their 512 weights
+// vanished from the count), and a chain says the same thing less plainly.
+void check_tied_owners(const std::vector<Decl>& decls, const std::vector<std::pair<int, SourceLoc>>& tied) {
+  for (size_t i = 0; i < decls.size(); ++i) {
+    int target = tied[i].first;
+    if (target < 0 || tied[static_cast<size_t>(target)].first < 0) continue;
+    const Decl& owner = decls[static_cast<size_t>(tied[static_cast<size_t>(target)].first)];
+    throw InputError(tied[i].second, "layer '" + decls[i].name + "': tied_to '" + decls[static_cast<size_t>(target)].name +
+                                         "', which is itself tied to '" + owner.name + "'",
+                     "tie every layer to the layer that owns the weight (one without tied_to)");
+  }
+}
+
 // Input indices of each declaration (into the flat list).
 std::vector<std::vector<int>> resolve_inputs(std::vector<Decl>& decls, const std::map<std::string, int>& names,
                                              const std::string& file, std::vector<std::pair<int, SourceLoc>>& tied) {
@@ -274,6 +288,10 @@ class ParamResolver {
     if (!busy_.insert(name).second)
       throw InputError(where(name), "[params]: '" + name + "' is defined in terms of itself",
                        "a parameter may use only parameters that do not use it");
+    if (busy_.size() > kMaxParamChain)
+      throw InputError(where(name), "[params]: '" + name + "' is defined through more than " +
+                                        std::to_string(kMaxParamChain) + " parameters deep",
+                       "define long chains of parameters directly, not each through the one before");
     int64_t v = 0;
     auto lookup = [this](std::string_view n) -> std::optional<int64_t> {
       std::string s(n);
@@ -353,6 +371,7 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
   std::vector<Decl>& decls = ex.decls();
   std::vector<std::pair<int, SourceLoc>> tied;  // per declaration: its tied_to target (or -1) and where
   auto flat_inputs = resolve_inputs(decls, ex.names(), file, tied);
+  check_tied_owners(decls, tied);
   std::vector<int> order = topological_order(decls, flat_inputs);
   std::vector<int> position(decls.size());
   for (size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<int>(k);

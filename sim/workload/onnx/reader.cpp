@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "sim/base/checked_math.hpp"
+#include "sim/base/input_file.hpp"
 
 namespace ridge::onnx_import {
 
@@ -170,6 +171,7 @@ bool is_onnx_path(const std::string& path) {
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
+  note_input_file(path);  // an --output naming it is refused
   onnx::ModelProto model;
   if (!model.ParseFromIstream(&in)) throw_unreadable(path);
   return translate(model, path, options);
