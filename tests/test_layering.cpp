@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 // Layers from bottom to top, by folder (a folder's subfolders belong to it).
 const std::vector<std::string>& layers() {
-  static const std::vector<std::string> l = {"sim/base", "sim/workload", "hw", "sim/engine",
+  static const std::vector<std::string> l = {"sim/base", "sim/workload", "hw", "sim/engine", "sim/parallel",
                                              "sim/views", "plots",        "sim/cli"};
   return l;
 }
