@@ -29,4 +29,8 @@ struct Command {
 
 const std::vector<Command>& commands();
 
+// `ridge ARGS...` with argv[0] the program: runs the command, prints any error on
+// stderr, and returns the exit code (0 ok, 1 run-time failure, 2 bad input).
+int run_main(int argc, char** argv);
+
 }  // namespace ridge::cli
