@@ -561,7 +561,7 @@ const Case kCases[] = {
     // sim/cli/: the command line's own checks
 #define AM "RIDGE analyze mlp"
 #define RO "sim/cli/run_options.cpp"
-    {"sim/cli/main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
+    {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate --hw v100", "calibrate: which measurements? (MEASURED.csv)", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate in.csv", "calibrate: which hardware? (--hw)", false},
@@ -820,7 +820,7 @@ TEST_F(InputErrorTable, SystemsAndParallelPlans) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);
