@@ -284,6 +284,22 @@ TEST(ParallelZoo, Gpt3AndLlama2_70bParameterCounts) {
   }
 }
 
+TEST(ParallelCli, BadPlansExitTwoWithOneErrorLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--parallel tp=5,pp=1,dp=1", "tp=5 does not divide the 96 attention heads"},
+      {"--parallel tp=1,pp=97,dp=1", "pp=97 is more than the 96 layers"},
+      {"--parallel tp=8,pp=1,dp=4 --global-batch 6", "global batch 6 is not divisible by microbatch 1 x dp 4"},
+      {"--parallel tp=8,pp=8,dp=128", "the plan takes 8192 devices, more than the 4480 of system 'dgx-a100'"},
+  };
+  for (const auto& [plan, message] : cases) {
+    auto r = ridge_test::run_ridge(std::string("analyze gpt3 --system dgx-a100 ") + plan);
+    EXPECT_EQ(r.status, 2) << plan;
+    EXPECT_EQ(r.err.rfind("error: plan for 'gpt3': ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST(ParallelCli, ListSystemsAndPlan) {
   auto r = ridge_test::run_ridge("list systems");
   ASSERT_EQ(r.status, 0) << r.err;
