@@ -634,6 +634,7 @@ const Case kCases[] = {
     {PO, "", PAR "tp=8 --hw a100", "--hw does not go with --parallel", false},
     {PO, "", PAR "tp=8 --set compute.fp32=1TFLOPS", "--set compute.fp32=1TFLOPS: with --parallel only model.NAME=VALUE applies", false},
     {PO, "", PAR "tp=8 --efficiency some", "--efficiency: unknown choice 'some'", false},
+    {PO, "", PAR "tp=8 --batch 4", "--batch does not apply to a parallel plan", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --shard 3/2", "--shard: '3/2' is not K/N with 1 <= K <= N", false},
     {"sim/cli/cmd_plan.cpp", "", "RIDGE plan", "plan: which model?", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--global-batch 8", "plan: --gpus must be a positive device count", false},
