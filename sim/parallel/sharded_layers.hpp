@@ -28,6 +28,9 @@ struct PassCost {
   double replicated_forward_s = 0;  // norms, dropouts and residual adds: sharded by sequence parallelism
   double replicated_backward_s = 0;
   int64_t params = 0;
+  // Weights read here but owned by a layer of another stage (a lm_head tied to the token
+  // embedding), which Megatron-LM copies onto the last stage when pp > 1.
+  int64_t tied_params = 0;
 };
 
 struct ShardedLayers {

@@ -108,7 +108,7 @@ TrainingEstimate estimate_training(const std::string& model, const SystemSpec& s
 
   // Data parallelism over the stage's parameters held by one tp rank.
   double first_params = nl * static_cast<double>(blk.params) + static_cast<double>(a.params);
-  double last_params = nl * static_cast<double>(blk.params) + static_cast<double>(z.params);
+  double last_params = nl * static_cast<double>(blk.params) + static_cast<double>(z.params + z.tied_params);
   if (plan.pp == 1) first_params = last_params = first_params + static_cast<double>(z.params);
   double stage_params = std::max(first_params, last_params);
   double grads = stage_params * kGradientBytes;
