@@ -16,7 +16,8 @@ struct Timed {
 double log2_steps(int64_t n) { return std::ceil(std::log2(static_cast<double>(n))); }
 
 // One collective over `n` devices of one level.
-Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, bool in_switch) {
+// `in_switch`: the achievable fraction of an in-switch all-reduce, 0 where the level has none.
+Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, double in_switch) {
   if (n <= 1 && op != CollectiveOp::send_recv) return {0.0, "-"};
   double nn = static_cast<double>(n);
   double bw = level.achievable_Bps();
@@ -26,8 +27,8 @@ Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, 
       Timed best{2 * (nn - 1) * a + bytes * 2 * (nn - 1) / nn / bw, "ring"};
       double tree = 2 * log2_steps(n) * a + bytes * 2 / bw;
       if (tree < best.time_s) best = {tree, "tree"};
-      if (in_switch) {
-        double nvls = 2 * a + bytes / bw;
+      if (in_switch > 0) {
+        double nvls = 2 * a + bytes / (level.bandwidth_Bps * in_switch);
         if (nvls < best.time_s) best = {nvls, "in-switch"};
       }
       return best;
@@ -81,7 +82,7 @@ CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double byte
     return c;
   }
   if (g.domains == 1) {  // inside one scale-up domain
-    Timed t = flat(op, bytes, g.size, s.scale_up, s.in_switch_reduction);
+    Timed t = flat(op, bytes, g.size, s.scale_up, s.in_switch_reduction ? s.in_switch_efficiency : 0);
     c.time_s = t.time_s;
     c.algorithm = t.algorithm;
     c.link = "scale_up";
@@ -89,7 +90,7 @@ CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double byte
   }
   if (g.per_domain == 1 || op == CollectiveOp::send_recv || op == CollectiveOp::broadcast) {
     // One member per domain, or a transfer whose slowest hop crosses domains.
-    Timed t = flat(op, bytes, op == CollectiveOp::send_recv ? 2 : g.size, s.scale_out, false);
+    Timed t = flat(op, bytes, op == CollectiveOp::send_recv ? 2 : g.size, s.scale_out, 0);
     c.time_s = t.time_s;
     c.algorithm = t.algorithm;
     c.link = "scale_out";
@@ -100,14 +101,14 @@ CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double byte
   c.algorithm = "hierarchical";
   switch (op) {
     case CollectiveOp::all_reduce:
-      c.time_s = flat(CollectiveOp::reduce_scatter, bytes, g.per_domain, s.scale_up, false).time_s +
-                 flat(CollectiveOp::all_reduce, bytes / per, g.domains, s.scale_out, false).time_s +
-                 flat(CollectiveOp::all_gather, bytes, g.per_domain, s.scale_up, false).time_s;
+      c.time_s = flat(CollectiveOp::reduce_scatter, bytes, g.per_domain, s.scale_up, 0).time_s +
+                 flat(CollectiveOp::all_reduce, bytes / per, g.domains, s.scale_out, 0).time_s +
+                 flat(CollectiveOp::all_gather, bytes, g.per_domain, s.scale_up, 0).time_s;
       break;
     case CollectiveOp::reduce_scatter:
     case CollectiveOp::all_gather:
-      c.time_s = flat(op, bytes, g.per_domain, s.scale_up, false).time_s +
-                 flat(op, bytes / per, g.domains, s.scale_out, false).time_s;
+      c.time_s = flat(op, bytes, g.per_domain, s.scale_up, 0).time_s +
+                 flat(op, bytes / per, g.domains, s.scale_out, 0).time_s;
       break;
     case CollectiveOp::all_to_all: {
       double n = static_cast<double>(g.size);

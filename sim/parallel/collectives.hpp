@@ -13,7 +13,8 @@
 //              bandwidth factor 2 (all-reduce: each device sends and receives the buffer
 //              up and down the double binary tree once), broadcast 1
 //   in-switch  all-reduce on a scale-up level with in-switch reduction (NVLink SHARP):
-//              2 steps, factor 1 (each device sends its buffer once and receives the sum once)
+//              2 steps, factor 1 (each device sends its buffer once and receives the sum
+//              once), at the level's in_switch_efficiency of its bandwidth
 // A group that spans domains runs hierarchically: all-reduce = reduce-scatter inside
 // the domain, all-reduce of bytes/g across domains, all-gather inside (g devices of
 // the group per domain); reduce-scatter and all-gather likewise in two stages;

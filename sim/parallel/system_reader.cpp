@@ -59,13 +59,14 @@ SystemSpec system_from_text(const std::string& text, const std::string& file, co
   s.domains = r.positive("domains");
 
   TomlFields u(required_table(r, "scale_up", "[scale_up] devices = 8, bandwidth = \"300 GB/s\", ..."), file, "scale_up");
-  known_keys(u, {"name", "devices", "bandwidth", "latency", "efficiency", "in_switch_reduction"});
+  known_keys(u, {"name", "devices", "bandwidth", "latency", "efficiency", "in_switch_reduction", "in_switch_efficiency"});
   s.scale_up.name = u.name("name");
   s.devices_per_domain = u.positive("devices");
   s.scale_up.bandwidth_Bps = read_quantity(u, "bandwidth", Quantity::bandwidth);
   s.scale_up.latency_s = read_quantity(u, "latency", Quantity::time);
   s.scale_up.efficiency = fraction(u, "efficiency");
   s.in_switch_reduction = u.boolean("in_switch_reduction", false);
+  s.in_switch_efficiency = u.has("in_switch_efficiency") ? fraction(u, "in_switch_efficiency") : s.scale_up.efficiency;
 
   TomlFields o(required_table(r, "scale_out", "[scale_out] nics = 8, bandwidth = \"25 GB/s\", ..."), file, "scale_out");
   known_keys(o, {"name", "nics", "bandwidth", "latency", "efficiency", "oversubscription"});

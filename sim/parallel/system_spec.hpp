@@ -31,6 +31,7 @@ struct SystemSpec {
   int64_t domains = 1;
   NetworkLevel scale_up;
   bool in_switch_reduction = false;  // NVLink SHARP: the switch adds, each device sends and receives once
+  double in_switch_efficiency = 1;   // achievable fraction of the scale-up bandwidth an in-switch all-reduce reaches
   int64_t nics_per_domain = 0;
   double nic_Bps = 0;                // one NIC, each direction
   double oversubscription = 1;       // fabric taper: >= 1
