@@ -13,8 +13,13 @@ std::filesystem::path data_root() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
-      if (fs::is_directory(dir / "models", ec) && fs::is_directory(dir / "configs", ec)) return dir;
+    auto holds_data = [&](const fs::path& dir) {
+      return fs::is_directory(dir / "models", ec) && fs::is_directory(dir / "configs", ec);
+    };
+    for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+      if (holds_data(dir / "share" / "ridge")) return dir / "share" / "ridge";  // installed: PREFIX/bin/ridge
+      if (holds_data(dir)) return dir;                                            // a source tree's build folder
+    }
   }
   return RIDGE_SOURCE_DIR;
 }

@@ -1,6 +1,8 @@
 // Where ridge finds its shipped data (models/, configs/) from any working directory:
-// $RIDGE_DATA_DIR if set, else the folder above the executable when it holds models/
-// (an installed or build-tree layout), else the source tree the binary was built from.
+// $RIDGE_DATA_DIR if set, else PREFIX/share/ridge for an installed PREFIX/bin/ridge
+// (cmake --install), else the folder above the executable when it holds models/ and
+// configs/ (a build folder in the source tree), else the source tree the binary was
+// built from.
 #pragma once
 
 #include <filesystem>
