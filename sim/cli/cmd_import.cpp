@@ -10,7 +10,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/workload/model_reader.hpp"
-#include "sim/workload/onnx_reader.hpp"
+#include "sim/workload/onnx/onnx_reader.hpp"
 #include "sim/workload/repeat_blocks.hpp"
 
 namespace ridge::cli {

@@ -8,7 +8,7 @@
 
 #include "sim/workload/model.hpp"
 #include "sim/workload/model_reader.hpp"
-#include "sim/workload/onnx_reader.hpp"
+#include "sim/workload/onnx/onnx_reader.hpp"
 
 namespace ridge {
 

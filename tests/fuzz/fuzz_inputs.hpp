@@ -22,7 +22,7 @@
 #include "sim/base/units.hpp"
 #include "sim/engine/sweep_file.hpp"
 #include "sim/engine/sweep_run.hpp"
-#include "sim/workload/onnx_reader.hpp"
+#include "sim/workload/onnx/onnx_reader.hpp"
 #include "tests/fuzz/fuzz_engine.hpp"
 
 namespace ridge_fuzz {
@@ -97,7 +97,7 @@ inline void sweep_csv_input(const std::string& text) {
   });
 }
 
-// ONNX protobufs (sim/workload/onnx_reader), unknown nodes allowed as zero-cost layers
+// ONNX protobufs (sim/workload/onnx/), unknown nodes allowed as zero-cost layers
 // so that the rest of the graph is still read; an accepted graph runs on the reference chip.
 inline void onnx_input(const std::string& bytes) {
   guarded([&] {

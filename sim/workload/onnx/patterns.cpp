@@ -1,5 +1,5 @@
-// Recognisers of primitive-op chains (see onnx_patterns.hpp).
-#include "sim/workload/onnx_patterns.hpp"
+// Recognisers of primitive-op chains (see patterns.hpp).
+#include "sim/workload/onnx/patterns.hpp"
 
 #include <cmath>
 

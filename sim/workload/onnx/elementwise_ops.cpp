@@ -1,0 +1,122 @@
+// Elementwise nodes: Add / Sub / Mul / Div of activations and learned constants (with a
+// one-element constant: scale), the activations whose arguments are read (Clip as relu6
+// or relu, Pow by a constant, Softmax over its axis), Where, and Dropout.
+#include "sim/workload/onnx/translator.hpp"
+
+namespace ridge::onnx_import {
+
+// A unary activation (a row of the op table): the ridge op of that name.
+void Translator::unary(const onnx::NodeProto& n, int index, const std::string& op) {
+  Tensor x = activation(n, 0);
+  layer(n, index, op, {&x});
+}
+
+// Dropout of an activation is ridge's `dropout` layer: nothing at inference; in
+// training its output and a one-byte mask per element are kept (a training-mode export
+// has it; an eval-mode one has no Dropout). Passed on: of a constant, or with a
+// training_mode input that is a constant false (ONNX's identity).
+void Translator::dropout(const onnx::NodeProto& n, int index) {
+  const Tensor& x = tensor(n, 0);
+  const bool off = has_input(n, 2) && tensor(n, 2).scalar == 0.0;
+  if (!x.activation || off) return pass_on(n, x);
+  toml::table a;
+  std::optional<double> ratio;
+  if (has_input(n, 1)) ratio = tensor(n, 1).scalar;
+  else if (std::optional<float> r = attr_float(n, "ratio")) ratio = *r;  // before opset 12: an attribute
+  if (ratio) a.insert("p", *ratio);
+  layer(n, index, "dropout", {&x}, std::move(a));
+}
+
+void Translator::binary(const onnx::NodeProto& n, int index, const std::string& op) {
+  const Tensor& a = tensor(n, 0);
+  const Tensor& b = tensor(n, 1);
+  if (!a.activation && !b.activation) return fold_binary(n, op);
+  if (a.activation && b.activation)  // the output keeps the placement of the operand with more axes
+    return layer(n, index, op, {&a, &b}, {}, full_shape(b).size() > full_shape(a).size() ? b.at : a.at);
+  bool left = a.activation;
+  const Tensor& act = left ? a : b;
+  const Tensor& c = left ? b : a;
+  const std::string& c_name = n.input(left ? 1 : 0);
+  int64_t elems = element_count(c.shape);
+  if (elems == 1 && !c.learned) {
+    // x op constant: one operation per element.
+    toml::table attrs;
+    attrs.insert("factor", c.scalar.value_or(1.0));
+    return layer(n, index, "scale", {&act}, std::move(attrs));
+  }
+  // std::map keeps references valid as it grows.
+  const Tensor& p = as_parameter(n, c_name, c, act);
+  if (left) layer(n, index, op, {&act, &p});
+  else layer(n, index, op, {&p, &act}, {}, act.at);
+}
+
+void Translator::clip(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  std::optional<double> lo, hi;
+  if (has_input(n, 1)) lo = constant(n, 1).scalar;
+  if (has_input(n, 2)) hi = constant(n, 2).scalar;
+  if (auto f = attr_float(n, "min")) lo = *f;
+  if (auto f = attr_float(n, "max")) hi = *f;
+  if (lo == 0.0 && hi == 6.0) return layer(n, index, "relu6", {&x});
+  if (lo == 0.0 && !hi) return layer(n, index, "relu", {&x});
+  fail(n, "only Clip(0, 6) (ReLU6) and Clip(0) (ReLU) are modelled");
+}
+
+void Translator::pow(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  std::optional<double> e = constant(n, 1).scalar;
+  if (!e) fail(n, "the exponent must be a one-element constant");
+  toml::table a;
+  a.insert("exponent", *e);
+  return layer(n, index, "pow", {&x}, std::move(a));
+}
+
+void Translator::softmax(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  sample_axis(n, attr_int(n, "axis", -1), x);
+  return layer(n, index, "softmax", {&x});
+}
+
+// Where(condition, X, Y): folded when all are constants; otherwise one operation per
+// output element, as the elementwise op it is: `scale` over the one activation, or
+// `add` of two (a constant mask selecting between a constant and an activation is the
+// masked_fill of attention).
+void Translator::where(const onnx::NodeProto& n, int index) {
+  std::vector<int> acts;
+  for (int i = 0; i < 3; ++i)
+    if (tensor(n, i).activation) acts.push_back(i);
+  if (acts.empty()) {
+    const Tensor &c = tensor(n, 0), &x = tensor(n, 1), &y = tensor(n, 2);
+    std::optional<Shape> s = broadcast_shape(c.shape, x.shape);
+    if (s) s = broadcast_shape(*s, y.shape);
+    if (!s)
+      fail(n, "constant shapes " + shape_list(c.shape) + ", " + shape_list(x.shape) + " and " + shape_list(y.shape) +
+                  " do not broadcast");
+    std::optional<std::vector<int64_t>> v;
+    int64_t count = element_count(*s);
+    auto at = [&](const Tensor& t, int64_t i) { return (*t.values)[t.values->size() == 1 ? 0 : i]; };
+    if (c.values && x.values && y.values && s->size() <= 1) {
+      v.emplace();
+      for (int64_t i = 0; i < count; ++i) v->push_back(at(c, i) ? at(x, i) : at(y, i));
+    }
+    return folded(n, *s, v);
+  }
+  if (acts.size() == 3) fail(n, "a Where of three activations is not modelled");
+  for (int i = 0; i < 3; ++i) {
+    if (tensor(n, i).activation) continue;
+    const Tensor& act = tensor(n, acts[0]);
+    Shape full = full_shape(act);
+    std::optional<Shape> s = broadcast_shape(full, tensor(n, i).shape);
+    if (!s || *s != full) fail(n, "a constant operand widens the activation's shape, which ridge does not model");
+  }
+  if (acts.size() == 1) {
+    Tensor x = tensor(n, acts[0]);
+    toml::table a;
+    a.insert("factor", 1.0);
+    return layer(n, index, "scale", {&x}, std::move(a));
+  }
+  Tensor x = tensor(n, acts[0]), y = tensor(n, acts[1]);
+  layer(n, index, "add", {&x, &y});
+}
+
+}  // namespace ridge::onnx_import

@@ -1,0 +1,177 @@
+// Nodes that select or join parts of tensors: Concat -> concat, Split and Slice -> slice,
+// Gather of an initializer table -> embedding and of one index -> select, Expand of an
+// initializer -> parameter; on constants, folded.
+#include "sim/workload/onnx/translator.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/base/checked_math.hpp"
+
+namespace ridge::onnx_import {
+
+void Translator::concat(const onnx::NodeProto& n, int index) {
+  bool all_constant = true;
+  for (int i = 0; i < n.input_size(); ++i) all_constant &= !tensor(n, i).activation;
+  if (all_constant) {  // shape vectors built from pieces
+    std::vector<int64_t> v;
+    bool known = true;
+    for (int i = 0; i < n.input_size(); ++i) {
+      const Tensor& t = tensor(n, i);
+      if (!t.values) known = false;
+      else v.insert(v.end(), t.values->begin(), t.values->end());
+    }
+    return folded(n, {static_cast<int64_t>(v.size())}, known ? std::optional(v) : std::nullopt);
+  }
+  std::vector<Tensor> ins;
+  Tensor first;  // the first activation: the others and the output follow its placement
+  for (int i = n.input_size(); i-- > 0;)
+    if (tensor(n, i).activation) first = tensor(n, i);
+  for (int i = 0; i < n.input_size(); ++i) {
+    const Tensor& t = tensor(n, i);
+    if (t.activation && !(t.at == first.at)) fail(n, "joins activations whose batch lies on different axes");
+    ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, first));
+  }
+  toml::table a;
+  a.insert("axis", sample_axis(n, attr_int(n, "axis", 0), first));
+  std::vector<const Tensor*> ptrs;
+  for (const Tensor& t : ins) ptrs.push_back(&t);
+  return layer(n, index, "concat", ptrs, std::move(a), first.at);
+}
+
+void Translator::split(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  int64_t axis = sample_axis(n, attr_int(n, "axis", 0), x);
+  std::vector<int64_t> sizes = attr_ints(n, "split").value_or(std::vector<int64_t>{});
+  if (sizes.empty() && has_input(n, 1)) sizes = values(n, 1);
+  if (sizes.empty()) sizes.assign(n.output_size(), x.shape[axis] / n.output_size());
+  if (sizes.size() != static_cast<size_t>(n.output_size()))
+    fail(n, "'split' gives " + std::to_string(sizes.size()) + " sizes for " + std::to_string(n.output_size()) + " outputs");
+  int64_t start = 0;
+  for (int o = 0; o < n.output_size(); ++o) {
+    toml::table a;
+    a.insert("axes", to_array({axis}));
+    a.insert("starts", to_array({start}));
+    a.insert("ends", to_array({checked_add(start, sizes[o])}));
+    start = checked_add(start, sizes[o]);
+    std::string name = unique_name(n, index);
+    Tensor out;
+    out.activation = true;
+    out.layer = name;
+    out.at = x.at;
+    out.shape = emit(n, name, "slice", {x.layer}, {x.shape}, std::move(a));
+    tensors_[n.output(o)] = std::move(out);
+  }
+  return;
+}
+
+void Translator::slice(const onnx::NodeProto& n, int index) {
+  const Tensor& x = tensor(n, 0);
+  std::vector<int64_t> starts = values(n, 1), ends = values(n, 2);
+  std::vector<int64_t> axes;
+  if (has_input(n, 3)) axes = values(n, 3);
+  else for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  std::vector<int64_t> steps = has_input(n, 4) ? values(n, 4) : std::vector<int64_t>(axes.size(), 1);
+  if (!x.activation) {  // a piece of a shape vector (F.pad reverses its pads with step -1)
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    Shape out = x.shape;
+    std::vector<int64_t> first(rank, 0), step(rank, 1);
+    for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size() && k < steps.size(); ++k) {
+      int64_t ax = axes[k] < 0 ? axes[k] + rank : axes[k];
+      if (ax < 0 || ax >= rank || steps[k] == 0) fail(n, "slices a constant along no axis it has");
+      int64_t dim = x.shape[ax], st = starts[k], en = ends[k], sp = steps[k];
+      if (st < 0) st += dim;
+      if (en < 0) en += dim;
+      if (sp > 0) {  // (counted so that no step, however large, overflows)
+        st = std::clamp<int64_t>(st, 0, dim);
+        en = std::clamp<int64_t>(en, 0, dim);
+        out[ax] = en > st ? (en - st - 1) / sp + 1 : 0;
+      } else {
+        sp = std::max(sp, -std::numeric_limits<int64_t>::max());  // -sp fits; the count is the same
+        st = std::clamp<int64_t>(st, 0, dim - 1);
+        en = std::clamp<int64_t>(en, -1, dim - 1);
+        out[ax] = st > en ? (st - en - 1) / -sp + 1 : 0;
+      }
+      first[ax] = st;
+      step[ax] = sp;
+    }
+    return folded(n, out, rearranged(x, out, [&](std::vector<int64_t>& idx) {
+                    for (int64_t i = 0; i < rank; ++i) idx[i] = first[i] + idx[i] * step[i];
+                  }));
+  }
+  toml::table a;
+  toml::array per_sample;
+  for (int64_t ax : axes) per_sample.push_back(sample_axis(n, ax, x));
+  a.insert("axes", std::move(per_sample));
+  for (int64_t& e : ends) e = std::min<int64_t>(e, int64_t{1} << 62);
+  a.insert("starts", to_array(starts));
+  a.insert("ends", to_array(ends));
+  a.insert("steps", to_array(steps));
+  Tensor xin = x;
+  return layer(n, index, "slice", {&xin}, std::move(a));
+}
+
+void Translator::gather(const onnx::NodeProto& n, int index) {
+  const Tensor& data = tensor(n, 0);
+  const Tensor& idx = tensor(n, 1);
+  if (!data.activation && !idx.activation) {
+    std::optional<std::vector<int64_t>> v;
+    if (data.values && idx.values && attr_int(n, "axis", 0) == 0) {
+      v.emplace();
+      const auto len = static_cast<int64_t>(data.values->size());
+      for (int64_t i : *idx.values) {
+        if (i < -len || i >= len)
+          fail(n, "index " + std::to_string(i) + " is out of range for " + std::to_string(len) + " values");
+        v->push_back((*data.values)[static_cast<size_t>(i < 0 ? i + len : i)]);
+      }
+    }
+    int64_t axis = attr_int(n, "axis", 0);  // data[:axis] + indices + data[axis + 1:]
+    if (axis < 0) axis += static_cast<int64_t>(data.shape.size());
+    if (axis < 0 || axis >= static_cast<int64_t>(data.shape.size())) fail(n, "gathers along no axis the data has");
+    Shape s(data.shape.begin(), data.shape.begin() + axis);
+    s.insert(s.end(), idx.shape.begin(), idx.shape.end());
+    s.insert(s.end(), data.shape.begin() + axis + 1, data.shape.end());
+    return folded(n, s, v);
+  }
+  if (!data.activation) {  // an embedding table looked up by ids
+    if (data.shape.size() != 2) fail(n, "a lookup table must be 2-D");
+    toml::table a;
+    a.insert("num_embeddings", data.shape[0]);
+    a.insert("embedding_dim", data.shape[1]);
+    Tensor ids = idx;
+    return layer(n, index, "embedding", {&ids}, std::move(a));
+  }
+  if (!idx.activation && idx.values && idx.values->size() == 1 && idx.shape.empty()) {
+    toml::table a;
+    int64_t axis = attr_int(n, "axis", 0);
+    if (axis < 0) axis += static_cast<int64_t>(full_shape(data).size());
+    a.insert("axis", sample_axis(n, axis, data));
+    a.insert("index", (*idx.values)[0]);
+    Placement at = data.at;  // an axis before the batch's goes
+    if (axis < at.batch) --at.batch;
+    Tensor d = data;
+    return layer(n, index, "select", {&d}, std::move(a), at);
+  }
+  fail(n, "this Gather (of activations by computed indices) is not modelled");
+}
+
+void Translator::expand(const onnx::NodeProto& n, int) {
+  const Tensor& x = tensor(n, 0);
+  std::vector<int64_t> target = values(n, 1);
+  if (x.activation) {
+    Shape full = full_shape(x);
+    std::optional<Shape> s = broadcast_shape(full, target);
+    if (s && *s == full) return pass_on(n, x);
+    fail(n, "an Expand of an activation is not modelled");
+  }
+  std::optional<Shape> s = broadcast_shape(x.shape, target);
+  if (!s) fail(n, "cannot expand " + shape_list(x.shape) + " to " + shape_list(target));
+  if (!x.learned) return folded(n, *s, std::nullopt);
+  Tensor like;  // an activation of the target's rank, its batch first
+  like.activation = true;
+  if (!s->empty()) like.shape.assign(s->begin() + 1, s->end());  // (a scalar target has no batch axis)
+  const Tensor p = as_parameter(n, n.input(0), x, like);
+  return pass_on(n, p);
+}
+
+}  // namespace ridge::onnx_import

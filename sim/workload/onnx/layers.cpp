@@ -1,0 +1,151 @@
+// Emitting ridge layers: a readable unique name from the node's module scope, the
+// layer's table evaluated by its op at once (so the next node sees ridge's own shapes),
+// learned constants as `parameter` layers, and the zero-cost stand-in for an op ridge does
+// not model (--allow-unknown).
+#include "sim/workload/onnx/translator.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "sim/base/toml_fields.hpp"
+#include "sim/workload/op_registry.hpp"
+
+namespace ridge::onnx_import {
+
+// "/layer1/layer1.0/conv1/Conv" -> "layer1.0.conv1"; a name without scopes stays as it is.
+std::string module_name(const std::string& node_name) {
+  if (node_name.empty() || node_name[0] != '/') return node_name;
+  std::vector<std::string> parts;
+  std::stringstream ss(node_name.substr(1));
+  for (std::string p; std::getline(ss, p, '/');)
+    if (!p.empty()) parts.push_back(p);
+  if (parts.size() < 2) return parts.empty() ? node_name : parts[0];
+  // A child of a Sequential is scoped "<attribute>.<index>" under "<attribute>":
+  // "/layer1/layer1.0/downsample/downsample.0/Conv" is layer1.0.downsample.0.
+  std::vector<std::string> path;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!path.empty() && parts[i].rfind(path.back() + ".", 0) == 0) path.back() = parts[i];
+    else path.push_back(parts[i]);
+  }
+  std::string name;
+  for (const std::string& p : path) name += (name.empty() ? "" : ".") + p;
+  return name;
+}
+
+std::string Translator::unique_name(const onnx::NodeProto& n, int index) {
+  std::string base = module_name(n.name());
+  if (base.empty()) base = n.op_type() + "_" + std::to_string(index);
+  std::replace(base.begin(), base.end(), '@', '_');
+  std::string name = base;
+  if (used_.count(name)) name = base + "." + n.op_type();
+  for (int k = 2; used_.count(name); ++k) name = base + "." + n.op_type() + "_" + std::to_string(k);
+  used_.insert(name);
+  return name;
+}
+
+// Emits a ridge layer and evaluates it (so shapes are ridge's own); returns its output shape.
+Shape Translator::emit(const onnx::NodeProto& n, const std::string& name, const std::string& op,
+                       const std::vector<std::string>& inputs, const std::vector<Shape>& shapes, toml::table attrs) {
+  attrs.insert("name", name);
+  attrs.insert("op", op);
+  toml::array ins;
+  for (const std::string& s : inputs) ins.push_back(s);
+  if (!ins.empty()) attrs.insert("inputs", std::move(ins));
+  const OpInfo* info = find_op(op);
+  TomlFields f(attrs, file_, "layer '" + name + "' (" + op + ")");
+  f.accept("name");
+  f.accept("op");
+  f.accept("inputs");
+  OpResult r;
+  try {
+    r = info->evaluate(f, shapes);
+  } catch (const ShapeMismatch& e) {
+    std::string got;
+    for (const Shape& s : shapes) got += (got.empty() ? "" : ", ") + shape_to_string(s);
+    fail(n, e.what() + std::string(" (input shapes per sample: ") + got + ")");
+  } catch (const InputError& e) {
+    fail(n, e.what(), e.hint());
+  }
+  layers_.push_back(std::move(attrs));
+  return r.output;
+}
+
+// A layer from node `n` whose output becomes the node's output 0.
+// The output's batch is placed as `at` says, by default as the first input's.
+void Translator::layer(const onnx::NodeProto& n, int index, const std::string& op, const std::vector<const Tensor*>& ins,
+                       toml::table attrs, std::optional<Placement> at) {
+  std::vector<std::string> names;
+  std::vector<Shape> shapes;
+  for (const Tensor* t : ins) {
+    if (t->pad != std::pair<int64_t, int64_t>{0, 0})
+      fail(n, "reads a zero Pad that no Conv or pool folds in, which ridge does not model");
+    names.push_back(t->layer);
+    shapes.push_back(t->shape);
+  }
+  std::string name = unique_name(n, index);
+  Tensor out;
+  out.activation = true;
+  out.layer = name;
+  out.at = at.value_or(ins.empty() ? Placement{} : ins[0]->at);
+  out.shape = emit(n, name, op, names, shapes, std::move(attrs));
+  tensors_[n.output(0)] = std::move(out);
+}
+
+// A learned constant used as an activation: a `parameter` layer (once per initializer),
+// its shape per sample (a leading 1 of a full-rank tensor is the batch's place).
+// `act` is the activation it meets (by broadcasting): the constant's axis aligned with
+// act's own batch axis, if it reaches it, must be 1 and is dropped.
+const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
+                                       const Tensor& act) {
+  auto it = parameters_.find(tensor_name);
+  if (it != parameters_.end()) return it->second;
+  Shape s = c.shape;
+  int64_t full_rank = static_cast<int64_t>(full_shape(act).size());
+  int64_t at = act.at.merged ? -1 : act.at.batch - (full_rank - static_cast<int64_t>(s.size()));
+  if (at >= 0 && at < static_cast<int64_t>(s.size())) {
+    if (s[at] != 1) fail(n, "a constant of shape " + shape_list(s) + " varies along the batch axis");
+    s.erase(s.begin() + at);
+  }
+  if (s.empty()) s = {1};
+  // Named after the initializer; a computed one after the initializer it came from, or
+  // after the module using it.
+  std::string base = c.learned ? tensor_name : !c.source.empty() ? c.source : module_name(n.name()) + ".constant";
+  std::replace(base.begin(), base.end(), '@', '_');
+  std::string name = base;
+  for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
+  used_.insert(name);
+  toml::table attrs;
+  attrs.insert("shape", to_array(s));
+  if (!c.learned) {  // computed: its learned elements are its source's, counted once
+    int64_t learned = 0;
+    if (!c.source.empty() && counted_sources_.insert(c.source).second)
+      learned = element_count(tensors_.at(c.source).shape);
+    attrs.insert("learned", learned);
+  }
+  Tensor out;
+  out.activation = true;
+  out.layer = name;
+  out.shape = emit(n, name, "parameter", {}, {}, std::move(attrs));
+  return parameters_[tensor_name] = out;
+}
+
+void Translator::unknown(const onnx::NodeProto& n, int index) {
+  if (!options_.allow_unknown)
+    fail(n, "ridge does not model op type '" + n.op_type() + "'",
+         "--allow-unknown counts it as a zero-cost layer (listed as unmodelled)");
+  // A zero-cost stand-in with its first activation's shape (the graph's value_info
+  // is not trusted to be there).
+  for (int i = 0; i < n.input_size(); ++i) {
+    auto it = tensors_.find(n.input(i));
+    if (it == tensors_.end() || !it->second.activation) continue;
+    Tensor x = it->second;
+    toml::table a;
+    a.insert("onnx_op", n.op_type());
+    layer(n, index, "unmodelled", {&x}, std::move(a));
+    for (int o = 1; o < n.output_size(); ++o) tensors_[n.output(o)] = tensors_[n.output(0)];
+    return;
+  }
+  fail(n, "ridge does not model op type '" + n.op_type() + "' and it has no activation input to stand in for");
+}
+
+}  // namespace ridge::onnx_import

@@ -1,0 +1,124 @@
+// The ONNX op table: each ONNX op type ridge reads and the handler that translates it.
+// A simple op is one row naming the ridge op it becomes; an op with arguments to read has
+// a handler in the file of its family (translator.hpp lists them). An op of another
+// domain, or one not in the table, is unknown (an error, or with --allow-unknown a
+// zero-cost layer). Elementwise ops whose inputs are all constants are folded first.
+//
+// Mapping (ONNX op -> ridge op): Conv -> conv2d, Gemm and MatMul by a 2-D initializer
+// -> linear, MatMul of two activations -> matmul, BatchNormalization -> batchnorm,
+// LayerNormalization -> layernorm, Relu, Sigmoid, Tanh, Erf, Sqrt, Exp, HardSigmoid,
+// HardSwish, Gelu -> the op of that name, Clip(0, 6) -> relu6, Softmax -> softmax (over
+// its axis, counted as over the last), MaxPool / AveragePool -> max_pool2d / avg_pool2d,
+// GlobalAveragePool -> global_avg_pool2d, Add / Sub / Mul / Div of two activations or of
+// an activation and a learned initializer (a `parameter` layer) -> add / sub / mul /
+// div; with a one-element constant -> scale (1 FLOP per element); Pow by a constant ->
+// pow, ReduceMean / ReduceSum -> reduce_mean / reduce_sum, Concat -> concat, Split and
+// Slice -> slice, Gather of an initializer table -> embedding and of one index ->
+// select, Flatten / Reshape / Squeeze / Unsqueeze -> reshape, Transpose -> transpose,
+// Expand of an initializer -> parameter; Dropout of an activation -> dropout (Identity,
+// Cast and a Dropout of a constant or with training_mode false pass their input on).
+// GELU exported as Div, Erf, Add, Mul, Mul costs 5 FLOPs per element, as ridge's gelu.
+#include <functional>
+#include <map>
+#include <string>
+
+#include "sim/workload/onnx/translator.hpp"
+
+namespace ridge::onnx_import {
+
+namespace {
+
+using Handler = std::function<void(Translator&, const onnx::NodeProto&, int)>;
+
+// A row that becomes the unary ridge op `op`.
+Handler as(const std::string& op) {
+  return [op](Translator& t, const onnx::NodeProto& n, int index) { t.unary(n, index, op); };
+}
+// A row that becomes the binary ridge op `op` (or a scale, or folded arithmetic).
+Handler binary_as(const std::string& op) {
+  return [op](Translator& t, const onnx::NodeProto& n, int index) { t.binary(n, index, op); };
+}
+
+const std::map<std::string, Handler>& op_table() {
+  static const std::map<std::string, Handler> table = {
+      // Constants and shape arithmetic (constant_folding.cpp, initializers.cpp)
+      {"Constant", &Translator::constant_node},
+      {"Shape", &Translator::shape_of},
+      {"ConstantOfShape", &Translator::constant_of_shape},
+      {"Range", &Translator::range},
+      {"Equal", &Translator::equal},
+      {"Mod",  // on constants only (index arithmetic)
+       [](Translator& t, const onnx::NodeProto& n, int index) {
+         if (!t.tensor(n, 0).activation && !t.tensor(n, 1).activation) return t.binary(n, index, "mod");
+         t.unknown(n, index);
+       }},
+      // Passed on
+      {"Identity", [](Translator& t, const onnx::NodeProto& n, int) { t.pass_on(n, t.tensor(n, 0)); }},
+      {"Cast", [](Translator& t, const onnx::NodeProto& n, int) { t.pass_on(n, t.tensor(n, 0)); }},
+      {"Dropout", &Translator::dropout},
+      // Unary activations, one row each
+      {"Relu", as("relu")},
+      {"Sigmoid", as("sigmoid")},
+      {"Tanh", as("tanh")},
+      {"Erf", as("erf")},
+      {"Sqrt", as("sqrt")},
+      {"Exp", as("exp")},
+      {"HardSigmoid", as("hardsigmoid")},
+      {"HardSwish", as("hardswish")},
+      {"Gelu", as("gelu")},
+      // Activations with arguments, arithmetic (elementwise_ops.cpp)
+      {"Clip", &Translator::clip},
+      {"Pow", &Translator::pow},
+      {"Softmax", &Translator::softmax},
+      {"Where", &Translator::where},
+      {"Add", binary_as("add")},
+      {"Sub", binary_as("sub")},
+      {"Mul", binary_as("mul")},
+      {"Div", binary_as("div")},
+      // Convolutions, pools, resizing (conv_ops.cpp)
+      {"Pad", [](Translator& t, const onnx::NodeProto& n, int) { t.pad(n); }},
+      {"Conv", &Translator::conv},
+      {"ConvTranspose", &Translator::conv_transpose},
+      {"MaxPool", [](Translator& t, const onnx::NodeProto& n, int index) { t.pool(n, index, true); }},
+      {"AveragePool", [](Translator& t, const onnx::NodeProto& n, int index) { t.pool(n, index, false); }},
+      {"GlobalAveragePool", &Translator::global_average_pool},
+      {"GlobalMaxPool", &Translator::global_max_pool},
+      {"Resize", &Translator::resize},
+      {"Upsample", &Translator::resize},
+      // Matrix products (matmul_ops.cpp)
+      {"Gemm", &Translator::gemm},
+      {"MatMul", &Translator::matmul},
+      {"Einsum", &Translator::einsum},
+      // Normalisations and reductions (normalization_ops.cpp)
+      {"BatchNormalization", &Translator::batch_norm},
+      {"InstanceNormalization", &Translator::instance_norm},
+      {"LayerNormalization", &Translator::layer_norm},
+      {"ReduceMean", &Translator::reduce},
+      {"ReduceSum", &Translator::reduce},
+      // Layout (layout_ops.cpp)
+      {"Flatten", &Translator::flatten},
+      {"Reshape", &Translator::reshape},
+      {"Squeeze", &Translator::squeeze},
+      {"Unsqueeze", &Translator::squeeze},
+      {"Transpose", &Translator::transpose},
+      // Selecting and joining (indexing_ops.cpp)
+      {"Concat", &Translator::concat},
+      {"Split", &Translator::split},
+      {"Slice", &Translator::slice},
+      {"Gather", &Translator::gather},
+      {"Expand", &Translator::expand},
+  };
+  return table;
+}
+
+}  // namespace
+
+void Translator::translate_node(const onnx::NodeProto& n, int index) {
+  if (!n.domain().empty() && n.domain() != "ai.onnx") return unknown(n, index);
+  if (elementwise_on_constants(n)) return;
+  auto row = op_table().find(n.op_type());
+  if (row == op_table().end()) return unknown(n, index);
+  row->second(*this, n, index);
+}
+
+}  // namespace ridge::onnx_import

@@ -1,0 +1,158 @@
+// ONNX models in (onnx_reader.hpp): the file parsed into libonnx's protobuf classes, the
+// opset and node arity checked, and the graph walked in node order. Constant nodes come
+// first (a chain recogniser looks ahead at values later nodes make); a recognised chain
+// of primitive ops (patterns.hpp) becomes the one layer it stands for; every other node
+// goes through the op table (op_table.cpp).
+#include "sim/workload/onnx/translator.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "sim/base/checked_math.hpp"
+
+namespace ridge::onnx_import {
+
+toml::table Translator::translate() {
+  const onnx::GraphProto& g = model_.graph();
+  check_opset();
+  for (const onnx::NodeProto& n : g.node()) check_arity(n);
+  for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
+  read_input();
+  // Constants first: a chain recogniser looks ahead at values made by later nodes.
+  for (int i = 0; i < g.node_size(); ++i)
+    if (g.node(i).op_type() == "Constant") translate_node(g.node(i), i);
+  OnnxGraphView view{g, {}, {}, {}, {}};
+  for (int i = 0; i < g.node_size(); ++i)
+    for (const std::string& in : g.node(i).input()) view.consumers[in].push_back(i);
+  view.scalar = [this](const std::string& t) -> std::optional<double> {
+    auto it = tensors_.find(t);
+    return it == tensors_.end() || it->second.activation ? std::nullopt : it->second.scalar;
+  };
+  view.learned_shape = [this](const std::string& t) -> std::optional<std::vector<int64_t>> {
+    auto it = tensors_.find(t);
+    return it == tensors_.end() || !it->second.learned ? std::nullopt : std::optional(it->second.shape);
+  };
+  view.reduces_last_axis = [this](const onnx::NodeProto& n, const std::string& like) {
+    return reduces_last_axis(n, like);
+  };
+  std::set<int> fused;
+  for (int i = 0; i < g.node_size(); ++i) {
+    if (fused.count(i) || g.node(i).op_type() == "Constant") continue;
+    if (std::optional<OnnxChain> c = match_chain(view, i)) {
+      emit_chain(*c, i);
+      fused.insert(c->nodes.begin(), c->nodes.end());
+      continue;
+    }
+    translate_node(g.node(i), i);
+  }
+  toml::table root;
+  root.insert("name", std::filesystem::path(file_).stem().string());
+  std::string producer = model_.producer_name();
+  if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
+  root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer));
+  toml::table input;
+  input.insert("shape", to_array(input_shape_));
+  root.insert("input", std::move(input));
+  if (layers_.empty())
+    fail("the graph has no node ridge can model",
+         "its nodes only pass their input on (Identity, Cast) or compute constants");
+  root.insert("layer", std::move(layers_));
+  return root;
+}
+
+// Every node has an output, and the ops the chain recognisers read have their inputs
+// (they index them before any node is translated).
+void Translator::check_arity(const onnx::NodeProto& n) const {
+  static const std::set<std::string> binary = {"Add", "Sub", "Mul", "Div", "Pow", "MatMul"};
+  static const std::set<std::string> unary = {"ReduceMean", "Sqrt", "Erf", "Tanh", "Sigmoid", "Relu", "Softmax"};
+  int needed = binary.count(n.op_type()) ? 2 : unary.count(n.op_type()) ? 1 : 0;
+  if (n.output_size() == 0 || n.output(0).empty()) fail(n, "the node has no output");
+  if (n.input_size() < needed) fail(n, "has " + std::to_string(n.input_size()) + " inputs, ONNX requires " + std::to_string(needed));
+}
+
+void Translator::check_opset() {
+  for (const onnx::OperatorSetIdProto& o : model_.opset_import()) {
+    if (!o.domain().empty() && o.domain() != "ai.onnx") continue;
+    if (o.version() < kMinOpset || o.version() > kMaxOpset)
+      fail("opset " + std::to_string(o.version()) + " is not supported (ridge reads opsets " +
+               std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) + ")",
+           "export with opset_version between those, e.g. torch.onnx.export(..., opset_version=17)");
+    return;
+  }
+  fail("the model imports no default-domain opset", "is it an ONNX model?");
+}
+
+// Whether a ReduceMean averages over the last axis only, keeping it, of an input with
+// the rank of the activation `like`.
+bool Translator::reduces_last_axis(const onnx::NodeProto& n, const std::string& like) {
+  auto it = tensors_.find(like);
+  if (it == tensors_.end() || !it->second.activation || attr_int(n, "keepdims", 1) == 0) return false;
+  std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
+  if (axes.empty() && has_input(n, 1)) {
+    auto a = tensors_.find(n.input(1));
+    if (a == tensors_.end() || !a->second.values) return false;
+    axes = *a->second.values;
+  }
+  int64_t rank = static_cast<int64_t>(it->second.shape.size()) + 1;
+  return axes.size() == 1 && (axes[0] == -1 || axes[0] == rank - 1);
+}
+
+// A recognised chain (patterns.hpp) as the one ridge layer it stands for, named
+// after its first node's module.
+void Translator::emit_chain(const OnnxChain& c, int index) {
+  const onnx::NodeProto& first = model_.graph().node(c.nodes.front());
+  Tensor x = activation(first, 0);
+  toml::table a;
+  std::string op = "gelu";
+  if (c.kind == OnnxChain::Kind::layernorm) {
+    op = "layernorm";
+    a.insert("elementwise_affine", c.gamma);
+    if (c.gamma) a.insert("bias", c.beta);
+    a.insert("eps", c.eps);
+  }
+  layer(first, index, op, {&x}, std::move(a));
+  tensors_[c.output] = tensors_[first.output(0)];
+}
+
+}  // namespace ridge::onnx_import
+
+namespace ridge {
+
+namespace {
+
+[[noreturn]] void throw_unreadable(const std::string& file) {
+  throw InputError({file}, "is not a readable ONNX model (truncated, or not ONNX)",
+                   "export it again, e.g. torch.onnx.export(model, x, \"model.onnx\")");
+}
+
+toml::table translate(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
+  if (!model.has_graph() || model.graph().node_size() == 0)
+    throw InputError({file}, "is not an ONNX model: it holds no graph nodes");
+  try {
+    return onnx_import::Translator(model, file, options).translate();
+  } catch (const CountOverflow&) {
+    throw InputError({file}, "a tensor's element count overflows 64 bits", "check the graph's shapes");
+  }
+}
+
+}  // namespace
+
+bool is_onnx_path(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&in)) throw_unreadable(path);
+  return translate(model, path, options);
+}
+
+toml::table onnx_model_table_from_bytes(const std::string& bytes, const std::string& file, const OnnxOptions& options) {
+  onnx::ModelProto model;
+  if (!model.ParseFromString(bytes)) throw_unreadable(file);
+  return translate(model, file, options);
+}
+
+}  // namespace ridge

@@ -1,0 +1,66 @@
+// The tensors of an ONNX graph as the translator (translator.hpp) tracks them: an
+// activation (made by a ridge layer; its shape per sample, with where its batch lies) or
+// a constant (an initializer or a folded value: its full shape and, when small, its
+// values), and the small formatting helpers its messages and layer tables use.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "sim/workload/shape.hpp"
+
+namespace ridge::onnx_import {
+
+
+// Where an activation's batch lies in its ONNX shape. Torch's exports keep it first
+// until an attention or window reshape moves it: nn.MultiheadAttention works on
+// [S, N, E], then [S, N x heads, d]; Swin merges it with the windows, [N x windows, ...].
+// `batch` is the ONNX axis holding it; alone on that axis (size 1 at batch 1) it is
+// dropped from the shape per sample; merged with other factors (`merged`, `factor` of
+// that axis's elements inside each batch index) the axis stays, holding one sample's part.
+struct Placement {
+  int64_t batch = 0;
+  bool merged = false;
+  int64_t factor = 1;
+  bool operator==(const Placement&) const = default;
+};
+
+struct Tensor {
+  bool activation = false;
+  Placement at;       // activation: where its batch is
+  std::string layer;  // activation: the ridge layer making it ("@input" for the model input)
+  Shape shape;        // activation: per sample; constant: full shape
+  std::optional<std::vector<int64_t>> values;  // constant: its integer values when known
+  std::optional<double> scalar;                // constant: its value when it has one element
+  std::optional<std::vector<double>> reals;    // constant: its values when small and floating-point
+  bool learned = false;                        // an initializer (a trained weight)
+  std::string source;  // constant: the initializer it was computed from (gathered, reshaped, ...)
+  // activation: a zero Pad not yet applied, [top, left] = [bottom, right], which the
+  // Conv or pool that reads it folds into its own padding.
+  std::pair<int64_t, int64_t> pad{0, 0};
+};
+
+
+inline std::string shape_list(const Shape& s) { return "[" + shape_to_string(s) + "]"; }
+// Attribute values that are not a shape (pads): "[0, 0, 1, 1]".
+inline std::string value_list(const std::vector<int64_t>& v) {
+  std::string out;
+  for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+  return "[" + out + "]";
+}
+
+inline toml::array to_array(const std::vector<int64_t>& v) {
+  toml::array a;
+  for (int64_t x : v) a.push_back(x);
+  return a;
+}
+
+// "/layer1/layer1.0/conv1/Conv" -> "layer1.0.conv1"; a name without scopes stays as it is.
+std::string module_name(const std::string& node_name);
+
+}  // namespace ridge::onnx_import

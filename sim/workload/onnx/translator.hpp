@@ -1,0 +1,175 @@
+// The ONNX translator: one object per file read, turning the graph's nodes in order into
+// ridge layers (onnx_reader.hpp says what comes in and out). Its members are defined by
+// concept, one file each in this folder:
+//   reader.cpp             the graph walk: opset and arity checks, the node order, chains
+//   initializers.cpp       tensors read from the file: initializers, Constant nodes, the input
+//   node_inputs.cpp        a node's inputs (activation or constant) and attributes
+//   batch_axis.cpp         where each activation's batch lies, followed through reshapes
+//   layers.cpp             emitting a ridge layer (named, evaluated), parameters, unknown ops
+//   constant_folding.cpp   shape arithmetic on constants (Shape, Range, Equal, ...)
+//   op_table.cpp           the table of ONNX op -> handler (a simple op is one row)
+//   conv_attributes.cpp    the window and padding attributes convolutions and pools share
+//   conv_ops.cpp           Conv, ConvTranspose, pools, Pad, Resize
+//   matmul_ops.cpp         Gemm, MatMul, Einsum
+//   elementwise_ops.cpp    arithmetic, activations with parameters, Where, Dropout
+//   normalization_ops.cpp  normalisations and reductions
+//   layout_ops.cpp         Reshape, Flatten, Squeeze / Unsqueeze, Transpose
+//   indexing_ops.cpp       Concat, Split, Slice, Gather, Expand
+// Internal to sim/workload/onnx/.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+#include <toml++/toml.h>
+
+#include "sim/base/error.hpp"
+#include "sim/workload/onnx/onnx_reader.hpp"
+#include "sim/workload/onnx/patterns.hpp"
+#include "sim/workload/onnx/tensor.hpp"
+
+namespace ridge::onnx_import {
+
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 18;
+constexpr int64_t kMaxWindow = int64_t{1} << 16;        // kernel, stride or dilation of a conv or pool
+constexpr int64_t kMaxFoldedValues = int64_t{1} << 16;  // a shape vector folded from Range
+constexpr int64_t kMaxResized = int64_t{1} << 40;       // an axis a Resize's scale makes
+
+// The kernel, strides and dilations of a conv or pool (two values each).
+struct Window {
+  std::vector<int64_t> kernel, stride, dilation;
+};
+
+class Translator {
+ public:
+  Translator(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options)
+      : model_(model), file_(file), options_(options) {}
+
+  toml::table translate();
+
+  // --- The handlers the op table (op_table.cpp) calls, one per ONNX op or family.
+  void translate_node(const onnx::NodeProto& n, int index);
+  void constant_node(const onnx::NodeProto& n, int index);
+  void shape_of(const onnx::NodeProto& n, int index);
+  void constant_of_shape(const onnx::NodeProto& n, int index);
+  void range(const onnx::NodeProto& n, int index);
+  void equal(const onnx::NodeProto& n, int index);
+  void dropout(const onnx::NodeProto& n, int index);
+  void pad(const onnx::NodeProto& n);
+  void conv(const onnx::NodeProto& n, int index);
+  void conv_transpose(const onnx::NodeProto& n, int index);
+  void pool(const onnx::NodeProto& n, int index, bool is_max);
+  void global_average_pool(const onnx::NodeProto& n, int index);
+  void global_max_pool(const onnx::NodeProto& n, int index);
+  void resize(const onnx::NodeProto& n, int index);
+  void gemm(const onnx::NodeProto& n, int index);
+  void matmul(const onnx::NodeProto& n, int index);
+  void einsum(const onnx::NodeProto& n, int index);
+  void unary(const onnx::NodeProto& n, int index, const std::string& op);
+  void binary(const onnx::NodeProto& n, int index, const std::string& op);
+  void clip(const onnx::NodeProto& n, int index);
+  void pow(const onnx::NodeProto& n, int index);
+  void softmax(const onnx::NodeProto& n, int index);
+  void where(const onnx::NodeProto& n, int index);
+  void instance_norm(const onnx::NodeProto& n, int index);
+  void batch_norm(const onnx::NodeProto& n, int index);
+  void layer_norm(const onnx::NodeProto& n, int index);
+  void reduce(const onnx::NodeProto& n, int index);
+  void flatten(const onnx::NodeProto& n, int index);
+  void reshape(const onnx::NodeProto& n, int index);
+  void squeeze(const onnx::NodeProto& n, int index);
+  void transpose(const onnx::NodeProto& n, int index);
+  void concat(const onnx::NodeProto& n, int index);
+  void split(const onnx::NodeProto& n, int index);
+  void slice(const onnx::NodeProto& n, int index);
+  void gather(const onnx::NodeProto& n, int index);
+  void expand(const onnx::NodeProto& n, int index);
+  void unknown(const onnx::NodeProto& n, int index);
+  void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
+
+  // --- A node's inputs and attributes (node_inputs.cpp).
+  const Tensor& tensor(const onnx::NodeProto& n, int i);
+  bool has_input(const onnx::NodeProto& n, int i) const;
+  const Tensor& activation(const onnx::NodeProto& n, int i);
+  const Tensor& constant(const onnx::NodeProto& n, int i);
+  std::vector<int64_t> values(const onnx::NodeProto& n, int i);
+  const onnx::AttributeProto* attr(const onnx::NodeProto& n, const std::string& name) const;
+  int64_t attr_int(const onnx::NodeProto& n, const std::string& name, int64_t fallback) const;
+  std::optional<float> attr_float(const onnx::NodeProto& n, const std::string& name) const;
+  std::optional<std::vector<int64_t>> attr_ints(const onnx::NodeProto& n, const std::string& name) const;
+
+ private:
+  [[noreturn]] void fail(const std::string& what, std::string hint = {}) const {
+    throw InputError({file_}, what, std::move(hint));
+  }
+  [[noreturn]] void fail(const onnx::NodeProto& n, const std::string& what, std::string hint = {}) const {
+    fail("node '" + n.name() + "' (" + n.op_type() + "): " + what, std::move(hint));
+  }
+
+  // reader.cpp
+  void check_arity(const onnx::NodeProto& n) const;
+  void check_opset();
+  bool reduces_last_axis(const onnx::NodeProto& n, const std::string& like);
+  void emit_chain(const OnnxChain& c, int index);
+
+  // initializers.cpp
+  void constants_from(const onnx::TensorProto& t, bool learned);
+  void read_input();
+
+  // conv_attributes.cpp
+  std::vector<int64_t> window_attr(const onnx::NodeProto& n, const std::string& name,
+                                   std::optional<std::vector<int64_t>> fallback);
+  Window window(const onnx::NodeProto& n, std::optional<std::vector<int64_t>> kernel);
+  std::pair<int64_t, int64_t> pads_2d(const onnx::NodeProto& n, const Shape& x, int64_t kh, int64_t kw, int64_t sh,
+                                      int64_t sw, int64_t dh, int64_t dw);
+
+  // layout_ops.cpp
+  std::vector<int64_t> unsqueezed_axes(const onnx::NodeProto& n, const std::vector<int64_t>& axes, size_t in_rank);
+  std::vector<int64_t> permutation(const onnx::NodeProto& n, size_t rank);
+  void view(const onnx::NodeProto& n, int index, const Tensor& x, const Tensor& out);
+  void view_as(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& full, int64_t prefer = -1);
+
+  // batch_axis.cpp
+  static Shape full_shape(const Tensor& t);
+  static int64_t inner(const Shape& s, size_t from);
+  static int64_t batch_stride(const Tensor& t);
+  Placement place(const onnx::NodeProto& n, const Shape& full, int64_t stride, int64_t prefer);
+  static Tensor placed(const Tensor& like, const Shape& full, const Placement& p);
+  int64_t sample_axis(const onnx::NodeProto& n, int64_t axis, const Tensor& x);
+  void batch_first(const onnx::NodeProto& n, const Tensor& x);
+
+  // layers.cpp
+  std::string unique_name(const onnx::NodeProto& n, int index);
+  Shape emit(const onnx::NodeProto& n, const std::string& name, const std::string& op,
+             const std::vector<std::string>& inputs, const std::vector<Shape>& shapes, toml::table attrs);
+  void layer(const onnx::NodeProto& n, int index, const std::string& op, const std::vector<const Tensor*>& ins,
+             toml::table attrs = {}, std::optional<Placement> at = std::nullopt);
+  const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
+                             const Tensor& act);
+
+  // constant_folding.cpp
+  static std::optional<std::vector<int64_t>> rearranged(const Tensor& c, const Shape& shape,
+                                                        const std::function<void(std::vector<int64_t>&)>& source);
+  void folded(const onnx::NodeProto& n, Shape shape, std::optional<std::vector<int64_t>> values);
+  void fold_binary(const onnx::NodeProto& n, const std::string& op);
+  bool elementwise_on_constants(const onnx::NodeProto& n);
+
+  const onnx::ModelProto& model_;
+  std::string file_;
+  const OnnxOptions& options_;
+  std::map<std::string, Tensor> tensors_;
+  std::map<std::string, Tensor> parameters_;
+  std::set<std::string> counted_sources_;  // initializers whose elements a computed parameter counted
+  std::set<std::string> used_;
+  Shape input_shape_;
+  toml::array layers_;
+};
+
+}  // namespace ridge::onnx_import
