@@ -653,6 +653,52 @@ const Case kCases[] = {
     {"sim/cli/plot_roofline.cpp", "", "RIDGE plot roofline mlp --output o.png", "plot roofline: which hardware? --hw is required", false},
     {"sim/cli/plot_roofline.cpp", "", ROOF " --output o.png --labels -1", "--labels must be 0 or more (got -1)", false},
     {"sim/cli/plot_sweep.cpp", "", "RIDGE plot sweep --output o.png", "plot sweep: which CSV?", false},
+    // sim/parallel: system descriptors, parallel plans, `ridge plan`
+#define SYS_HEAD "name = \"s\"\nsource = \"t\"\ndevice = \"a100\"\ndomains = 2\n"
+#define SYS_UP "[scale_up]\nname = \"u\"\ndevices = 8\nbandwidth = \"300 GB/s\"\nlatency = \"1 us\"\nefficiency = 0.8\n"
+#define SYS_OUT "[scale_out]\nname = \"o\"\nnics = 8\nbandwidth = \"25 GB/s\"\nlatency = \"5 us\"\nefficiency = 0.8\n"
+#define PLAN_SYS "RIDGE plan gpt3 --system ./in.toml --gpus 8 --global-batch 8"
+#define SR "sim/parallel/system_reader.cpp"
+#define PAR "RIDGE analyze gpt3 --system dgx-a100 --parallel "
+#define PO "sim/cli/parallel_options.cpp"
+#define PLAN "RIDGE plan gpt3 --system dgx-a100 "
+    {SR, SYS_HEAD "[scale_up]\nname = \"u\"\ndevices = 8\nbandwidth = \"300 GB/s\"\nlatency = \"1 us\"\nefficiency = 2\n" SYS_OUT,
+     PLAN_SYS, "scale_up: 'efficiency' must be a fraction in (0, 1] (got 2)", true},
+    {SR, SYS_HEAD SYS_OUT, PLAN_SYS, "system: missing required table [scale_up]", true},
+    {SR, "name = \"\"\nsource = \"t\"\ndevice = \"a100\"\ndomains = 2\n" SYS_UP SYS_OUT, PLAN_SYS, "'name' must not be empty", true},
+    {SR, "name = \"s\"\nsource = \"\"\ndevice = \"a100\"\ndomains = 2\n" SYS_UP SYS_OUT, PLAN_SYS,
+     "'source' must say where the numbers come from", true},
+    {SR, "name = \"s\"\nsource = \"t\"\ndevice = \"x/a100.toml\"\ndomains = 2\n" SYS_UP SYS_OUT, PLAN_SYS,
+     "'device' must name a shipped hardware descriptor", true},
+    {SR, "name = \"s\"\nsource = \"t\"\ndevice = \"a101\"\ndomains = 2\n" SYS_UP SYS_OUT, PLAN_SYS, "unknown hardware 'a101'", true},
+    {SR, SYS_HEAD SYS_UP SYS_OUT "oversubscription = 0.5\n", PLAN_SYS, "'oversubscription' must be between 1", true},
+    {SR, "name = \"s\"\nsource = \"t\"\ndevice = \"a100\"\ndomains = 9000000\n" SYS_UP SYS_OUT, PLAN_SYS,
+     "'domains' gives more than 16777216 devices", true},
+    {SR, "", "RIDGE plan gpt3 --system ./none.toml --gpus 8 --global-batch 8", "no system descriptor file './none.toml'", false},
+    {SR, "", "RIDGE plan gpt3 --system dgx-a10 --gpus 8 --global-batch 8", "unknown system 'dgx-a10'", false},
+    {SR, "", "ln -s loop.toml loop.toml && RIDGE plan gpt3 --system ./loop.toml --gpus 8 --global-batch 8", "cannot read system descriptor './loop.toml'", false},
+    {"sim/parallel/parallel_plan.cpp", "", PAR "tp8", "--parallel: 'tp8' is not KEY=N", false},
+    {"sim/parallel/parallel_plan.cpp", "", PAR "tp=x", "--parallel: tp='x' is not a whole number", false},
+    {"sim/parallel/parallel_plan.cpp", "", PAR "tp=0", "--parallel: tp=0 must be between 1 and 16777216", false},
+    {"sim/parallel/parallel_plan.cpp", "", PAR "tp=2,tp=2", "--parallel: 'tp' is given twice", false},
+    {"sim/parallel/parallel_plan.cpp", "", PAR "xp=2", "--parallel: unknown key 'xp'", false},
+    {"sim/parallel/plan_check.cpp", "", PAR "tp=5", "plan for 'gpt3': tp=5 does not divide the 96 attention heads", false},
+    {"sim/parallel/sharded_layers.cpp", "", "RIDGE analyze gpt2 --system dgx-a100 --parallel tp=2",
+     "model 'gpt2' has no [params] 'layers', which a parallel plan shards by", false},
+    {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
+    {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
+    {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
+    {PO, "", PAR "tp=8 --hw a100", "--hw does not go with --parallel", false},
+    {PO, "", PAR "tp=8 --set compute.fp32=1TFLOPS", "--set compute.fp32=1TFLOPS: with --parallel only model.NAME=VALUE applies", false},
+    {PO, "", PAR "tp=8 --efficiency some", "--efficiency: unknown choice 'some'", false},
+    {PO, "", PAR "tp=8 --batch 4", "--batch does not apply to a parallel plan", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --shard 3/2", "--shard: '3/2' is not K/N with 1 <= K <= N", false},
+    {"sim/cli/cmd_plan.cpp", "", "RIDGE plan", "plan: which model?", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--global-batch 8", "plan: --gpus must be a positive device count", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8", "plan: --global-batch must be a positive number of sequences", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --top 0", "plan: --top must be at least 1", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --seq -1", "plan: --seq must be positive", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 9000 --global-batch 8", "plan: --gpus 9000 is more than the 4480 devices of system 'dgx-a100'", false},
     {RO, "", AM " --batch 0", "--batch must be a positive integer (got 0)", false},
     {RO, "", AM " --weight-dtype int4 --weight-group 100", "--weight-group must be 32, 64 or 128 (got 100)", false},
     {RO, "", AM " --weight-group 64", "--weight-group applies with --weight-dtype", false},
@@ -844,6 +890,11 @@ TEST_F(InputErrorTable, SweepAndPhaseChecks) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineRunOptions) { run_rows(RO); }
+TEST_F(InputErrorTable, SystemsAndParallelPlans) {
+  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp", PO,
+                             "sim/cli/cmd_plan.cpp"})
+    run_rows(reader);
+}
 TEST_F(InputErrorTable, CommandLineCommands) {
   for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",

@@ -6,6 +6,7 @@
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/fit_check.hpp"
+#include "sim/cli/parallel_options.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/result.hpp"
 #include "sim/views/analyze_report.hpp"
@@ -34,15 +35,17 @@ int run_analyze(const Args& args) {
   RunOptionValues run;
   OutputOptionValues out;
   HardwareOptionValues hwo;
+  ParallelOptionValues par;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, true));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(parallel_option_group(par)).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "analyze: which model?", "ridge analyze alexnet (ridge list models)");
+  if (wants_parallel(par)) return write_parallel_plan(model_arg, par, hwo, out, vm);  // many devices
 
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);

@@ -18,6 +18,7 @@
 #include "sim/views/field.hpp"
 #include "sim/views/hardware_view.hpp"
 #include "sim/base/format_units.hpp"
+#include "sim/parallel/system_reader.hpp"
 
 namespace ridge::cli {
 
@@ -89,25 +90,44 @@ int list_hardware() {
   return 0;
 }
 
+int list_systems() {
+  ColumnTable t;
+  t.columns = {{"id", "id", false},        {"device", "device", false},  {"per domain", "devices_per_domain"},
+               {"domains", "domains"},     {"devices", "devices"},       {"scale-up", "scale_up", false},
+               {"up B/s", "scale_up_Bps"}, {"in-switch", "in_switch_reduction", false},
+               {"scale-out", "scale_out", false}, {"out B/s per device", "scale_out_Bps"}};
+  for (const std::string& id : shipped_system_names()) {
+    SystemSpec s = load_system(id);
+    t.rows.push_back({text_cell(id), text_cell(s.device_id), text_cell(std::to_string(s.devices_per_domain)),
+                      text_cell(std::to_string(s.domains)), text_cell(std::to_string(s.total_devices())),
+                      text_cell(s.scale_up.name), {format_rate(s.scale_up.bandwidth_Bps, "B/s"), format_raw(s.scale_up.bandwidth_Bps)},
+                      text_cell(s.in_switch_reduction ? "yes" : "no"), text_cell(s.scale_out.name),
+                      {format_rate(s.scale_out.bandwidth_Bps, "B/s"), format_raw(s.scale_out.bandwidth_Bps)}});
+  }
+  write_text_table(t, std::cout);
+  return 0;
+}
+
 }  // namespace
 
 int run_list(const Args& args) {
   std::string what;
   po::options_description general("General");
-  general.add_options()("help,h", "show this help")("what", po::value(&what), "models | hardware | hw-models");
+  general.add_options()("help,h", "show this help")("what", po::value(&what), "models | hardware | hw-models | systems");
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
-  const CommandHelp help = {"ridge list models|hardware|hw-models",
+  const CommandHelp help = {"ridge list models|hardware|hw-models|systems",
                             "Lists the zoo (parameters and GMACs at batch 1, with each model's source), the shipped hardware\n"
                             "descriptors (dense peaks per dtype, DRAM, ridge points, and how derived figures were computed) or\n"
-                            "the hardware models.",
+                            "the hardware models, or the shipped multi-device systems (devices, domains, scale-up and scale-out bandwidth).",
                             {"ridge list models", "ridge list hardware"}};
   if (!parse_command_line(args, general, pos, vm, help)) return 0;
   if (what == "models") return list_models();
   if (what == "hardware") return list_hardware();
   if (what == "hw-models") return list_hw_models();
-  const std::vector<std::string> known = {"models", "hardware", "hw-models"};
+  if (what == "systems") return list_systems();
+  const std::vector<std::string> known = {"models", "hardware", "hw-models", "systems"};
   throw InputError({}, "list: unknown list '" + what + "'", suggestion_hint(what, known));
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/parallel_options.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/format_units.hpp"
@@ -33,6 +34,7 @@ const CommandHelp kHelp = {
 int run_memory(const Args& args) {
   std::string model_arg, checkpoint_arg = "none";
   HardwareOptionValues hwo;
+  ParallelOptionValues par;
   double reserve_percent = kDefaultReserveFraction * 100;
   bool timeline = false;
   RunOptionValues run;
@@ -48,12 +50,13 @@ int run_memory(const Args& args) {
        "with --hw: percent of device DRAM kept back for the runtime (CUDA context, allocator fragmentation)")
       ("timeline", po::bool_switch(&timeline), "one row per layer: what it keeps and the live memory at its forward / recompute / backward");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run, false)).add(memory).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, true));
+  visible.add(general).add(run_option_group(run, false)).add(memory).add(hardware_option_group(hwo)).add(parallel_option_group(par)).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "memory: which model?", "ridge memory mlp --batch 256 (ridge list models)");
+  if (wants_parallel(par)) return write_parallel_plan(model_arg, par, hwo, out, vm);  // many devices
 
   // Decode without --context: the longest context the model takes (its max_positions - 1).
   const bool full_context = run.phase == "decode" && run.context == -1;

@@ -20,6 +20,7 @@ int run_sweep(const Args& args);
 int run_plot(const Args& args);
 int run_generate(const Args& args);
 int run_probe(const Args& args);
+int run_plan(const Args& args);
 
 struct Command {
   const char* name;

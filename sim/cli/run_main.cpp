@@ -20,11 +20,12 @@ const std::vector<Command>& commands() {
       {"compare", run_compare, "one model on several devices side by side: speed, fit, energy, cost"},
       {"memory", run_memory, "training / inference memory: parts, peak, fit and largest batch with --hw"},
       {"generate", run_generate, "LLM text generation: time to first token, per output token, tokens/s"},
+      {"plan", run_plan, "the fastest tensor / pipeline / data parallel plans that fit, for training on many GPUs"},
       {"sweep", run_sweep, "models x hardware x batch x dtype x phase x [[vary]] from a sweep file, in parallel"},
       {"plot", run_plot, "roofline, per-layer and sweep plots with gnuplot (png, svg, pdf, tex)"},
       {"calibrate", run_calibrate, "fit per-op-class efficiencies to measured layer times; write a calibrated descriptor"},
       {"probe", run_probe, "measure this host's peak FLOP/s and bandwidth per level; write its descriptor"},
-      {"list", run_list, "list models | hardware | hw-models"},
+      {"list", run_list, "list models | hardware | hw-models | systems"},
   };
   return table;
 }

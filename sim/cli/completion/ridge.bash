@@ -1,5 +1,5 @@
 # bash completion for ridge: commands, each command's options (read from its --help,
-# so they never go stale), zoo model names, hardware descriptor names and plot kinds.
+# so they never go stale), zoo model names, hardware descriptor and system names and plot kinds.
 # Installed as share/bash-completion/completions/ridge; or `source` this file.
 
 # The names in the first column of `ridge list WHAT` (the rows after the dashed rule).
@@ -25,6 +25,10 @@ _ridge() {
     --hw-model)
       mapfile -t COMPREPLY < <(compgen -W "$(_ridge_names "${ridge}" hw-models)" -- "${cur}")
       return ;;
+    --system)
+      mapfile -t COMPREPLY < <(compgen -W "$(_ridge_names "${ridge}" systems)" -- "${cur}")
+      mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "${cur}")
+      return ;;
     --output|-o|--data|--measurements)
       mapfile -t COMPREPLY < <(compgen -f -- "${cur}")
       return ;;
@@ -36,10 +40,10 @@ _ridge() {
     return
   fi
   case "${command}" in
-    analyze|compare|query|memory|generate)
+    analyze|compare|query|memory|generate|plan)
       mapfile -t COMPREPLY < <(compgen -W "$(_ridge_names "${ridge}" models)" -- "${cur}") ;;
     list)
-      mapfile -t COMPREPLY < <(compgen -W "models hardware hw-models" -- "${cur}") ;;
+      mapfile -t COMPREPLY < <(compgen -W "models hardware hw-models systems" -- "${cur}") ;;
     plot)
       if [[ ${COMP_CWORD} -eq 2 ]]; then
         mapfile -t COMPREPLY < <(compgen -W "roofline layers sweep" -- "${cur}")

@@ -1,0 +1,81 @@
+// Parallel-plan options (see parallel_options.hpp).
+#include "sim/cli/parallel_options.hpp"
+
+#include "hw/model_registry.hpp"
+#include "sim/base/error.hpp"
+#include "sim/base/output_file.hpp"
+#include "sim/parallel/plan_check.hpp"
+#include "sim/parallel/system_reader.hpp"
+#include "sim/views/parallel_report.hpp"
+
+namespace ridge::cli {
+
+po::options_description parallel_option_group(ParallelOptionValues& v) {
+  po::options_description g("Parallel training options (a transformer with [params] layers, hidden, heads, seq, tp)");
+  g.add_options()
+      ("parallel", po::value(&v.parallel), "tp=T,pp=P,dp=D[,ep=E]: tensor, pipeline, data (and expert) parallel degrees")
+      ("system", po::value(&v.system), "system descriptor name (ridge list systems) or file; default dgx-a100")
+      ("gpus", po::value(&v.gpus), "devices the run takes (must equal tp x pp x dp)")
+      ("sequence-parallel", po::bool_switch(&v.sequence_parallel), "shard norms and dropouts along the sequence across tp")
+      ("global-batch", po::value(&v.global_batch), "sequences per iteration (default microbatch x dp)")
+      ("microbatch", po::value(&v.microbatch)->default_value(v.microbatch), "sequences per microbatch")
+      ("zero", po::value(&v.zero)->default_value(v.zero), "0 | 1 (optimizer state) | 2 (+ gradients) | 3 (+ weights, FSDP) sharded over dp")
+      ("recompute", po::value(&v.recompute)->default_value(v.recompute), "none | selective (attention core) | full (every layer)")
+      ("interleave", po::value(&v.interleave)->default_value(v.interleave), "virtual pipeline stages per device (interleaved 1F1B)")
+      ("no-overlap", po::bool_switch(&v.no_overlap), "data-parallel communication does not overlap the backward pass");
+  return g;
+}
+
+bool wants_parallel(const ParallelOptionValues& v) { return !v.parallel.empty() || !v.system.empty(); }
+
+ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
+  ParallelPlan p;
+  if (v.parallel.empty()) throw InputError({}, "--system needs --parallel", "e.g. --parallel tp=8,pp=1,dp=1");
+  parse_parallel_degrees(v.parallel, p);
+  p.sequence_parallel = v.sequence_parallel;
+  p.global_batch = v.global_batch;
+  p.microbatch = v.microbatch;
+  p.zero = v.zero;
+  auto r = parse_recompute(v.recompute);
+  if (!r) throw InputError({}, "--recompute: unknown policy '" + v.recompute + "'", "use none, selective or full");
+  p.recompute = *r;
+  p.interleave = v.interleave;
+  p.overlap = !v.no_overlap;
+  if (v.gpus != 0 && v.gpus != p.devices())
+    throw InputError({}, "--gpus " + std::to_string(v.gpus) + " is not tp x pp x dp = " + std::to_string(p.devices()),
+                     "make the degrees multiply to the device count");
+  return p;
+}
+
+TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw) {
+  ParallelPlan plan = to_parallel_plan(v);
+  if (!hw.hw.empty()) throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
+  for (const std::string& set : hw.sets)
+    if (set.rfind("model.", 0) != 0)
+      throw InputError({}, "--set " + set + ": with --parallel only model.NAME=VALUE applies", "the system descriptor sets the device");
+  if (hw.efficiency != "calibrated" && hw.efficiency != "none")
+    throw InputError({}, "--efficiency: unknown choice '" + hw.efficiency + "'", "use calibrated or none");
+  SystemSpec system = load_system(v.system.empty() ? "dgx-a100" : v.system, hw.efficiency == "none");
+  std::vector<ParamOverride> overrides = model_overrides(hw);
+  TransformerParams shape = transformer_params(model, overrides);
+  check_plan(plan, shape, system, false, model);
+  const HardwareModel& hw_model = select_hardware_model(system.device, "");
+  ShardedLayers layers = time_sharded_layers(model, overrides, plan.tp, plan.microbatch, system.device, hw_model);
+  ShardedLayers unsharded = time_sharded_layers(model, overrides, 1, plan.microbatch, system.device, hw_model);
+  return estimate_training(model, system, plan, shape, layers, unsharded);
+}
+
+int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
+                        const OutputOptionValues& out, const po::variables_map& given) {
+  for (const char* option : {"batch", "dtype", "phase", "optimizer", "precision", "seq", "context", "kv-dtype",
+                             "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
+    if (given.count(option) && !given[option].defaulted())
+      throw InputError({}, std::string("--") + option + " does not apply to a parallel plan",
+                       "a plan trains in bf16 mixed precision with Adam; its batch is --global-batch and --microbatch");
+  OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::csv, OutputFormat::json});
+  TrainingEstimate estimate = run_parallel_plan(model, v, hw);
+  write_output(out.output, [&](std::ostream& os) { write_training_estimate(estimate, format, os); });
+  return 0;
+}
+
+}  // namespace ridge::cli

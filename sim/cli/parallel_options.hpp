@@ -1,0 +1,41 @@
+// The parallel-plan options `analyze` and `memory` share (--parallel, --system, ...),
+// and running one plan through the training estimate.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/cli/run_options.hpp"
+#include "sim/parallel/training_estimate.hpp"
+
+namespace ridge::cli {
+
+struct ParallelOptionValues {
+  std::string parallel;  // "tp=8,pp=8,dp=1"; empty: a single-device run
+  std::string system;
+  int64_t gpus = 0;  // 0: tp x pp x dp
+  bool sequence_parallel = false;
+  int64_t global_batch = 0;
+  int64_t microbatch = 1;
+  int zero = 0;
+  std::string recompute = "none";
+  int64_t interleave = 1;
+  bool no_overlap = false;
+};
+
+po::options_description parallel_option_group(ParallelOptionValues& v);
+// Whether the command was asked for a parallel plan (--parallel or --system given).
+bool wants_parallel(const ParallelOptionValues& v);
+// The plan --parallel and its companions describe (not yet checked against a model).
+ParallelPlan to_parallel_plan(const ParallelOptionValues& v);
+// Loads the system and model, checks the plan and estimates one training iteration;
+// `--set model.NAME=V` of `hw` overrides the model's [params].
+TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw);
+// run_parallel_plan written as --format (table, csv or json) and --output say; returns 0.
+// A single-device run option given with it (--batch, --dtype, --phase, ...), which a
+// parallel plan does not read (it trains in bf16 mixed precision with Adam, --microbatch
+// and --global-batch its batch), is an InputError rather than silently ignored.
+int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
+                        const OutputOptionValues& out, const po::variables_map& given);
+
+}  // namespace ridge::cli

@@ -1,0 +1,128 @@
+// Collective costs (see collectives.hpp for the formulas and their sources).
+#include "sim/parallel/collectives.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ridge {
+
+namespace {
+
+struct Timed {
+  double time_s;
+  const char* algorithm;
+};
+
+double log2_steps(int64_t n) { return std::ceil(std::log2(static_cast<double>(n))); }
+
+// One collective over `n` devices of one level.
+// `in_switch`: the achievable fraction of an in-switch all-reduce, 0 where the level has none.
+Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, double in_switch) {
+  if (n <= 1 && op != CollectiveOp::send_recv) return {0.0, "-"};
+  double nn = static_cast<double>(n);
+  double bw = level.achievable_Bps();
+  double a = level.latency_s;
+  switch (op) {
+    case CollectiveOp::all_reduce: {
+      Timed best{2 * (nn - 1) * a + bytes * 2 * (nn - 1) / nn / bw, "ring"};
+      double tree = 2 * log2_steps(n) * a + bytes * 2 / bw;
+      if (tree < best.time_s) best = {tree, "tree"};
+      if (in_switch > 0) {
+        double nvls = 2 * a + bytes / (level.bandwidth_Bps * in_switch);
+        if (nvls < best.time_s) best = {nvls, "in-switch"};
+      }
+      return best;
+    }
+    case CollectiveOp::reduce_scatter:
+    case CollectiveOp::all_gather:
+    case CollectiveOp::all_to_all:
+      return {(nn - 1) * a + bytes * (nn - 1) / nn / bw, "ring"};
+    case CollectiveOp::broadcast: {
+      double ring = (nn - 1) * a + bytes / bw;
+      double tree = log2_steps(n) * a + bytes / bw;
+      return tree < ring ? Timed{tree, "tree"} : Timed{ring, "ring"};
+    }
+    case CollectiveOp::send_recv:
+      return {a + bytes / bw, "p2p"};
+  }
+  return {0.0, "-"};
+}
+
+}  // namespace
+
+std::string_view collective_op_name(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::all_reduce: return "all_reduce";
+    case CollectiveOp::reduce_scatter: return "reduce_scatter";
+    case CollectiveOp::all_gather: return "all_gather";
+    case CollectiveOp::all_to_all: return "all_to_all";
+    case CollectiveOp::send_recv: return "send_recv";
+    case CollectiveOp::broadcast: return "broadcast";
+  }
+  return "?";
+}
+
+GroupPlacement place_group(const SystemSpec& system, int64_t size, int64_t stride) {
+  GroupPlacement g;
+  g.size = std::max<int64_t>(size, 1);
+  int64_t d = system.devices_per_domain;
+  g.per_domain = stride >= d ? 1 : std::min(g.size, std::max<int64_t>(d / std::max<int64_t>(stride, 1), 1));
+  g.domains = (g.size + g.per_domain - 1) / g.per_domain;
+  return g;
+}
+
+CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
+  CollectiveCost c;
+  c.op = op;
+  c.bytes = bytes;
+  c.group_size = g.size;
+  if (g.size <= 1) {
+    c.algorithm = "-";
+    c.link = "-";
+    return c;
+  }
+  if (g.domains == 1) {  // inside one scale-up domain
+    Timed t = flat(op, bytes, g.size, s.scale_up, s.in_switch_reduction ? s.in_switch_efficiency : 0);
+    c.time_s = t.time_s;
+    c.algorithm = t.algorithm;
+    c.link = "scale_up";
+    return c;
+  }
+  if (g.per_domain == 1 || op == CollectiveOp::send_recv || op == CollectiveOp::broadcast) {
+    // One member per domain, or a transfer whose slowest hop crosses domains.
+    Timed t = flat(op, bytes, op == CollectiveOp::send_recv ? 2 : g.size, s.scale_out, 0);
+    c.time_s = t.time_s;
+    c.algorithm = t.algorithm;
+    c.link = "scale_out";
+    return c;
+  }
+  double per = static_cast<double>(g.per_domain);
+  c.link = "scale_up+scale_out";
+  c.algorithm = "hierarchical";
+  switch (op) {
+    case CollectiveOp::all_reduce:
+      c.time_s = flat(CollectiveOp::reduce_scatter, bytes, g.per_domain, s.scale_up, 0).time_s +
+                 flat(CollectiveOp::all_reduce, bytes / per, g.domains, s.scale_out, 0).time_s +
+                 flat(CollectiveOp::all_gather, bytes, g.per_domain, s.scale_up, 0).time_s;
+      break;
+    case CollectiveOp::reduce_scatter:
+    case CollectiveOp::all_gather:
+      c.time_s = flat(op, bytes, g.per_domain, s.scale_up, 0).time_s +
+                 flat(op, bytes / per, g.domains, s.scale_out, 0).time_s;
+      break;
+    case CollectiveOp::all_to_all: {
+      double n = static_cast<double>(g.size);
+      double inside = (per - 1) * s.scale_up.latency_s + bytes * (per - 1) / n / s.scale_up.achievable_Bps();
+      double out = static_cast<double>(g.domains - 1) * s.scale_out.latency_s +
+                   bytes * (n - per) / n / s.scale_out.achievable_Bps();
+      c.time_s = std::max(inside, out);
+      break;
+    }
+    case CollectiveOp::send_recv:
+    case CollectiveOp::broadcast:
+      break;  // handled above
+  }
+  return c;
+}
+
+}  // namespace ridge

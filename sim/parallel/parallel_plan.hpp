@@ -1,0 +1,44 @@
+// A Megatron-LM style execution plan for training a transformer on many devices:
+// tensor (tp), pipeline (pp) and data (dp) parallel degrees, sequence parallelism,
+// microbatching, ZeRO stage, activation recomputation, pipeline interleaving and
+// whether data-parallel communication overlaps the backward pass. Ranks are ordered
+// tp fastest, then dp, then pp (Megatron-LM's default order), so a tp group is
+// adjacent devices and lands inside a scale-up domain first.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ridge {
+
+enum class Recompute { none, selective, full };
+std::string_view recompute_name(Recompute r);
+std::optional<Recompute> parse_recompute(std::string_view s);
+
+struct ParallelPlan {
+  int64_t tp = 1;
+  int64_t pp = 1;
+  int64_t dp = 1;
+  int64_t ep = 1;
+  bool sequence_parallel = false;
+  int64_t global_batch = 0;  // sequences per iteration; 0: microbatch x dp
+  int64_t microbatch = 1;    // sequences per microbatch
+  int zero = 0;              // 0 none, 1 optimizer state, 2 + gradients, 3 + weights (FSDP)
+  Recompute recompute = Recompute::none;
+  int64_t interleave = 1;    // virtual stages per device (interleaved 1F1B)
+  bool overlap = true;       // data-parallel communication overlaps the backward pass
+
+  int64_t devices() const { return tp * pp * dp; }
+  int64_t batch() const { return global_batch > 0 ? global_batch : microbatch * dp; }
+  int64_t microbatches() const { return batch() / (microbatch * dp); }
+};
+
+// "tp=8,pp=8,dp=1" (keys tp, pp, dp, ep in any order, each at most once, each >= 1);
+// a bad text is an InputError naming --parallel.
+void parse_parallel_degrees(const std::string& text, ParallelPlan& plan);
+// "tp8 pp8 dp1 sp mb1 zero1 selective v3": one plan in one short line.
+std::string plan_label(const ParallelPlan& plan);
+
+}  // namespace ridge

@@ -1,0 +1,41 @@
+// `ridge plan`: every plan of a model on N devices of a system (tp, pp, dp = N/(tp pp),
+// sequence parallelism, ZeRO stage, recomputation, microbatch, interleave), each
+// checked (plan_check.hpp), estimated (training_estimate.hpp) and kept when it fits;
+// the best by iteration time first. The engine times each (tp, microbatch) pair of
+// sharded layers once and every plan reuses them. Plans are numbered in a fixed order,
+// so `shard K/N` (the plans whose number is K-1 modulo N) splits a search into N
+// disjoint parts whose union is the whole.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hw/hardware_model.hpp"
+#include "sim/parallel/training_estimate.hpp"
+#include "sim/workload/model_reader.hpp"
+
+namespace ridge {
+
+struct SearchRequest {
+  std::string model;
+  std::vector<ParamOverride> overrides;
+  int64_t devices = 0;
+  int64_t global_batch = 0;
+  size_t top = 10;
+  int64_t shard = 1;   // 1-based
+  int64_t shards = 1;
+};
+
+struct SearchResult {
+  std::vector<TrainingEstimate> best;  // fitting plans, fastest first (at most `top`)
+  int64_t considered = 0;              // plans of this shard
+  int64_t fitting = 0;
+  int64_t too_large = 0;               // divide the model but do not fit in memory
+  std::map<std::string, int64_t> rejected;  // why the others do not divide: reason -> plans
+};
+
+SearchResult search_plans(const SearchRequest& request, const SystemSpec& system, const HardwareModel& hw_model);
+
+}  // namespace ridge

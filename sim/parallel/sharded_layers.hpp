@@ -1,0 +1,56 @@
+// One tensor-parallel rank's share of a transformer, timed by ridge's per-layer engine:
+// the model file is loaded with its [params] `tp` set (so its column- and row-parallel
+// linears, heads and vocabulary hold one rank's shard) and `layers` = 1, costed for one
+// training microbatch (mixed precision, Adam), and each layer's forward and backward
+// work is timed apart on the device's hardware model. Layers of the repeated block
+// named `layers` (with layers = 1: `layers.*`) make one transformer layer; those before it belong to the first
+// pipeline stage (embeddings), those after it to the last (final norm, lm_head).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/hardware_model.hpp"
+#include "hw/hardware_spec.hpp"
+#include "sim/workload/model_reader.hpp"
+
+namespace ridge {
+
+// Times and counts of a group of layers for one microbatch on one device.
+struct PassCost {
+  double forward_s = 0;
+  double backward_s = 0;
+  double forward_flops = 0;
+  double backward_flops = 0;
+  double attention_forward_s = 0;  // the attention op's forward (what selective recomputation re-runs)
+  double attention_forward_flops = 0;
+  double replicated_forward_s = 0;  // norms, dropouts and residual adds: sharded by sequence parallelism
+  double replicated_backward_s = 0;
+  int64_t params = 0;
+  // Weights read here but owned by a layer of another stage (a lm_head tied to the token
+  // embedding), which Megatron-LM copies onto the last stage when pp > 1.
+  int64_t tied_params = 0;
+};
+
+struct ShardedLayers {
+  PassCost block;  // one transformer layer
+  PassCost first;  // before the block (embeddings)
+  PassCost last;   // after the block (final norm, lm_head)
+};
+
+// The model's [params] the plan reads: layers, hidden, heads, seq (tp is set here).
+struct TransformerParams {
+  int64_t layers = 0;
+  int64_t hidden = 0;
+  int64_t heads = 0;
+  int64_t seq = 0;
+};
+
+// Throws InputError when `model` has no [params] layers, hidden, heads, seq and tp.
+TransformerParams transformer_params(const std::string& model, const std::vector<ParamOverride>& overrides);
+
+ShardedLayers time_sharded_layers(const std::string& model, const std::vector<ParamOverride>& overrides, int64_t tp,
+                                  int64_t microbatch, const HardwareSpec& hw, const HardwareModel& hw_model);
+
+}  // namespace ridge

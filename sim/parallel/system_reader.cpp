@@ -1,0 +1,121 @@
+// System descriptor reading (see system_reader.hpp).
+#include "sim/parallel/system_reader.hpp"
+
+#include <filesystem>
+
+#include "hw/hardware_catalog.hpp"
+#include "sim/base/close_names.hpp"
+#include "sim/base/data_paths.hpp"
+#include "sim/base/format_units.hpp"
+#include "sim/base/input_file.hpp"
+#include "sim/base/toml_fields.hpp"
+#include "sim/base/units.hpp"
+
+namespace ridge {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kMaxDevices = int64_t{1} << 24;  // 16.7 M devices: more than any machine built
+
+double fraction(TomlFields& f, std::string_view key) {
+  double v = f.number(key);
+  if (!(v > 0 && v <= 1)) f.fail(key, "must be a fraction in (0, 1] (got " + format_raw(v) + ")", "e.g. 0.8 for 80% of peak");
+  return v;
+}
+
+template <size_t N>
+void known_keys(TomlFields& f, const char* const (&keys)[N]) {
+  for (const char* k : keys) f.accept(k);
+  f.reject_unknown_keys();
+}
+
+const toml::table& required_table(TomlFields& r, std::string_view key, const char* example) {
+  const toml::table* t = r.optional_table(key);
+  if (!t) throw InputError(r.where(), "system: missing required table [" + std::string(key) + "]", example);
+  return *t;
+}
+
+}  // namespace
+
+SystemSpec system_from_text(const std::string& text, const std::string& file, const std::string& id) {
+  toml::table root = parse_toml_text(text, file);
+  SystemSpec s;
+  s.id = id;
+  s.file = file;
+  TomlFields r(root, file, "system");
+  known_keys(r, {"name", "source", "device", "domains", "scale_up", "scale_out", "efficiency"});
+  s.name = r.name("name");
+  if (s.name.empty()) r.fail("name", "must not be empty");
+  s.source = r.string("source");
+  if (s.source.empty()) r.fail("source", "must say where the numbers come from");
+  s.device_id = r.string("device");
+  if (s.device_id.empty() || names_a_file(s.device_id))
+    r.fail("device", "must name a shipped hardware descriptor (got \"" + s.device_id + "\")", "ridge list hardware");
+  std::vector<std::string> devices = shipped_hardware_names();
+  if (std::find(devices.begin(), devices.end(), s.device_id) == devices.end())
+    r.fail("device", "unknown hardware '" + s.device_id + "'", suggestion_hint(s.device_id, devices) + " (ridge list hardware)");
+  s.domains = r.positive("domains");
+
+  TomlFields u(required_table(r, "scale_up", "[scale_up] devices = 8, bandwidth = \"300 GB/s\", ..."), file, "scale_up");
+  known_keys(u, {"name", "devices", "bandwidth", "latency", "efficiency", "in_switch_reduction", "in_switch_efficiency"});
+  s.scale_up.name = u.name("name");
+  s.devices_per_domain = u.positive("devices");
+  s.scale_up.bandwidth_Bps = read_quantity(u, "bandwidth", Quantity::bandwidth);
+  s.scale_up.latency_s = read_quantity(u, "latency", Quantity::time);
+  s.scale_up.efficiency = fraction(u, "efficiency");
+  s.in_switch_reduction = u.boolean("in_switch_reduction", false);
+  s.in_switch_efficiency = u.has("in_switch_efficiency") ? fraction(u, "in_switch_efficiency") : s.scale_up.efficiency;
+
+  TomlFields o(required_table(r, "scale_out", "[scale_out] nics = 8, bandwidth = \"25 GB/s\", ..."), file, "scale_out");
+  known_keys(o, {"name", "nics", "bandwidth", "latency", "efficiency", "oversubscription"});
+  s.scale_out.name = o.name("name");
+  s.nics_per_domain = o.positive("nics");
+  s.nic_Bps = read_quantity(o, "bandwidth", Quantity::bandwidth);
+  s.scale_out.latency_s = read_quantity(o, "latency", Quantity::time);
+  s.scale_out.efficiency = fraction(o, "efficiency");
+  s.oversubscription = o.optional_number("oversubscription").value_or(1.0);
+  if (!(s.oversubscription >= 1 && s.oversubscription <= 1024))
+    o.fail("oversubscription", "must be between 1 (a full fat tree) and 1024 (got " + format_raw(s.oversubscription) + ")",
+           "e.g. 2 for a 2:1 tapered fabric");
+  if (s.devices_per_domain > kMaxDevices / s.domains)
+    r.fail("domains", "gives more than " + std::to_string(kMaxDevices) + " devices", "a system this large is not modelled");
+  s.scale_out.bandwidth_Bps = static_cast<double>(s.nics_per_domain) * s.nic_Bps /
+                              static_cast<double>(s.devices_per_domain) / s.oversubscription;
+  s.device = load_hardware(s.device_id);
+  if (const toml::table* eff = r.optional_table("efficiency")) {
+    TomlFields e(*eff, file, "efficiency");
+    known_keys(e, {"compute", "memory", "source"});
+    s.device.compute_efficiency = e.has("compute") ? fraction(e, "compute") : s.device.compute_efficiency;
+    s.device.memory_efficiency = e.has("memory") ? fraction(e, "memory") : s.device.memory_efficiency;
+    s.device.efficiency_source = e.string("source");
+    s.efficiency_source = s.device.efficiency_source;
+  }
+  return s;
+}
+
+std::vector<std::string> shipped_system_names() { return toml_stems(data_root() / "configs" / "systems"); }
+
+SystemSpec load_system(const std::string& arg, bool pure) {
+  std::string path = arg;
+  if (names_a_file(arg)) {
+    if (!path_present(arg))
+      throw InputError({}, "no system descriptor file '" + arg + "'", "check the path, or use a shipped name (ridge list systems)");
+  } else {
+    fs::path shipped = data_root() / "configs" / "systems" / (arg + ".toml");
+    if (!shipped_file_exists(shipped))
+      throw InputError({}, "unknown system '" + arg + "'", suggestion_hint(arg, shipped_system_names()) + " (ridge list systems)");
+    path = shipped.string();
+  }
+  std::optional<std::string> text = read_input_file(path);
+  if (!text) throw InputError({path}, "cannot read system descriptor '" + path + "'", "check that the file is readable");
+  SystemSpec s = system_from_text(*text, path, arg);
+  if (pure) {
+    s.device.compute_efficiency = s.device.memory_efficiency = 1.0;
+    s.efficiency_source.clear();
+  }
+  return s;
+}
+
+}  // namespace ridge

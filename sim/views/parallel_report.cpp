@@ -1,0 +1,160 @@
+// Parallel training views (see parallel_report.hpp).
+#include "sim/views/parallel_report.hpp"
+
+#include <iomanip>
+
+#include "sim/base/format_units.hpp"
+#include "sim/views/column_table.hpp"
+#include "sim/views/json.hpp"
+
+namespace ridge {
+
+namespace {
+
+Json plan_json(const ParallelPlan& p) {
+  Json j = Json::object();
+  j.set("tp", p.tp).set("pp", p.pp).set("dp", p.dp).set("ep", p.ep);
+  j.set("sequence_parallel", p.sequence_parallel).set("global_batch", p.batch()).set("microbatch", p.microbatch);
+  j.set("zero", p.zero).set("recompute", std::string(recompute_name(p.recompute))).set("interleave", p.interleave);
+  j.set("overlap", p.overlap);
+  return j;
+}
+
+Json totals_json(const TrainingEstimate& e) {
+  Json t = Json::object();
+  t.set("iteration_time_s", e.iteration_time_s).set("tokens_per_s", e.tokens_per_s).set("mfu", e.mfu).set("hfu", e.hfu);
+  t.set("bubble_share", e.bubble_share).set("communication_time_s", e.communication_time_s);
+  t.set("memory_per_device_bytes", e.memory.total()).set("fits", e.fits);
+  t.set("devices", e.plan.devices()).set("microbatches", e.microbatches).set("layers_per_stage", e.layers_per_stage);
+  t.set("stage_forward_s", e.stage_forward_s).set("stage_backward_s", e.stage_backward_s);
+  t.set("pipeline_s", e.pipeline_s).set("bubble_s", e.bubble_s).set("tp_communication_s", e.tp_comm_s);
+  t.set("pp_communication_s", e.pp_comm_s).set("dp_communication_s", e.dp_comm_s).set("dp_exposed_s", e.dp_exposed_s);
+  t.set("optimizer_s", e.optimizer_s).set("model_flops", e.model_flops).set("hardware_flops", e.hardware_flops);
+  return t;
+}
+
+Json memory_json(const TrainingEstimate& e) {
+  Json m = Json::object();
+  m.set("weights_bytes", e.memory.weights).set("gradients_bytes", e.memory.gradients);
+  m.set("optimizer_bytes", e.memory.optimizer).set("activations_bytes", e.memory.activations);
+  m.set("total_bytes", e.memory.total()).set("capacity_bytes", e.capacity_bytes).set("peak_stage", e.peak_stage);
+  return m;
+}
+
+Json estimate_json(const TrainingEstimate& e) {
+  Json j = Json::object();
+  j.set("model", e.model).set("system", e.system).set("plan", plan_json(e.plan)).set("totals", totals_json(e));
+  j.set("memory", memory_json(e));
+  Json rows = Json::array();
+  for (const CollectiveRow& r : e.collectives) {
+    Json c = Json::object();
+    c.set("group", r.group).set("when", r.when).set("op", std::string(collective_op_name(r.cost.op)));
+    c.set("algorithm", r.cost.algorithm).set("link", r.cost.link).set("bytes", r.cost.bytes);
+    c.set("time_s", r.cost.time_s).set("group_size", r.cost.group_size).set("count", r.count).set("total_s", r.total_s());
+    rows.push(c);
+  }
+  j.set("collectives", rows);
+  return j;
+}
+
+std::string pct(double v) { return format_fixed(100 * v, 1) + "%"; }
+
+void write_text(const TrainingEstimate& e, std::ostream& out) {
+  const ParallelPlan& p = e.plan;
+  out << e.model << " on " << e.system << ": " << plan_label(p) << "\n";
+  out << "  " << p.devices() << " devices, global batch " << p.batch() << " = " << e.microbatches << " microbatches of "
+      << p.microbatch << " per dp rank, " << e.layers_per_stage << " layers per stage\n\n";
+  auto line = [&](const std::string& k, const std::string& v) { out << "  " << std::left << std::setw(22) << k << v << "\n"; };
+  line("iteration time", format_seconds(e.iteration_time_s));
+  line("tokens/s", format_count(e.tokens_per_s));
+  line("MFU / HFU", pct(e.mfu) + " / " + pct(e.hfu) + "  (model FLOPs without / hardware FLOPs with recomputation)");
+  line("stage fwd / bwd", format_seconds(e.stage_forward_s) + " / " + format_seconds(e.stage_backward_s) + " per microbatch (compute)");
+  line("pipeline bubble", format_seconds(e.bubble_s) + " (" + pct(e.bubble_share) + " of the pipeline)");
+  line("communication", format_seconds(e.communication_time_s) + " exposed: tp " + format_seconds(e.tp_comm_s) + ", pp " +
+                            format_seconds(e.pp_comm_s) + ", dp " + format_seconds(e.dp_exposed_s) + " of " +
+                            format_seconds(e.dp_comm_s) + (p.overlap ? " (overlapped with backward)" : " (no overlap)"));
+  line("optimizer step", format_seconds(e.optimizer_s));
+  out << "\n  memory per device (" << e.peak_stage << " stage): weights " << format_bytes(e.memory.weights) << ", gradients "
+      << format_bytes(e.memory.gradients) << ", optimizer " << format_bytes(e.memory.optimizer) << ", activations "
+      << format_bytes(e.memory.activations) << "\n  total " << format_bytes(e.memory.total()) << " of "
+      << format_bytes(e.capacity_bytes) << ": " << (e.fits ? "fits" : "DOES NOT FIT") << "\n";
+  if (e.collectives.empty()) return;
+  out << "\n";
+  ColumnTable t;
+  t.columns = {{"group", "group", false}, {"when", "when", false}, {"op", "op", false}, {"algorithm", "algorithm", false},
+               {"link", "link", false},   {"group size", "group_size"}, {"bytes", "bytes"}, {"time", "time_s"},
+               {"count", "count"},        {"total", "total_s"}};
+  for (const CollectiveRow& r : e.collectives)
+    t.rows.push_back({text_cell(r.group), text_cell(r.when), text_cell(std::string(collective_op_name(r.cost.op))),
+                      text_cell(r.cost.algorithm), text_cell("link:" + r.cost.link),
+                      text_cell(std::to_string(r.cost.group_size)), text_cell(format_bytes(r.cost.bytes)),
+                      text_cell(format_seconds(r.cost.time_s)), text_cell(format_raw(r.count)),
+                      text_cell(format_seconds(r.total_s()))});
+  write_text_table(t, out);
+}
+
+const char* kCsvHeader =
+    "rank,tp,pp,dp,sequence_parallel,microbatch,zero,recompute,interleave,iteration_time_s,tokens_per_s,mfu,hfu,"
+    "bubble_share,communication_time_s,memory_per_device_bytes,fits\n";
+
+void csv_row(size_t rank, const TrainingEstimate& e, std::ostream& out) {
+  const ParallelPlan& p = e.plan;
+  out << rank << ',' << p.tp << ',' << p.pp << ',' << p.dp << ',' << (p.sequence_parallel ? 1 : 0) << ',' << p.microbatch
+      << ',' << p.zero << ',' << recompute_name(p.recompute) << ',' << p.interleave << ',' << format_raw(e.iteration_time_s)
+      << ',' << format_raw(e.tokens_per_s) << ',' << format_raw(e.mfu) << ',' << format_raw(e.hfu) << ','
+      << format_raw(e.bubble_share) << ',' << format_raw(e.communication_time_s) << ',' << format_raw(e.memory.total())
+      << ',' << (e.fits ? "true" : "false") << '\n';
+}
+
+}  // namespace
+
+void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out) {
+  if (format == OutputFormat::json) {
+    estimate_json(e).write(out);
+    out << '\n';
+  } else if (format == OutputFormat::csv) {
+    out << kCsvHeader;
+    csv_row(1, e, out);
+  } else {
+    write_text(e, out);
+  }
+}
+
+void write_plan_search(const SearchResult& r, OutputFormat format, std::ostream& out) {
+  if (format == OutputFormat::json) {
+    Json j = Json::object();
+    j.set("considered", r.considered).set("fitting", r.fitting).set("do_not_fit", r.too_large);
+    Json rejected = Json::object();
+    for (const auto& [why, n] : r.rejected) rejected.set(why, n);
+    j.set("do_not_divide", rejected);
+    Json best = Json::array();
+    for (const TrainingEstimate& e : r.best) best.push(estimate_json(e));
+    j.set("best", best);
+    j.write(out);
+    out << '\n';
+    return;
+  }
+  if (format == OutputFormat::csv) {
+    out << kCsvHeader;
+    for (size_t i = 0; i < r.best.size(); ++i) csv_row(i + 1, r.best[i], out);
+    return;
+  }
+  ColumnTable t;
+  t.columns = {{"#", "rank"},           {"plan", "plan", false}, {"iteration", "iteration_time_s"},
+               {"tokens/s", "tokens_per_s"}, {"MFU", "mfu"},   {"bubble", "bubble_share"},
+               {"comm", "communication_time_s"}, {"memory", "memory_per_device_bytes"}};
+  for (size_t i = 0; i < r.best.size(); ++i) {
+    const TrainingEstimate& e = r.best[i];
+    t.rows.push_back({text_cell(std::to_string(i + 1)), text_cell(plan_label(e.plan)), text_cell(format_seconds(e.iteration_time_s)),
+                      text_cell(format_count(e.tokens_per_s)), text_cell(pct(e.mfu)), text_cell(pct(e.bubble_share)),
+                      text_cell(format_seconds(e.communication_time_s)), text_cell(format_bytes(e.memory.total()))});
+  }
+  write_text_table(t, out);
+  out << "\n" << r.considered << " plans: " << r.fitting << " fit, " << r.too_large << " divide the model but do not fit in memory";
+  int64_t rejected = 0;
+  for (const auto& [why, n] : r.rejected) rejected += n;
+  out << ", " << rejected << " do not divide it:\n";
+  for (const auto& [why, n] : r.rejected) out << "  " << n << "  " << why << "\n";
+}
+
+}  // namespace ridge

@@ -1,0 +1,16 @@
+// Views of a parallel training estimate (`analyze` / `memory` with --parallel) and of
+// a plan search (`ridge plan`): text, CSV and JSON. They format finished numbers only.
+#pragma once
+
+#include <ostream>
+
+#include "sim/parallel/plan_search.hpp"
+#include "sim/parallel/training_estimate.hpp"
+#include "sim/views/output_format.hpp"
+
+namespace ridge {
+
+void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out);
+void write_plan_search(const SearchResult& r, OutputFormat format, std::ostream& out);
+
+}  // namespace ridge
