@@ -65,7 +65,9 @@ TEST_F(Hardening, GenerateOnACalibratedDescriptorTimesItsOneDecodeStep) {
   json a = run_json("analyze gpt2 --hw v100-calibrated --phase decode --context 32");
   ASSERT_TRUE(g.is_object() && a.is_object());
   EXPECT_EQ(g["decode_steps"], 1);
-  EXPECT_DOUBLE_EQ(g["decode_time_s"].get<double>(), a["totals"]["time_s"].get<double>());
+  // Equal up to rounding: generate sums its steps' layers in another order than analyze.
+  const double step = a["totals"]["time_s"].get<double>();
+  EXPECT_NEAR(g["decode_time_s"].get<double>(), step, 1e-12 * step);
   // And over many steps the calibrated decode sum lies between the first and last step's time.
   const std::string dev = "--hw '" RIDGE_SOURCE_DIR "/configs/calibration/dev-host-1core-calibrated.toml' --dtype fp32";
   json g8 = run_json("generate gpt2 " + dev + " --prompt 32 --gen 9");

@@ -13,47 +13,82 @@ namespace {
 
 Json plan_json(const ParallelPlan& p) {
   Json j = Json::object();
-  j.set("tp", p.tp).set("pp", p.pp).set("dp", p.dp).set("ep", p.ep);
-  j.set("sequence_parallel", p.sequence_parallel).set("global_batch", p.batch()).set("microbatch", p.microbatch);
-  j.set("zero", p.zero).set("recompute", std::string(recompute_name(p.recompute))).set("interleave", p.interleave);
-  j.set("overlap", p.overlap);
+  j["tp"] = p.tp;
+  j["pp"] = p.pp;
+  j["dp"] = p.dp;
+  j["ep"] = p.ep;
+  j["sequence_parallel"] = p.sequence_parallel;
+  j["global_batch"] = p.batch();
+  j["microbatch"] = p.microbatch;
+  j["zero"] = p.zero;
+  j["recompute"] = std::string(recompute_name(p.recompute));
+  j["interleave"] = p.interleave;
+  j["overlap"] = p.overlap;
   return j;
 }
 
 Json totals_json(const TrainingEstimate& e) {
   Json t = Json::object();
-  t.set("iteration_time_s", e.iteration_time_s).set("tokens_per_s", e.tokens_per_s).set("mfu", e.mfu).set("hfu", e.hfu);
-  t.set("bubble_share", e.bubble_share).set("communication_time_s", e.communication_time_s);
-  t.set("memory_per_device_bytes", e.memory.total()).set("fits", e.fits);
-  t.set("devices", e.plan.devices()).set("microbatches", e.microbatches).set("layers_per_stage", e.layers_per_stage);
-  t.set("stage_forward_s", e.stage_forward_s).set("stage_backward_s", e.stage_backward_s);
-  t.set("pipeline_s", e.pipeline_s).set("bubble_s", e.bubble_s).set("tp_communication_s", e.tp_comm_s);
-  t.set("pp_communication_s", e.pp_comm_s).set("dp_communication_s", e.dp_comm_s).set("dp_exposed_s", e.dp_exposed_s);
-  t.set("optimizer_s", e.optimizer_s).set("model_flops", e.model_flops).set("hardware_flops", e.hardware_flops);
+  t["iteration_time_s"] = e.iteration_time_s;
+  t["tokens_per_s"] = e.tokens_per_s;
+  t["mfu"] = e.mfu;
+  t["hfu"] = e.hfu;
+  t["bubble_share"] = e.bubble_share;
+  t["communication_time_s"] = e.communication_time_s;
+  t["memory_per_device_bytes"] = e.memory.total();
+  t["fits"] = e.fits;
+  t["devices"] = e.plan.devices();
+  t["microbatches"] = e.microbatches;
+  t["layers_per_stage"] = e.layers_per_stage;
+  t["stage_forward_s"] = e.stage_forward_s;
+  t["stage_backward_s"] = e.stage_backward_s;
+  t["pipeline_s"] = e.pipeline_s;
+  t["bubble_s"] = e.bubble_s;
+  t["tp_communication_s"] = e.tp_comm_s;
+  t["pp_communication_s"] = e.pp_comm_s;
+  t["dp_communication_s"] = e.dp_comm_s;
+  t["dp_exposed_s"] = e.dp_exposed_s;
+  t["optimizer_s"] = e.optimizer_s;
+  t["model_flops"] = e.model_flops;
+  t["hardware_flops"] = e.hardware_flops;
   return t;
 }
 
 Json memory_json(const TrainingEstimate& e) {
   Json m = Json::object();
-  m.set("weights_bytes", e.memory.weights).set("gradients_bytes", e.memory.gradients);
-  m.set("optimizer_bytes", e.memory.optimizer).set("activations_bytes", e.memory.activations);
-  m.set("total_bytes", e.memory.total()).set("capacity_bytes", e.capacity_bytes).set("peak_stage", e.peak_stage);
+  m["weights_bytes"] = e.memory.weights;
+  m["gradients_bytes"] = e.memory.gradients;
+  m["optimizer_bytes"] = e.memory.optimizer;
+  m["activations_bytes"] = e.memory.activations;
+  m["total_bytes"] = e.memory.total();
+  m["capacity_bytes"] = e.capacity_bytes;
+  m["peak_stage"] = e.peak_stage;
   return m;
 }
 
 Json estimate_json(const TrainingEstimate& e) {
   Json j = Json::object();
-  j.set("model", e.model).set("system", e.system).set("plan", plan_json(e.plan)).set("totals", totals_json(e));
-  j.set("memory", memory_json(e));
+  j["model"] = e.model;
+  j["system"] = e.system;
+  j["plan"] = plan_json(e.plan);
+  j["totals"] = totals_json(e);
+  j["memory"] = memory_json(e);
   Json rows = Json::array();
   for (const CollectiveRow& r : e.collectives) {
     Json c = Json::object();
-    c.set("group", r.group).set("when", r.when).set("op", std::string(collective_op_name(r.cost.op)));
-    c.set("algorithm", r.cost.algorithm).set("link", r.cost.link).set("bytes", r.cost.bytes);
-    c.set("time_s", r.cost.time_s).set("group_size", r.cost.group_size).set("count", r.count).set("total_s", r.total_s());
-    rows.push(c);
+    c["group"] = r.group;
+    c["when"] = r.when;
+    c["op"] = std::string(collective_op_name(r.cost.op));
+    c["algorithm"] = r.cost.algorithm;
+    c["link"] = r.cost.link;
+    c["bytes"] = r.cost.bytes;
+    c["time_s"] = r.cost.time_s;
+    c["group_size"] = r.cost.group_size;
+    c["count"] = r.count;
+    c["total_s"] = r.total_s();
+    rows.push_back(c);
   }
-  j.set("collectives", rows);
+  j["collectives"] = rows;
   return j;
 }
 
@@ -110,8 +145,7 @@ void csv_row(size_t rank, const TrainingEstimate& e, std::ostream& out) {
 
 void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::json) {
-    estimate_json(e).write(out);
-    out << '\n';
+    write_json(out, estimate_json(e));
   } else if (format == OutputFormat::csv) {
     out << kCsvHeader;
     csv_row(1, e, out);
@@ -123,15 +157,16 @@ void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std
 void write_plan_search(const SearchResult& r, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::json) {
     Json j = Json::object();
-    j.set("considered", r.considered).set("fitting", r.fitting).set("do_not_fit", r.too_large);
+    j["considered"] = r.considered;
+    j["fitting"] = r.fitting;
+    j["do_not_fit"] = r.too_large;
     Json rejected = Json::object();
-    for (const auto& [why, n] : r.rejected) rejected.set(why, n);
-    j.set("do_not_divide", rejected);
+    for (const auto& [why, n] : r.rejected) rejected[why] = n;
+    j["do_not_divide"] = rejected;
     Json best = Json::array();
-    for (const TrainingEstimate& e : r.best) best.push(estimate_json(e));
-    j.set("best", best);
-    j.write(out);
-    out << '\n';
+    for (const TrainingEstimate& e : r.best) best.push_back(estimate_json(e));
+    j["best"] = best;
+    write_json(out, j);
     return;
   }
   if (format == OutputFormat::csv) {

@@ -150,8 +150,6 @@ void check_kv_cache_phase(const Model& model, const RunSettings& s) {
                                     std::to_string(layer.counts.attention.queries) + ")");
 }
 
-}  // namespace
-
 bool stores_weights_narrow(const Model& model, size_t i, const RunSettings& s) {
   return s.weight_format != WeightFormat::same && model.layers[i].counts.quantizable &&
          (s.quantize_lm_head || static_cast<int>(i) != model.logits_layer());
