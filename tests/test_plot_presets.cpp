@@ -163,5 +163,18 @@ TEST(PlotPresets, AGrayscaleOverlayTellsItsDevicesApartByDashAndMarker) {
   EXPECT_GT(colours, 10u);
 }
 
+// A descriptor file given by path is named in an overlay's key by the `name` it declares
+// (configs/hw/a100.toml: "NVIDIA A100 SXM4 80 GB"), not by its file name.
+TEST(PlotPresets, AnOverlayKeyNamesADescriptorByItsName) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  test::TempDir dir;
+  fs::copy_file(fs::path(RIDGE_SOURCE_DIR) / "configs/hw/a100.toml", dir.path() / "mygpu.toml");
+  const Drawn d = draw(dir, "roofline resnet50 --hw mygpu.toml --hw v100");
+  ASSERT_EQ(d.run.status, 0) << d.run.err;
+  EXPECT_NE(d.script.find("title 'NVIDIA A100 SXM4 80 GB: "), std::string::npos);
+  EXPECT_EQ(d.script.find("mygpu"), std::string::npos);
+  EXPECT_NE(d.script.find("title 'v100: "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ridge
