@@ -301,14 +301,48 @@ TEST(ParallelValidation, KorthikantiTable5HeldOutRows) {
   EXPECT_LT(sum / 4, 0.05);
 }
 
-TEST(ParallelZoo, Gpt3AndLlama2_70bParameterCounts) {
+TEST(ParallelZoo, Gpt3AndLlamaParameterCounts) {
   // GPT-3 175B: 96 x (12 x 12288^2 + 13 x 12288) + 51200 x 12288 + 2048 x 12288 + 2 x 12288.
   // Llama-2-70B: 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672 + 2 x 8192) + 2 x 32000 x 8192 + 8192.
+  // Llama-3-70B: the same layers, vocabulary 128256: 80 x 855,654,400 + 2 x 128256 x 8192 + 8192
+  // (Meta: 70B). Llama-3.1-405B: 126 x (2 x 16384^2 + 2 x 16384 x 1024 + 3 x 16384 x 53248 +
+  // 2 x 16384) + 2 x 128256 x 16384 + 16384 (Meta: 405B).
   for (auto [model, params] : {std::pair<const char*, int64_t>{"gpt3", 174'615'846'912},
-                               std::pair<const char*, int64_t>{"llama-2-70b", 68'976'648'192}}) {
+                               std::pair<const char*, int64_t>{"llama-2-70b", 68'976'648'192},
+                               std::pair<const char*, int64_t>{"llama-3-70b", 70'553'706'496},
+                               std::pair<const char*, int64_t>{"llama-3-405b", 405'853'388'800}}) {
     auto r = ridge_test::run_ridge(std::string("analyze ") + model + " --format json");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(r.out)["totals"]["params"].get<int64_t>(), params) << model;
+  }
+}
+
+TEST(ParallelServing, GenerateAtTensorAndPipelineParallel) {
+  // Llama-2-70B (80 layers, hidden 8192, 8 KV heads of 128) in fp16 on dgx-a100, tp 8,
+  // batch 1, prompt 128, 2 tokens. A decode step all-reduces 8192 x 2 = 16,384 B twice a
+  // layer: LL, 11.6 + 6.6 + 14 x 0.6 = 26.6 us + 16,384 x 7/4 / 117e9 s = 26.845060 us,
+  // x 160 = 4.2952096 ms. The prefill's all-reduces hold 128 tokens, 2,097,152 B: LL,
+  // 26.6 us + 3,670,016 / 117e9 s = 57.967658 us (LL128 69.25 us, Simple 83.28 us), x 160.
+  // The KV cache: 129 tokens x 80 layers x 2 x 8/8 heads x 128 x 2 B = 5,283,840 B a device.
+  auto r = ridge_test::run_ridge("generate llama-2-70b --system dgx-a100 --parallel tp=8 --prompt 128 --gen 2 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  double step = 160 * (26.6e-6 + 16384.0 * 7 / 4 / 117e9);
+  EXPECT_NEAR(j["parallel"]["decode_step_communication_s"].get<double>(), step, 1e-12);
+  EXPECT_NEAR(j["parallel"]["prefill_communication_s"].get<double>(), 160 * (26.6e-6 + 3670016.0 / 117e9), 1e-12);
+  EXPECT_EQ(j["kv_cache_bytes"].get<int64_t>(), 5283840);
+  EXPECT_NEAR(j["total_time_s"].get<double>(), j["ttft_s"].get<double>() + j["decode_time_s"].get<double>(), 1e-15);
+  // pp 2: the stages sit in two nodes (tp 8 fills one), so each step also sends the
+  // 16,384 B once over InfiniBand: 5 us + 16,384 / (25e9 x 0.85) s; each device holds half the cache.
+  r = ridge_test::run_ridge("generate llama-2-70b --system dgx-a100 --parallel tp=8,pp=2 --prompt 128 --gen 2 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["parallel"]["decode_step_communication_s"].get<double>(), step + 5e-6 + 16384 / 21.25e9, 1e-12);
+  EXPECT_EQ(j["kv_cache_bytes"].get<int64_t>(), 5283840 / 2);
+  // Plans generate cannot serve are input errors.
+  for (const char* bad : {"--parallel tp=3", "--parallel tp=8,pp=3", "--parallel tp=8,dp=2", "--parallel tp=8 --hw a100"}) {
+    r = ridge_test::run_ridge(std::string("generate llama-2-70b --prompt 8 --gen 2 ") + bad);
+    EXPECT_EQ(r.status, 2) << bad;
   }
 }
 
