@@ -647,6 +647,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_plot.cpp", "", "RIDGE plot pie", "plot: unknown kind 'pie'", false},
     {"sim/cli/cmd_probe.cpp", "", "RIDGE probe --threads 2000", "--threads must be between 0 and ", false},
     {"sim/cli/cmd_query.cpp", "", "RIDGE query", "query: which model?", false},
+    {"sim/cli/cmd_query.cpp", "", "RIDGE query gpt3 --system dgx-a100 --parallel tp=8 --layer layers.0.q", "--layer does not go with --parallel", false},
     {"sim/cli/cmd_query.cpp", "", "RIDGE query mlp", "query: which hardware? (--hw)", false},
     {"sim/cli/cmd_sweep.cpp", "", "RIDGE sweep", "sweep: which sweep file?", false},
     {"sim/cli/cmd_sweep.cpp", SWEEP, "RIDGE sweep in.toml --jobs 0", "--jobs must be 1 to 1024 (got 0)", false},

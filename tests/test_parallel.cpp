@@ -346,6 +346,35 @@ TEST(ParallelServing, GenerateAtTensorAndPipelineParallel) {
   }
 }
 
+TEST(ParallelQuery, CostliestCollectiveIsLinkOrLatencyLimited) {
+  // GPT-3 175B, tp 8 pp 8, 64 microbatches: the costliest collective is a tp all-reduce
+  // of one layer's 50,331,648 B activation, 2 a layer x 12 layers x 64 microbatches =
+  // 1,536 an iteration each way. Of its 444.0119 us (NCCL Simple, see above), the same
+  // all-reduce of 0 bytes takes LL's 11.6 + 6.6 + 14 x 0.6 = 26.6 us: link-limited.
+  auto r = ridge_test::run_ridge("query gpt3 --system dgx-a100 --parallel tp=8,pp=8,dp=1 --global-batch 64 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  auto c = j["costliest_collective"];
+  EXPECT_EQ(c["op"], "all_reduce");
+  EXPECT_EQ(c["bytes"].get<double>(), 50331648.0);
+  EXPECT_EQ(c["count"].get<double>(), 1536.0);
+  EXPECT_NEAR(c["time_s"].get<double>(), 67.6e-6 + 88080384 / 234e9, 1e-12);
+  EXPECT_NEAR(c["latency_s"].get<double>(), 26.6e-6, 1e-12);
+  EXPECT_EQ(c["bound"], "link");
+  double sum = 0;
+  for (auto& [k, v] : j["shares"].items()) sum += v.get<double>();
+  EXPECT_NEAR(sum, 1.0, 1e-12);  // compute, tp, bubble, pp, exposed dp and the optimizer add up
+  // hidden 1024 at seq 32: 65,536 B all-reduces, 26.6 us + 114,688 / 117e9 s = 27.58 us,
+  // of which under 1 us moves the bytes: latency-limited.
+  r = ridge_test::run_ridge("query gpt3 --system dgx-a100 --set model.layers=8 --set model.hidden=1024 --set model.heads=16 "
+                            "--set model.seq=32 --parallel tp=8,pp=1,dp=1 --global-batch 1 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  c = nlohmann::json::parse(r.out)["costliest_collective"];
+  EXPECT_NEAR(c["time_s"].get<double>(), 26.6e-6 + 114688 / 117e9, 1e-12);
+  EXPECT_EQ(c["bound"], "latency");
+  EXPECT_EQ(ridge_test::run_ridge("query gpt3 --system dgx-a100 --parallel tp=8 --layer layers.0.q").status, 2);
+}
+
 TEST(ParallelCli, BadPlansExitTwoWithOneErrorLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"--parallel tp=5,pp=1,dp=1", "tp=5 does not divide the 96 attention heads"},

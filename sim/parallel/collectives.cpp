@@ -82,7 +82,21 @@ GroupPlacement place_group(const SystemSpec& system, int64_t size, int64_t strid
   return g;
 }
 
+namespace {
+
+CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g);
+
+}  // namespace
+
 CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
+  CollectiveCost c = cost_of(s, op, bytes, g);
+  c.latency_s = bytes > 0 ? cost_of(s, op, 0, g).time_s : c.time_s;
+  return c;
+}
+
+namespace {
+
+CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
   CollectiveCost c;
   c.op = op;
   c.bytes = bytes;
@@ -135,5 +149,7 @@ CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double byte
   }
   return c;
 }
+
+}  // namespace
 
 }  // namespace ridge

@@ -53,6 +53,7 @@ struct CollectiveCost {
   double bytes = 0;
   int64_t group_size = 1;
   double time_s = 0;
+  double latency_s = 0;  // what the same collective of 0 bytes takes; time_s - latency_s moves the bytes
 };
 
 CollectiveCost collective_cost(const SystemSpec& system, CollectiveOp op, double bytes, const GroupPlacement& group);
