@@ -53,7 +53,7 @@ struct PlotStyle {
   std::string preset;         // --style, by its canonical name: "column", "page", "slides"; empty for none
 
   // The tallest a figure that grows with its content (bars, panels) may be: a preset's
-  // share of a page (column 4.5 in, page 6 in, a slide its height), 6.5 in for a .tex
+  // share of a page (column 4.5 in, page 6.5 in, a slide its height), 6.5 in for a .tex
   // without one (an article's text is 9 in tall); 0, no limit, for a screen. A figure's content adapts to it (fewer bars, grouped into "other").
   double max_height_in() const;
 
@@ -78,7 +78,7 @@ void apply_size(PlotStyle& style, const std::string& text);
 
 // The command line's figure options; empty / zero: not given.
 struct StyleOptions {
-  // --style: "column" (3.3 in, 8 pt; alias "paper"), "page" (7 in, 8 pt; alias "paper-wide"),
+  // --style: "column" (3.3 in, 9 pt; alias "paper"), "page" (7 in, 9 pt; alias "paper-wide"),
   // "slides" (10 x 5.6 in, 16 pt)
   std::string preset;
   std::string size;    // --size, over the preset's
@@ -91,7 +91,7 @@ struct StyleOptions {
 PlotStyle make_style(const std::string& output, const StyleOptions& options);
 
 // "--size is too small for WHAT" when the user gave --size; else "the figure is too small
-// for WHAT at 8 pt" (a preset or the default: the error never blames an option not given).
+// for WHAT at 9 pt" (a preset or the default: the error never blames an option not given).
 std::string too_small_message(const PlotStyle& style, const std::string& what);
 
 // The file name the script tells gnuplot to write for `stem`: "fig.png"; for LaTeX
