@@ -215,6 +215,20 @@ TEST(PlotTex, SweepFitsTheTextWidthOfAnArticle) {
   EXPECT_EQ(w.log.find("Overfull"), std::string::npos) << w.log;
 }
 
+// bert-base's layer chart as .tex at its default size: its 30-character names once
+// widened it 59.5 pt past an article's text; they are shortened to half its 4.7 in now.
+TEST(PlotTex, LayersFitTheTextWidthOfAnArticle) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  if (!have("pdflatex")) GTEST_SKIP() << "pdflatex is not installed: cannot check the width (scripts/install-deps)";
+  test::TempDir dir;
+  std::string log;
+  ASSERT_EQ(run_in(dir.path(), std::string(RIDGE_BINARY) + " plot layers bert-base --hw a100 --output fig.tex", &log), 0) << log;
+  const SetWidths w = set_in_article(dir.path());
+  EXPECT_NEAR(w.figure, 4.7 * 72.27, 1.0);
+  EXPECT_LE(w.figure, w.text);
+  EXPECT_EQ(w.log.find("Overfull"), std::string::npos) << w.log;
+}
+
 // A roofline overlaying three GPUs, as .tex at its default size, keeps to its 4.7 in (it
 // once widened to 8.9 in for roof labels in the margin, and ran off the page): it fits
 // a letter page's text with 1-inch margins (6.5 in = 469.76 pt), and its labels keep
