@@ -14,7 +14,7 @@ const std::vector<PlotKind>& plot_kinds() {
       {"roofline", "MODEL --hw HW [--hw HW2 ...]  layers on the hardware's rooflines (log-log)", run_plot_roofline},
       {"layers", "MODEL --hw HW                   where the step's time goes: layers, blocks or ops", run_plot_layers},
       {"sweep", "SWEEP.csv                       samples/s against batch (and time against a varied field)", run_plot_sweep},
-      {"compare", "MODEL --hw A --hw B [...]       throughput, per dollar and per joule, device by device", run_plot_compare},
+      {"compare", "MODEL --hw A --hw B [...]      throughput, per dollar and per joule, device by device", run_plot_compare},
   };
   return kinds;
 }
