@@ -60,7 +60,7 @@ double dram_pj_per_bit(const std::string& level_name) {
 // power by NVML). ridge's A100 decode of a Llama-2-7B token spends 0.423 J on arithmetic and
 // HBM traffic; spread over the measured 22.47 ms that is 18.8 W, and with the 55 W idle the
 // measured 193.7 W leaves 119.9 W, 0.348 of the A100's 345 W headroom (400 - 55 W). Held
-// out: H100 and H200 decode power (docs/accuracy-cost.md).
+// out: V100, H100 and H200 decode power (docs/accuracy-cost.md).
 const double kActiveFloorFraction = 0.35;
 
 double energy_per_flop_J(DType dtype, double process_nm) {
