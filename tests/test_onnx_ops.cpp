@@ -253,6 +253,36 @@ TEST(OnnxOps, ConvolutionsAndPoolsOverOneAndThreeSpatialAxes) {
   EXPECT_EQ(m1.layers[0].counts.macs, 96);
 }
 
+// torchvision's detection models take one image [3, H, W] with no batch axis: normalised
+// by per-channel constants [3, 1, 1], then unsqueezed to [1, 3, H, W] for the backbone.
+// Read as one sample (not a batch of 3 [H, W] ones): the Conv 3 -> 2, 3x3 pad 1 on 4x4
+// makes 2 x 16 outputs of 27 MACs, 864 per image, and --batch 2 counts two images.
+TEST(OnnxOps, AnInputWithoutABatchAxisIsOneSample) {
+  const std::string body =
+      node("norm", "Sub", "x mean", "a") + node("scale", "Div", "a std", "b") +
+      node("batch", "Unsqueeze", "b zero", "c") + node("conv", "Conv", "c w", "y", ints_attr("pads", "1 1 1 1")) +
+      "initializer { name: \"mean\" data_type: 1 dims: 3 dims: 1 dims: 1 float_data: 0.5 float_data: 0.5 float_data: 0.5 } "
+      "initializer { name: \"std\" data_type: 1 dims: 3 dims: 1 dims: 1 float_data: 0.2 float_data: 0.2 float_data: 0.2 } "
+      "initializer { name: \"zero\" data_type: 7 dims: 1 int64_data: 0 } "
+      "initializer { name: \"w\" data_type: 1 dims: 2 dims: 3 dims: 3 dims: 3 } ";
+  Model m = onnx_model(onnx_text(body, "3 4 4"));
+  EXPECT_EQ(m.input, (Shape{3, 4, 4}));
+  const Layer& conv = m.layers.back();
+  EXPECT_EQ(conv.op, "conv2d");
+  EXPECT_EQ(conv.output, (Shape{2, 4, 4}));
+  EXPECT_EQ(conv.counts.macs, 864);
+  RunSettings two;
+  two.batch = 2;
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.macs, 864);
+  EXPECT_EQ(analyze_costs(m, two).totals.macs, 1728);
+  EXPECT_NE(m.source.find("its input has no batch axis"), std::string::npos) << m.source;
+  // A fixed first axis that nothing shows to be the sample's own stays the batch.
+  Model batched = onnx_model(onnx_text(node("fc", "MatMul", "x w", "y") +
+                                           "initializer { name: \"w\" data_type: 1 dims: 8 dims: 4 } ",
+                                       "2 8"));
+  EXPECT_EQ(batched.input, (Shape{8}));
+}
+
 void expect_refused(const std::string& text, const std::string& message) {
   try {
     onnx_table(text);

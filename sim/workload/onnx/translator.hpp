@@ -129,6 +129,7 @@ class Translator {
   // initializers.cpp
   void constants_from(const onnx::TensorProto& t, bool learned);
   void read_input();
+  bool unbatched(const std::string& input, const Shape& full) const;
 
   // matmul_ops.cpp
   void check_features(const onnx::NodeProto& n, const Tensor& x, int64_t k, const Shape& weight);
@@ -190,6 +191,7 @@ class Translator {
   };
   std::map<std::string, WeightUse> weight_users_;
   Shape input_shape_;
+  bool unbatched_ = false;  // the graph input has no batch axis (read_input)
   toml::array layers_;
 };
 
