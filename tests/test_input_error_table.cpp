@@ -78,6 +78,9 @@ const Case kCases[] = {
     {"sim/engine/sweep_file.cpp", SWEEP "dtype = [\"fp13\"]\n", "RIDGE sweep in.toml", "sweep: unknown dtype 'fp13'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\"]\nkv_dtype = [\"tf32\"]\n", "RIDGE sweep in.toml", "sweep: unknown kv_dtype 'tf32'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "kv_dtype = [\"fp8\"]\n", "RIDGE sweep in.toml", "'kv_dtype' applies to phases prefill and decode only", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nbasis = \"lease\"\n", "RIDGE sweep in.toml", "'basis' must be purchase or cloud (got 'lease')", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nyears = 0\n", "RIDGE sweep in.toml", "'years' must be in (0, 100]", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nusd_per_kwh = -1\n", "RIDGE sweep in.toml", "'usd_per_kwh' must be in [0, 100]", true},
     {"sim/engine/sweep_file.cpp", SWEEP "weight_dtype = [\"int2\"]\n", "RIDGE sweep in.toml", "sweep: unknown weight_dtype 'int2'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"training\"]\nweight_dtype = [\"int4\"]\n", "RIDGE sweep in.toml",
      "'weight_dtype' quantizes weights for inference", true},
@@ -606,9 +609,9 @@ const Case kCases[] = {
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/base/output_file.cpp", MODEL LAYER("l", "relu"), "RIDGE analyze ./in.toml --output in.toml", "the output would overwrite an input file of this run", true},
     {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare --hw v100", "compare: which model?", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp", "compare: which devices?", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --phase training --epochs 1 --dataset-size 10 --train-tokens 5",
@@ -624,6 +627,14 @@ const Case kCases[] = {
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2", "generate: which hardware? (--hw)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 0", "--prompt must be a positive number of tokens (got 0)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 8 --gen 0", "--gen must be a positive number of tokens (got 0)", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --system dgx-a100", "--system needs --parallel", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8 --hw a100", "--hw does not go with --parallel", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8,dp=2", "--parallel tp=8,dp=2: generate serves one replica, so dp and ep must be 1", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=3", "--parallel tp=3: tp=3 does not divide the 64 attention heads", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8,pp=3", "--parallel tp=8,pp=3: pp=3 does not divide the 80 layers", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8,pp=80 --system pcie-l4x8", "--parallel tp=8,pp=80 takes 640 devices, more than the 8 of system 'pcie-l4x8'", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8 --set memory.HBM2e.bandwidth=1TB/s", "--set memory.HBM2e.bandwidth=1TB/s: with --parallel only model.NAME=VALUE applies", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8 --efficiency some", "--efficiency: unknown choice 'some'", false},
     {"sim/cli/fit_check.cpp", "", "RIDGE generate mixtral-8x7b --hw a100 --prompt 128 --gen 128",
      "does not fit in device memory: mixtral-8x7b at batch 1 needs", false},
     {"sim/engine/generation.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 1000 --gen 26",
@@ -641,9 +652,14 @@ const Case kCases[] = {
     {"sim/cli/cmd_plot.cpp", "", "RIDGE plot pie", "plot: unknown kind 'pie'", false},
     {"sim/cli/cmd_probe.cpp", "", "RIDGE probe --threads 2000", "--threads must be between 0 and ", false},
     {"sim/cli/cmd_query.cpp", "", "RIDGE query", "query: which model?", false},
+    {"sim/cli/cmd_query.cpp", "", "RIDGE query gpt3 --system dgx-a100 --parallel tp=8 --layer layers.0.q", "--layer does not go with --parallel", false},
     {"sim/cli/cmd_query.cpp", "", "RIDGE query mlp", "query: which hardware? (--hw)", false},
     {"sim/cli/cmd_sweep.cpp", "", "RIDGE sweep", "sweep: which sweep file?", false},
     {"sim/cli/cmd_sweep.cpp", SWEEP, "RIDGE sweep in.toml --jobs 0", "--jobs must be 1 to 1024 (got 0)", false},
+    {"sim/cli/plot_compare.cpp", "", "RIDGE plot compare --hw v100 --output o.png", "plot compare: which model?", false},
+    {"sim/cli/plot_compare.cpp", "", "RIDGE plot compare mlp --output o.png", "plot compare: which devices?", false},
+    {"plots/compare_plot.cpp", "", "RIDGE plot compare mlp --hw v100 --hw a100 --hw h100 --hw t4 --size 1.5x1.5 --output o.png",
+     "--size is too small for 4 devices' bars", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers --output o.png", "plot layers: which model?", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers mlp --output o.png", "plot layers: which hardware? --hw is required", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers mlp --hw v100 --hw a100 --output o.png", "plot layers: one --hw at a time", false},
@@ -674,6 +690,8 @@ const Case kCases[] = {
      "'device' must name a shipped hardware descriptor", true},
     {SR, "name = \"s\"\nsource = \"t\"\ndevice = \"a101\"\ndomains = 2\n" SYS_UP SYS_OUT, PLAN_SYS, "unknown hardware 'a101'", true},
     {SR, SYS_HEAD SYS_UP SYS_OUT "oversubscription = 0.5\n", PLAN_SYS, "'oversubscription' must be between 1", true},
+    {SR, SYS_HEAD SYS_UP "nccl_transport = \"nvlnk\"\n" SYS_OUT, PLAN_SYS, "'nccl_transport' must be nvlink, pcie or network (got \"nvlnk\")", true},
+    {SR, SYS_HEAD SYS_UP "call_overhead = \"10 us\"\n" SYS_OUT, PLAN_SYS, "'call_overhead' needs nccl_transport", true},
     {SR, "name = \"s\"\nsource = \"t\"\ndevice = \"a100\"\ndomains = 9000000\n" SYS_UP SYS_OUT, PLAN_SYS,
      "'domains' gives more than 16777216 devices", true},
     {SR, "", "RIDGE plan gpt3 --system ./none.toml --gpus 8 --global-batch 8", "no system descriptor file './none.toml'", false},
@@ -898,13 +916,14 @@ TEST_F(InputErrorTable, SystemsAndParallelPlans) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLinePlots) {
-  for (const char* reader : {"sim/cli/plot_layers.cpp", "sim/cli/plot_options.cpp", "sim/cli/plot_roofline.cpp", "sim/cli/plot_sweep.cpp"})
+  for (const char* reader : {"sim/cli/plot_compare.cpp", "plots/compare_plot.cpp", "sim/cli/plot_layers.cpp", "sim/cli/plot_options.cpp",
+                             "sim/cli/plot_roofline.cpp", "sim/cli/plot_sweep.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, SweepCsv) { run_rows(ST); }

@@ -13,6 +13,11 @@
 //   weight_dtype = ["none", "int8", "int4"]     # default ["none"]; not with training
 //   overhead = ["kernel", "graph", "none"]      # default ["kernel"]
 //
+//   [cost]                                      # the basis of usd_per_hour, samples_per_usd
+//   basis = "purchase"                          # or "cloud" (on-demand $/h); default purchase
+//   years = 3                                   # purchase: amortisation, default 1
+//   usd_per_kwh = 0.10                          # purchase: electricity, default 0.13
+//
 //   [[vary]]                                    # any number; each multiplies the sweep
 //   key    = "memory.HBM2.bandwidth"            # a --set key path
 //   values = ["900 GB/s", "1.5 TB/s"]           # values as a descriptor writes them,
@@ -30,6 +35,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/engine/cost_of_use.hpp"
 #include "sim/workload/run_settings.hpp"
 
 namespace ridge {
@@ -68,6 +74,7 @@ struct SweepFile {
   std::vector<WeightFormat> weight_formats;
   std::vector<LaunchOverhead> overheads;
   std::vector<SweepVary> vary;
+  CostBasis cost;  // [cost]; the defaults of `ridge compare` without it
 
   // The number of points: the product of every list's length (parse_sweep has checked
   // that it is at most kMaxSweepPoints, so it cannot wrap).
