@@ -477,6 +477,8 @@ const Case kCases[] = {
     {"hw/descriptor_reader.cpp", HW_HEAD "sockets = 2\n" HW_COMPUTE HW_MEM, ANALYZE_HW, "only multiplies derived figures", true},
     {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM "[efficiency]\ncompute = 0.5\nmemory = 0.5\nsource = \"\"\n", ANALYZE_HW,
      "must say where the factors come from", true},
+    {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM "[efficiency]\ndequant_ops = -1\nsource = \"s\"\n", ANALYZE_HW,
+     "'dequant_ops' must be >= 0", true},
     {"hw/descriptor_reader.cpp", "", SET "compute.fp32", "an override must be KEY=VALUE (got 'compute.fp32')", false},
     {"hw/descriptor_reader.cpp", "", SET "=1", "an override has no key before '='", false},
     {"hw/descriptor_reader.cpp", "", SET "'compute.fp32=\"1\n2 TFLOPS\"'", "an override value must be one line", false},

@@ -58,7 +58,8 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
       ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
        "e.g. model.seq=2048 (repeatable)")
       ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
-       "calibrated: a descriptor's [calibration] applies; none: the pure roofline bound");
+       "calibrated: a descriptor's [efficiency] (achievable roofs from public measurements) and [calibration] apply, "
+       "a prediction; none: the datasheet roofline, a bound");
   return g;
 }
 
@@ -223,7 +224,7 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
   for (const std::string& name : v.hw) {
     SelectedHardware s;
     s.spec = load_hardware(name, hw_sets);  // model.NAME sets go to the model, not here
-    if (v.efficiency == "none") s.spec.calibration.reset();
+    if (v.efficiency == "none") s.spec.drop_efficiency();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }
