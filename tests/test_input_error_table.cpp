@@ -78,6 +78,9 @@ const Case kCases[] = {
     {"sim/engine/sweep_file.cpp", SWEEP "dtype = [\"fp13\"]\n", "RIDGE sweep in.toml", "sweep: unknown dtype 'fp13'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\"]\nkv_dtype = [\"tf32\"]\n", "RIDGE sweep in.toml", "sweep: unknown kv_dtype 'tf32'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "kv_dtype = [\"fp8\"]\n", "RIDGE sweep in.toml", "'kv_dtype' applies to phases prefill and decode only", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nbasis = \"lease\"\n", "RIDGE sweep in.toml", "'basis' must be purchase or cloud (got 'lease')", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nyears = 0\n", "RIDGE sweep in.toml", "'years' must be in (0, 100]", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nusd_per_kwh = -1\n", "RIDGE sweep in.toml", "'usd_per_kwh' must be in [0, 100]", true},
     {"sim/engine/sweep_file.cpp", SWEEP "weight_dtype = [\"int2\"]\n", "RIDGE sweep in.toml", "sweep: unknown weight_dtype 'int2'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"training\"]\nweight_dtype = [\"int4\"]\n", "RIDGE sweep in.toml",
      "'weight_dtype' quantizes weights for inference", true},
@@ -604,9 +607,9 @@ const Case kCases[] = {
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/base/output_file.cpp", MODEL LAYER("l", "relu"), "RIDGE analyze ./in.toml --output in.toml", "the output would overwrite an input file of this run", true},
     {"sim/cli/analyze_request.cpp", "", "RIDGE analyze", "analyze: which model?", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare --hw v100", "compare: which model?", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp", "compare: which devices?", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --phase training --epochs 1 --dataset-size 10 --train-tokens 5",
@@ -651,6 +654,10 @@ const Case kCases[] = {
     {"sim/cli/cmd_query.cpp", "", "RIDGE query mlp", "query: which hardware? (--hw)", false},
     {"sim/cli/cmd_sweep.cpp", "", "RIDGE sweep", "sweep: which sweep file?", false},
     {"sim/cli/cmd_sweep.cpp", SWEEP, "RIDGE sweep in.toml --jobs 0", "--jobs must be 1 to 1024 (got 0)", false},
+    {"sim/cli/plot_compare.cpp", "", "RIDGE plot compare --hw v100 --output o.png", "plot compare: which model?", false},
+    {"sim/cli/plot_compare.cpp", "", "RIDGE plot compare mlp --output o.png", "plot compare: which devices?", false},
+    {"plots/compare_plot.cpp", "", "RIDGE plot compare mlp --hw v100 --hw a100 --hw h100 --hw t4 --size 1.5x1.5 --output o.png",
+     "--size is too small for 4 devices' bars", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers --output o.png", "plot layers: which model?", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers mlp --output o.png", "plot layers: which hardware? --hw is required", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers mlp --hw v100 --hw a100 --output o.png", "plot layers: one --hw at a time", false},
@@ -907,13 +914,14 @@ TEST_F(InputErrorTable, SystemsAndParallelPlans) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/analyze_request.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/analyze_request.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLinePlots) {
-  for (const char* reader : {"sim/cli/plot_layers.cpp", "sim/cli/plot_options.cpp", "sim/cli/plot_roofline.cpp", "sim/cli/plot_sweep.cpp"})
+  for (const char* reader : {"sim/cli/plot_compare.cpp", "plots/compare_plot.cpp", "sim/cli/plot_layers.cpp", "sim/cli/plot_options.cpp",
+                             "sim/cli/plot_roofline.cpp", "sim/cli/plot_sweep.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, SweepCsv) { run_rows(ST); }

@@ -81,6 +81,9 @@ std::vector<std::string> expected_text(const std::string& kind) {
   if (kind == "roofline") return {"Arithmetic intensity [FLOP/B]", "Performance, launch time aside", "10 TFLOP/s", kHostile};
   // layers: two layers, times of some microseconds, each bar named in full.
   if (kind == "layers") return {"Time per layer [\u00b5s]", "relu", kHostile};
+  // compare: the three groups, relative to the first device, the second named in the key
+  // (the model's name is the only text of its own, and a layer name is not shown).
+  if (kind == "compare") return {"relative to v100", "samples/s", "samples per $ (purchase)", "samples per joule", "a100"};
   // sweep: batches 1 and 64 on the x axis.
   return {"batch", "samples/s", "64", kHostile};
 }
@@ -103,6 +106,7 @@ TEST_P(PlotCompiles, AndShowsItsTextAsText) {
   // The roofline as .tex at its default 4.7 in has no free spot for the hostile name's
   // 2.9-in label clear of the lines: at 6 in it has, and is set.
   const std::string input = c.kind == "sweep"                          ? "sweep.csv"
+                            : c.kind == "compare"                       ? "evil.toml --hw v100 --hw a100"
                             : c.kind == "roofline" && c.format == "tex" ? "evil.toml --hw v100 --size 6x4.2"
                                                                         : "evil.toml --hw v100";
   std::string log;
@@ -155,7 +159,7 @@ TEST_P(PlotCompiles, AndShowsItsTextAsText) {
 
 std::vector<Case> all_cases() {
   std::vector<Case> out;
-  for (const char* kind : {"roofline", "layers", "sweep"})
+  for (const char* kind : {"roofline", "layers", "sweep", "compare"})
     for (const char* format : {"png", "svg", "pdf", "tex"}) out.push_back({kind, format});
   return out;
 }

@@ -14,6 +14,11 @@
 //   weight_dtype = ["none", "int8", "int4"]     # default ["none"]; not with training
 //   overhead = ["kernel", "graph", "none"]      # default ["kernel"]
 //
+//   [cost]                                      # the basis of usd_per_hour, samples_per_usd
+//   basis = "purchase"                          # or "cloud" (on-demand $/h); default purchase
+//   years = 3                                   # purchase: amortisation, default 1
+//   usd_per_kwh = 0.10                          # purchase: electricity, default 0.13
+//
 //   [[vary]]                                    # any number; each multiplies the sweep
 //   key    = "memory.HBM2.bandwidth"            # a --set key path
 //   values = ["900 GB/s", "1.5 TB/s"]           # values as a descriptor writes them,
@@ -31,6 +36,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/engine/cost_of_use.hpp"
 #include "sim/workload/run_settings.hpp"
 
 namespace ridge {
@@ -69,6 +75,7 @@ struct SweepFile {
   std::vector<WeightFormat> weight_formats;
   std::vector<LaunchOverhead> overheads;
   std::vector<SweepVary> vary;
+  CostBasis cost;  // [cost]; the defaults of `ridge compare` without it
 
   // A model or hardware entry as it is read: a relative file path ("my-gpu.toml",
   // "../models/x.toml") is taken from the sweep file's folder, not the working directory;

@@ -201,12 +201,13 @@ void derive_point_totals(SweepPointResult& r, int64_t batch) {
                                                                : Bound::Kind::compute;
 }
 
-void derive_point_energy_and_cost(SweepPointResult& r, const HardwareSpec& hw, const RunSettings& settings) {
+void derive_point_energy_and_cost(SweepPointResult& r, const HardwareSpec& hw, const RunSettings& settings,
+                                  const CostBasis& basis) {
   if (!has_energy_model(hw)) return;
   StepEnergy e = step_energy(hw, settings.dtype, r.flops, r.sums.level_bytes, r.sums.time_s);
   r.joules_per_sample = ratio(e.total_J, static_cast<double>(settings.batch));
   r.average_power_w = e.average_power_w;
-  if (std::optional<UseCost> c = use_cost(hw, CostBasis{}, e.average_power_w)) {
+  if (std::optional<UseCost> c = use_cost(hw, basis, e.average_power_w)) {
     r.usd_per_hour = c->usd_per_hour;
     r.samples_per_usd = per_usd(r.samples_per_s, c->usd_per_hour);
   }
@@ -282,7 +283,7 @@ void run_group(const SweepPlan& plan, size_t group, const SweepRunOptions& opt, 
       r.bytes = bytes;
       r.sums = hw_model.time_layers(work, hw, settings.dtype, scratch);
       derive_point_totals(r, settings.batch);
-      derive_point_energy_and_cost(r, hw, settings);
+      derive_point_energy_and_cost(r, hw, settings, f.cost);
       if (opt.per_layer) r.layers = scratch;
     }
   }
