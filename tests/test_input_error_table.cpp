@@ -701,8 +701,16 @@ const Case kCases[] = {
     {"sim/parallel/parallel_plan.cpp", "", PAR "tp=2,tp=2", "--parallel: 'tp' is given twice", false},
     {"sim/parallel/parallel_plan.cpp", "", PAR "xp=2", "--parallel: unknown key 'xp'", false},
     {"sim/parallel/plan_check.cpp", "", PAR "tp=5", "plan for 'gpt3': tp=5 does not divide the 96 attention heads", false},
-    {"sim/parallel/sharded_layers.cpp", "", "RIDGE analyze gpt2 --system dgx-a100 --parallel tp=2",
+    {"sim/parallel/sharded_layers.cpp", "", "RIDGE query gpt2 --system dgx-a100 --parallel tp=2",
      "model 'gpt2' has no [params] 'layers', which a parallel plan shards by", false},
+    {"sim/parallel/data_parallel.cpp", "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 250",
+     "--global-batch 250 is not a positive multiple of dp=8", false},
+    {"sim/parallel/data_parallel.cpp", "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=16 --global-batch 256",
+     "dp=16 needs more devices than dgx1-v100 has (8)", false},
+    {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel tp=2,dp=4 --global-batch 256",
+     "--parallel tp=2,dp=4: model 'resnet50' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies", false},
+    {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256 --microbatch 4",
+     "--microbatch does not apply to data parallelism of model 'resnet50'", false},
     {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
     {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
     {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
@@ -909,7 +917,8 @@ TEST_F(InputErrorTable, SweepAndPhaseChecks) {
 }
 TEST_F(InputErrorTable, CommandLineRunOptions) { run_rows(RO); }
 TEST_F(InputErrorTable, SystemsAndParallelPlans) {
-  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp", PO,
+  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp",
+                             "sim/parallel/data_parallel.cpp", PO,
                              "sim/cli/cmd_plan.cpp"})
     run_rows(reader);
 }
