@@ -608,7 +608,7 @@ const Case kCases[] = {
 #define RO "sim/cli/run_options.cpp"
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/base/output_file.cpp", MODEL LAYER("l", "relu"), "RIDGE analyze ./in.toml --output in.toml", "the output would overwrite an input file of this run", true},
-    {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
+    {"sim/cli/analyze_request.cpp", "", "RIDGE analyze", "analyze: which model?", false},
     {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
     {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
     {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
@@ -925,7 +925,7 @@ TEST_F(InputErrorTable, SystemsAndParallelPlans) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/analyze_request.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);
