@@ -10,20 +10,22 @@
 #include "sim/engine/layer_query.hpp"
 #include "sim/engine/model_query.hpp"
 #include "sim/views/model_query_report.hpp"
+#include "sim/views/json_record.hpp"
 #include "sim/views/query_report.hpp"
 #include "sim/workload/model_catalog.hpp"
 
 namespace ridge::cli {
 
 namespace {
-const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::json};
+const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::json, OutputFormat::csv};
 
 const CommandHelp kHelp = {
     "ridge query MODEL --hw HW [--layer NAME] [options]",
     "Answers, in a few sentences, whether one layer is bandwidth-limited on the hardware and at which memory\n"
     "level: the bandwidth it needs against what the level gives (per stream and in total), its arithmetic\n"
     "intensity against the ridge point, and what would flip it: the batch at which it turns compute-bound, or\n"
-    "why no batch does. --format json gives the same numbers under the keys `analyze --format json` uses.\n"
+    "why no batch does. --format json gives the same numbers under the keys `analyze --format json` uses, and\n"
+    "--format csv the same as one record (nested keys joined with dots).\n"
     "Without --layer it answers for the model as a whole (\"is decode bandwidth-limited?\"): the share of the\n"
     "step memory-bound, compute-bound and bound by launches, the bytes per token split into weights, KV cache\n"
     "and activations, the KV cache stream, the bandwidth each level delivers over the step against its peak,\n"
@@ -44,7 +46,7 @@ int run_query(const Args& args) {
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file")(
       "layer,l", po::value(&layer), "the layer to explain (ridge analyze MODEL lists them); without it, the model as a whole");
   po::options_description visible;
-  visible.add(general).add(hardware_option_group(hwo)).add(run_option_group(run)).add(output_option_group(out, kFormats, false));
+  visible.add(general).add(hardware_option_group(hwo)).add(run_option_group(run)).add(output_option_group(out, kFormats, false, false));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
@@ -62,6 +64,8 @@ int run_query(const Args& args) {
     write_output(out.output, [&](std::ostream& os) {
       if (format == OutputFormat::json)
         write_json(os, model_query_json(m));
+      else if (format == OutputFormat::csv)
+        write_csv(json_record_table(model_query_json(m)), os);
       else
         os << model_query_text(m);
     });
@@ -71,6 +75,8 @@ int run_query(const Args& args) {
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
       write_json(os, query_json(q, hw.spec));
+    else if (format == OutputFormat::csv)
+      write_csv(json_record_table(query_json(q, hw.spec)), os);
     else
       os << query_text(q, hw.spec);
   });

@@ -1,5 +1,6 @@
 // Formatting the generate report (see generate_report.hpp).
 #include "sim/views/generate_report.hpp"
+#include "sim/views/text_width.hpp"
 
 #include "sim/base/format_energy.hpp"
 #include "sim/base/format_units.hpp"
@@ -43,7 +44,7 @@ std::string generate_text(const Model& model, const RunSettings& s, const Hardwa
          " W average (estimate: the descriptor's [power] and per-operation energies)\n";
   t += "- KV cache at the end: " + format_bytes(static_cast<double>(g.kv_cache_bytes)) + " (" +
        std::to_string(g.prompt + g.gen - 1) + " tokens x batch " + std::to_string(g.batch) + ")\n";
-  return t;
+  return wrap_lines(t);
 }
 
 std::vector<Field<GenerationResult>> generate_fields() {
