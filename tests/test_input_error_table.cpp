@@ -581,7 +581,7 @@ const Case kCases[] = {
     {"plots/layers_plot.cpp", "", "RIDGE plot layers mlp --hw v100 --output o.png --size 1.5x1.5", "--size is too small for 2 bars with these names", false},
     // sim/views/: tables as asked for
     {"sim/views/field_table.cpp", "", "RIDGE analyze mlp --columns name,,op", "--columns: an empty name in 'name,,op'", false},
-    {"sim/views/output_format.cpp", "", "RIDGE query mlp --hw v100 --layer fc --format csv", "--format: 'csv' is not a format this command writes", false},
+    {"sim/views/output_format.cpp", "", "RIDGE query mlp --hw v100 --layer fc --format md", "--format: 'md' is not a format this command writes", false},
     // the engine's checks of a run against its model and hardware
 #define NO_LINK HW_HEAD HW_COMPUTE HW_MEM
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp8,1,1,1\n", CALIBRATE, "v100 has no fp8 peak to calibrate against", true, "in.csv"},
@@ -714,6 +714,7 @@ const Case kCases[] = {
     {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256 --microbatch 4",
      "--microbatch does not apply to data parallelism of model 'resnet50'", false},
     {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
+    {PO, "", "RIDGE memory gpt3 --zero 1", "--zero applies to a parallel training plan (--parallel)", false},
     {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
     {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
     {PO, "", PAR "tp=8 --hw a100", "--hw does not go with --parallel", false},
@@ -728,6 +729,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --seq -1", "plan: --seq must be positive", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 9000 --global-batch 8", "plan: --gpus 9000 is more than the 4480 devices of system 'dgx-a100'", false},
     {RO, "", AM " --batch 0", "--batch must be a positive integer (got 0)", false},
+    {RO, "", AM " --optimizer sgd", "--optimizer applies to training only (this run is inference)", false},
     {RO, "", AM " --weight-dtype int4 --weight-group 100", "--weight-group must be 32, 64 or 128 (got 100)", false},
     {RO, "", AM " --weight-group 64", "--weight-group applies with --weight-dtype", false},
     {RO, "", "RIDGE analyze gpt2 --all-logits", "--all-logits applies to --phase prefill", false},

@@ -11,6 +11,7 @@ int run_analyze(const Args& args) {
   AnalyzeRequest r;
   if (!AnalyzeParser().parse(args, r)) return 0;
   if (wants_parallel(r.par)) return write_parallel_plan(r.model_arg, r.par, r.hw, r.run, r.out, r.given);  // many devices
+  refuse_plan_options(r.given);
   RunSettings settings = to_run_settings(r.run);
   OutputFormat format = to_output_format(r.out, analyze_formats());
   ColumnChoice columns = parse_column_choice(r.out.columns);

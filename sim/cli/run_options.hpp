@@ -29,7 +29,7 @@ struct RunOptionValues {
   int64_t batch = 1;
   std::string dtype;  // "": fp32, or fp16 for prefill and decode
   std::string phase = "inference";
-  std::string optimizer = "adam";
+  std::string optimizer;  // "": adam; given, it applies to training only
   std::string precision = "uniform";
   std::string data_on = "device";
   int64_t seq = kSeqNotGiven;  // --seq 0 is an error, not the default
@@ -73,11 +73,14 @@ struct CommandHelp {
 po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
 // --weight-group and --quantize-lm-head (also in `generate`'s own run options).
 void weight_only_options(po::options_description& g, RunOptionValues& v);
-po::options_description hardware_option_group(HardwareOptionValues& v);
+// `repeat`: what a repeated --hw does, for the commands that take several ("; repeat
+// to overlay"); the others take one.
+po::options_description hardware_option_group(HardwareOptionValues& v, const std::string& repeat = "");
 // --format (one of `formats`, from the shared table in views/output_format), --output,
-// and --columns where the report is a table of fields.
+// --columns where the report is a table of fields, and with CSV --comments and --totals
+// where the CSV has comment lines and a totals row (`csv_extras`; one-record CSVs have not).
 po::options_description output_option_group(OutputOptionValues& v, const std::vector<OutputFormat>& formats,
-                                            bool columns);
+                                            bool columns, bool csv_extras = true);
 
 // Validated settings; bad values are InputErrors naming the option.
 RunSettings to_run_settings(const RunOptionValues& v);

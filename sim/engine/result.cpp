@@ -67,6 +67,7 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
                StreamResult{"kv", r.work.kv_bytes, t.kv_level, "", t.required_kv_Bps, 0}};
   // A calibrated layer attains its class's bandwidth and compute rate (hw/attainable_rates.hpp), as its timing does.
   const ClassEfficiency* cal = calibrated(r.work, hw, dtype);
+  r.calibrated = cal != nullptr;
   std::vector<double> level_bytes(hw.memory.size(), 0.0);
   for (StreamResult& s : r.streams) {
     s.available_Bps = attainable_level_Bps(hw, s.level, cal);

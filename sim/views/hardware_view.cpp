@@ -9,9 +9,12 @@
 namespace ridge {
 
 std::string capacity_text(double bytes) {
-  for (auto [unit, scale] : {std::pair{"GiB", 1024.0 * 1024 * 1024}, std::pair{"MiB", 1024.0 * 1024}})
-    if (bytes >= scale && std::fmod(bytes, scale) == 0) return format_fixed(bytes / scale, 0) + " " + unit;
-  return format_bytes(bytes);
+  constexpr double kKiB = 1024;
+  for (auto [unit, scale] : {std::pair{"TiB", kKiB * kKiB * kKiB * kKiB}, std::pair{"GiB", kKiB * kKiB * kKiB},
+                             std::pair{"MiB", kKiB * kKiB}, std::pair{"KiB", kKiB}})
+    if (bytes >= scale)
+      return (std::fmod(bytes, scale) == 0 ? format_fixed(bytes / scale, 0) : format_count(bytes / scale)) + " " + unit;
+  return format_fixed(bytes, 0) + " B";
 }
 
 std::string hardware_line(const HardwareContext& ctx, DType dtype) {
