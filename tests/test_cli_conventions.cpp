@@ -221,7 +221,7 @@ TEST(NotApplicable, OptionsThatDoNotApplyAreRefusedWithAHint) {
       {"analyze gpt2 --recompute full", "--recompute applies to a parallel training plan"},
       {"analyze gpt2 --phase training --zero 1", "--zero applies to a parallel training plan"},
       {"memory gpt2 --microbatch 4", "--microbatch applies to a parallel training plan"},
-      {"analyze gpt2 --parallel tp=1,pp=1,dp=8 --optimizer sgd", "--optimizer does not apply to a parallel plan"},
+      {"analyze gpt3 --parallel tp=1,pp=1,dp=8 --optimizer sgd", "--optimizer does not apply to a parallel plan"},
       {"analyze alexnet --hw v100 --hw a100", "--hw is given 2 times; this command takes one"},
       {"analyze alexnet --gen 5", "unrecognised option '--gen'"},
   };

@@ -89,8 +89,10 @@ int write_data_parallel(const std::string& model, const ParallelOptionValues& v,
                        "--optimizer set it");
   OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::json});
   SystemSpec system = plan_system(v, hw);
+  RunOptionValues step = run;
+  step.phase = "training";  // each replica runs a training step, so --optimizer applies to it
   DataParallelEstimate e = estimate_data_parallel(model, model_overrides(hw), system, plan.dp, plan.batch(),
-                                                  to_run_settings(run), plan.overlap);
+                                                  to_run_settings(step), plan.overlap);
   write_output(out.output, [&](std::ostream& os) { write_data_parallel_estimate(e, format, os); });
   return 0;
 }
