@@ -31,7 +31,7 @@ const CommandHelp kHelp = {
 
 int run_generate(const Args& args) {
   std::string model_arg;
-  int64_t prompt = 0, gen = 0;
+  boost::optional<int64_t> prompt, gen;
   RunOptionValues run;
   HardwareOptionValues hwo;
   OutputOptionValues out;
@@ -54,25 +54,26 @@ int run_generate(const Args& args) {
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "generate: which model?", "ridge generate llama-2-7b --hw a100 --prompt 512 --gen 128");
   if (hwo.hw.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
-  if (prompt <= 0) throw InputError({}, "--prompt must be a positive number of tokens (got " + std::to_string(prompt) + ")");
-  if (gen <= 0) throw InputError({}, "--gen must be a positive number of tokens (got " + std::to_string(gen) + ")");
+  auto got = [](const boost::optional<int64_t>& n) { return n ? "(got " + std::to_string(*n) + ")" : std::string("(not given)"); };
+  if (!prompt || *prompt <= 0) throw InputError({}, "--prompt must be a positive number of tokens " + got(prompt), "e.g. --prompt 512");
+  if (!gen || *gen <= 0) throw InputError({}, "--gen must be a positive number of tokens " + got(gen), "e.g. --gen 128");
   OutputFormat format = to_output_format(out, kFormats);
 
   run.phase = "prefill";  // validates batch, dtype and kv-dtype as a prefill run
-  run.seq = prompt;
+  run.seq = *prompt;
   RunSettings settings = to_run_settings(run);
   SelectedHardware hw = *to_hardware(hwo);
-  Model prefill_model = load_model(model_arg, prompt);
+  Model prefill_model = load_model(model_arg, *prompt);
   Model decode_model = load_model(model_arg, 1);
-  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {*prompt, *gen}, hw.spec, *hw.model);
   // After simulate_generation, which checks prompt + gen against max_positions. The
   // footprint peaks at the prefill (the prompt's activations) or at the last decode
   // step (the longest KV cache); a configuration that cannot hold either is refused.
   RunSettings last_step = settings;
   last_step.phase = Phase::decode;
-  last_step.context = prompt + gen - 2;
+  last_step.context = *prompt + *gen - 2;
   std::vector<StepToFit> steps = {{&prefill_model, settings}};
-  if (gen > 1) steps.push_back({&decode_model, last_step});
+  if (*gen > 1) steps.push_back({&decode_model, last_step});
   require_fit(steps, hw.spec, *hw.model);
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
