@@ -1,6 +1,7 @@
 // `ridge generate MODEL --hw HW --prompt P --gen G --batch B`: time to first token,
 // time per output token, total latency and tokens/s of generating G tokens after a
-// P-token prompt, as sentences or JSON.
+// P-token prompt, as sentences or JSON; with --parallel tp=T,pp=P on a --system, one
+// device's share of a tensor- and pipeline-parallel run and its communication.
 #include <iostream>
 
 #include "sim/base/error.hpp"
@@ -8,7 +9,11 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/fit_check.hpp"
 #include "sim/cli/run_options.hpp"
+#include "hw/model_registry.hpp"
 #include "sim/engine/generation.hpp"
+#include "sim/parallel/parallel_plan.hpp"
+#include "sim/parallel/serving_communication.hpp"
+#include "sim/parallel/system_reader.hpp"
 #include "sim/views/generate_report.hpp"
 #include "sim/workload/model_catalog.hpp"
 
@@ -26,12 +31,92 @@ const CommandHelp kHelp = {
     "memory-bound. The model must have attention layers.",
     {"ridge generate llama-2-7b --hw a100 --dtype fp16 --prompt 512 --gen 256",
      "ridge generate llama-3-8b --hw h100 --dtype fp16 --prompt 2048 --gen 512 --batch 32 --kv-dtype fp8",
-     "ridge generate mistral-7b --hw l4 --dtype fp16 --weight-dtype int4 --prompt 128 --gen 128 --overhead graph"}};
+     "ridge generate mistral-7b --hw l4 --dtype fp16 --weight-dtype int4 --prompt 128 --gen 128 --overhead graph",
+     "ridge generate llama-2-70b --system dgx-h100 --parallel tp=4 --prompt 1024 --gen 256"}};
+
+// The plan's tp and pp (dp and ep must be 1: generate serves one replica), checked
+// against the model's heads and layers.
+ParallelPlan serving_plan(const std::string& text, const TransformerParams& shape) {
+  ParallelPlan p;
+  parse_parallel_degrees(text, p);
+  if (p.dp != 1 || p.ep != 1)
+    throw InputError({}, "--parallel " + text + ": generate serves one replica, so dp and ep must be 1",
+                     "e.g. --parallel tp=4,pp=2; replicas multiply the tokens/s");
+  if (shape.heads % p.tp != 0)
+    throw InputError({}, "--parallel " + text + ": tp=" + std::to_string(p.tp) + " does not divide the " +
+                             std::to_string(shape.heads) + " attention heads", "tp must divide the heads");
+  if (shape.layers % p.pp != 0)
+    throw InputError({}, "--parallel " + text + ": pp=" + std::to_string(p.pp) + " does not divide the " +
+                             std::to_string(shape.layers) + " layers", "pp must divide the layers");
+  return p;
+}
+
+std::vector<ParamOverride> with_param(std::vector<ParamOverride> o, const char* name, int64_t v) {
+  o.push_back({name, std::to_string(v), {}});
+  return o;
+}
+
+// The footprint peaks at the prefill (the prompt's activations) or at the last decode
+// step (the longest KV cache); a configuration that cannot hold either is refused.
+void require_generation_fit(const Model& prefill_model, const Model& decode_model, const RunSettings& settings,
+                            const GenerationRequest& req, const HardwareSpec& hw, const HardwareModel& model) {
+  RunSettings last_step = settings;
+  last_step.phase = Phase::decode;
+  last_step.context = req.prompt + req.gen - 2;
+  std::vector<StepToFit> steps = {{&prefill_model, settings}};
+  if (req.gen > 1) steps.push_back({&decode_model, last_step});
+  require_fit(steps, hw, model);
+}
+
+void write_generation(const Model& model, const RunSettings& settings, const HardwareSpec& hw, const GenerationResult& g,
+                      const OutputOptionValues& out, OutputFormat format) {
+  write_output(out.output, [&](std::ostream& os) {
+    if (format == OutputFormat::json)
+      write_json(os, generate_json(model, settings, hw, g));
+    else
+      os << generate_text(model, settings, hw, g);
+  });
+}
+
+// One device of a tp x pp serving plan: the model read with [params] tp set (one rank's
+// heads, KV heads and linear shards), timed on the system's device, plus the plan's
+// all-reduces and sends; the fit check holds one stage's layers (layers / pp).
+int run_parallel_generate(const std::string& model_arg, const std::string& parallel, const std::string& system_name,
+                          const HardwareOptionValues& hwo, const RunSettings& settings, const GenerationRequest& req,
+                          const OutputOptionValues& out) {
+  for (const std::string& set : hwo.sets)
+    if (set.rfind("model.", 0) != 0)
+      throw InputError({}, "--set " + set + ": with --parallel only model.NAME=VALUE applies", "the system descriptor sets the device");
+  if (hwo.efficiency != "calibrated" && hwo.efficiency != "none")
+    throw InputError({}, "--efficiency: unknown choice '" + hwo.efficiency + "'", "use calibrated or none");
+  OutputFormat format = to_output_format(out, kFormats);
+  SystemSpec system = load_system(system_name.empty() ? "dgx-a100" : system_name, hwo.efficiency == "none");
+  std::vector<ParamOverride> overrides = model_overrides(hwo);
+  TransformerParams shape = transformer_params(model_arg, overrides);
+  ParallelPlan plan = serving_plan(parallel, shape);
+  if (plan.devices() > system.total_devices())
+    throw InputError({}, "--parallel " + parallel + " takes " + std::to_string(plan.devices()) + " devices, more than the " +
+                             std::to_string(system.total_devices()) + " of system '" + system.id + "'",
+                     "use smaller degrees or a larger system");
+  std::vector<ParamOverride> rank = with_param(overrides, "tp", plan.tp);
+  Model prefill_model = load_model(model_arg, rank, {}, req.prompt);
+  Model decode_model = load_model(model_arg, rank, {}, 1);
+  const HardwareModel& hw_model = select_hardware_model(system.device, "");
+  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, req, system.device, hw_model);
+  std::vector<ParamOverride> stage = with_param(rank, "layers", shape.layers / plan.pp);
+  require_generation_fit(load_model(model_arg, stage, {}, req.prompt), load_model(model_arg, stage, {}, 1), settings, req,
+                         system.device, hw_model);
+  add_serving_communication(g, serving_communication(system, plan.tp, plan.pp, shape, settings.batch, req.prompt,
+                                                     static_cast<double>(dtype_bytes(settings.dtype))),
+                            plan.tp, plan.pp);
+  write_generation(prefill_model, settings, system.device, g, out, format);
+  return 0;
+}
 }  // namespace
 
 int run_generate(const Args& args) {
   std::string model_arg;
-  boost::optional<int64_t> prompt, gen;
+  int64_t prompt = 0, gen = 0;
   RunOptionValues run;
   HardwareOptionValues hwo;
   OutputOptionValues out;
@@ -46,41 +131,39 @@ int run_generate(const Args& args) {
       "weight-dtype", po::value(&run.weight_dtype), "weight-only quantization of linear layers: int8 | int4 | fp8")(
       "overhead", po::value(&run.overhead)->default_value(run.overhead), "launch overhead: kernel | graph | none");
   weight_only_options(runs, run);
+  std::string parallel, system_name;
+  po::options_description par("Parallel serving (a transformer with [params] layers, hidden, heads, tp)");
+  par.add_options()("parallel", po::value(&parallel), "tp=T,pp=P: tensor- and pipeline-parallel degrees (instead of --hw)")(
+      "system", po::value(&system_name), "with --parallel: system descriptor (ridge list systems); default dgx-a100");
   po::options_description visible;
-  visible.add(general).add(runs).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false));
+  visible.add(general).add(runs).add(par).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "generate: which model?", "ridge generate llama-2-7b --hw a100 --prompt 512 --gen 128");
-  if (hwo.hw.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
-  auto got = [](const boost::optional<int64_t>& n) { return n ? "(got " + std::to_string(*n) + ")" : std::string("(not given)"); };
-  if (!prompt || *prompt <= 0) throw InputError({}, "--prompt must be a positive number of tokens " + got(prompt), "e.g. --prompt 512");
-  if (!gen || *gen <= 0) throw InputError({}, "--gen must be a positive number of tokens " + got(gen), "e.g. --gen 128");
+  if (!system_name.empty() && parallel.empty())
+    throw InputError({}, "--system needs --parallel", "e.g. --parallel tp=4");
+  if (!parallel.empty() && !hwo.hw.empty())
+    throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
+  if (hwo.hw.empty() && parallel.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
+  if (prompt <= 0) throw InputError({}, "--prompt must be a positive number of tokens (got " + std::to_string(prompt) + ")");
+  if (gen <= 0) throw InputError({}, "--gen must be a positive number of tokens (got " + std::to_string(gen) + ")");
   OutputFormat format = to_output_format(out, kFormats);
 
   run.phase = "prefill";  // validates batch, dtype and kv-dtype as a prefill run
-  run.seq = *prompt;
+  run.seq = prompt;
   RunSettings settings = to_run_settings(run);
+  if (!parallel.empty()) return run_parallel_generate(model_arg, parallel, system_name, hwo, settings, {prompt, gen}, out);
   SelectedHardware hw = *to_hardware(hwo);
-  Model prefill_model = load_model(model_arg, *prompt);
+  Model prefill_model = load_model(model_arg, prompt);
   Model decode_model = load_model(model_arg, 1);
-  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {*prompt, *gen}, hw.spec, *hw.model);
+  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
   // After simulate_generation, which checks prompt + gen against max_positions. The
   // footprint peaks at the prefill (the prompt's activations) or at the last decode
   // step (the longest KV cache); a configuration that cannot hold either is refused.
-  RunSettings last_step = settings;
-  last_step.phase = Phase::decode;
-  last_step.context = *prompt + *gen - 2;
-  std::vector<StepToFit> steps = {{&prefill_model, settings}};
-  if (*gen > 1) steps.push_back({&decode_model, last_step});
-  require_fit(steps, hw.spec, *hw.model);
-  write_output(out.output, [&](std::ostream& os) {
-    if (format == OutputFormat::json)
-      write_json(os, generate_json(prefill_model, settings, hw.spec, g));
-    else
-      os << generate_text(prefill_model, settings, hw.spec, g);
-  });
+  require_generation_fit(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  write_generation(prefill_model, settings, hw.spec, g, out, format);
   return 0;
 }
 

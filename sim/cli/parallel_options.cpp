@@ -68,13 +68,17 @@ TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptio
   return estimate_training(model, system, plan, shape, layers, unsharded);
 }
 
-int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
-                        const OutputOptionValues& out, const po::variables_map& given) {
+void reject_single_device_options(const po::variables_map& given) {
   for (const char* option : {"batch", "dtype", "phase", "optimizer", "precision", "seq", "context", "kv-dtype",
                              "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
     if (given.count(option) && !given[option].defaulted())
       throw InputError({}, std::string("--") + option + " does not apply to a parallel plan",
                        "a plan trains in bf16 mixed precision with Adam; its batch is --global-batch and --microbatch");
+}
+
+int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
+                        const OutputOptionValues& out, const po::variables_map& given) {
+  reject_single_device_options(given);
   OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::csv, OutputFormat::json});
   TrainingEstimate estimate = run_parallel_plan(model, v, hw);
   write_output(out.output, [&](std::ostream& os) { write_training_estimate(estimate, format, os); });

@@ -31,10 +31,14 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v);
 // Loads the system and model, checks the plan and estimates one training iteration;
 // `--set model.NAME=V` of `hw` overrides the model's [params].
 TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw);
+// A single-device run option given with --parallel (--batch, --dtype, --phase, ...),
+// which a parallel plan does not read (it trains in bf16 mixed precision with Adam,
+// --microbatch and --global-batch its batch), is an InputError rather than silently ignored.
+void reject_single_device_options(const po::variables_map& given);
 // run_parallel_plan written as --format (table, csv or json) and --output say; returns 0.
 // A single-device run option given with it (--batch, --dtype, --phase, ...), which a
 // parallel plan does not read (it trains in bf16 mixed precision with Adam, --microbatch
-// and --global-batch its batch), is an InputError rather than silently ignored.
+// and --global-batch its batch), is an InputError (reject_single_device_options).
 int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
                         const OutputOptionValues& out, const po::variables_map& given);
 

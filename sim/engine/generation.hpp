@@ -48,6 +48,11 @@ struct GenerationResult {
   std::string hardware_model;         // the hardware model's registry name
   RunResult prefill;                  // the prefill step, per layer
   RunResult mean_step;                // the decode step at the mean context, per layer
+  // A tensor- / pipeline-parallel run (generate --parallel, sim/parallel/
+  // serving_communication): the times above are one device's, communication included.
+  int64_t tp = 1, pp = 1;
+  double prefill_communication_s = 0;      // in ttft_s
+  double decode_step_communication_s = 0;  // in every decode step
 };
 
 // `prefill_model` is the model read at `request.prompt` tokens, `decode_model` at one

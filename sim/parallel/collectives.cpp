@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace ridge {
 
@@ -10,8 +11,17 @@ namespace {
 
 struct Timed {
   double time_s;
-  const char* algorithm;
+  std::string algorithm;
 };
+
+// A ring collective of `steps` steps moving `bus_bytes` per device: NCCL's protocol
+// model where the level has one, else steps x latency + bus_bytes / bandwidth.
+Timed ring_time(double steps, double bus_bytes, const NetworkLevel& level) {
+  if (level.nccl == NcclTransport::none)
+    return {steps * level.latency_s + bus_bytes / level.achievable_Bps(), "ring"};
+  ProtocolTime p = nccl_ring_time(level.nccl, steps, bus_bytes, level.achievable_Bps(), level.call_overhead_s);
+  return {p.time_s, std::string("ring/") + p.protocol};
+}
 
 double log2_steps(int64_t n) { return std::ceil(std::log2(static_cast<double>(n))); }
 
@@ -24,9 +34,9 @@ Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, 
   double a = level.latency_s;
   switch (op) {
     case CollectiveOp::all_reduce: {
-      Timed best{2 * (nn - 1) * a + bytes * 2 * (nn - 1) / nn / bw, "ring"};
+      Timed best = ring_time(2 * (nn - 1), bytes * 2 * (nn - 1) / nn, level);
       double tree = 2 * log2_steps(n) * a + bytes * 2 / bw;
-      if (tree < best.time_s) best = {tree, "tree"};
+      if (level.nccl == NcclTransport::none && tree < best.time_s) best = {tree, "tree"};
       if (in_switch > 0) {
         double nvls = 2 * a + bytes / (level.bandwidth_Bps * in_switch);
         if (nvls < best.time_s) best = {nvls, "in-switch"};
@@ -35,6 +45,7 @@ Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, 
     }
     case CollectiveOp::reduce_scatter:
     case CollectiveOp::all_gather:
+      return ring_time(nn - 1, bytes * (nn - 1) / nn, level);
     case CollectiveOp::all_to_all:
       return {(nn - 1) * a + bytes * (nn - 1) / nn / bw, "ring"};
     case CollectiveOp::broadcast: {
@@ -71,7 +82,21 @@ GroupPlacement place_group(const SystemSpec& system, int64_t size, int64_t strid
   return g;
 }
 
+namespace {
+
+CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g);
+
+}  // namespace
+
 CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
+  CollectiveCost c = cost_of(s, op, bytes, g);
+  c.latency_s = bytes > 0 ? cost_of(s, op, 0, g).time_s : c.time_s;
+  return c;
+}
+
+namespace {
+
+CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
   CollectiveCost c;
   c.op = op;
   c.bytes = bytes;
@@ -124,5 +149,7 @@ CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double byte
   }
   return c;
 }
+
+}  // namespace
 
 }  // namespace ridge

@@ -8,7 +8,11 @@
 // all-gather its output, reduce-scatter its input, all-to-all what it sends in all,
 // broadcast and send/recv the message.
 // Algorithms (the cheapest is taken, as NCCL's tuner picks per size):
-//   ring       steps: all-reduce 2(n-1), others (n-1), send/recv 1
+//   ring       steps: all-reduce 2(n-1), others (n-1), send/recv 1; on a level with an
+//              nccl_transport, all-reduce, reduce-scatter and all-gather rings follow
+//              NCCL's LL / LL128 / Simple protocol model instead (nccl_protocols.hpp,
+//              algorithm "ring/LL", ...), and the tree is not offered (inside one
+//              NVSwitch node NCCL's tree is a chain and its tuner runs rings)
 //   tree       all-reduce and broadcast: steps 2 ceil(log2 n) (broadcast ceil(log2 n)),
 //              bandwidth factor 2 (all-reduce: each device sends and receives the buffer
 //              up and down the double binary tree once), broadcast 1
@@ -49,6 +53,7 @@ struct CollectiveCost {
   double bytes = 0;
   int64_t group_size = 1;
   double time_s = 0;
+  double latency_s = 0;  // what the same collective of 0 bytes takes; time_s - latency_s moves the bytes
 };
 
 CollectiveCost collective_cost(const SystemSpec& system, CollectiveOp op, double bytes, const GroupPlacement& group);

@@ -37,6 +37,22 @@ const toml::table& required_table(TomlFields& r, std::string_view key, const cha
   return *t;
 }
 
+// The optional NCCL protocol model of a level: nccl_transport and its call_overhead.
+void read_nccl(TomlFields& t, NetworkLevel& level) {
+  if (t.has("nccl_transport")) {
+    std::string name = t.string("nccl_transport");
+    level.nccl = nccl_transport_named(name);
+    if (level.nccl == NcclTransport::none)
+      t.fail("nccl_transport", "must be nvlink, pcie or network (got \"" + name + "\")",
+             "the link NCCL's protocol model takes its step latencies from");
+  }
+  if (t.has("call_overhead")) {
+    if (level.nccl == NcclTransport::none)
+      t.fail("call_overhead", "needs nccl_transport", "add nccl_transport = \"nvlink\" (or pcie, network)");
+    level.call_overhead_s = read_quantity(t, "call_overhead", Quantity::time);
+  }
+}
+
 }  // namespace
 
 SystemSpec system_from_text(const std::string& text, const std::string& file, const std::string& id) {
@@ -59,22 +75,25 @@ SystemSpec system_from_text(const std::string& text, const std::string& file, co
   s.domains = r.positive("domains");
 
   TomlFields u(required_table(r, "scale_up", "[scale_up] devices = 8, bandwidth = \"300 GB/s\", ..."), file, "scale_up");
-  known_keys(u, {"name", "devices", "bandwidth", "latency", "efficiency", "in_switch_reduction", "in_switch_efficiency"});
+  known_keys(u, {"name", "devices", "bandwidth", "latency", "efficiency", "in_switch_reduction", "in_switch_efficiency",
+                 "nccl_transport", "call_overhead"});
   s.scale_up.name = u.name("name");
   s.devices_per_domain = u.positive("devices");
   s.scale_up.bandwidth_Bps = read_quantity(u, "bandwidth", Quantity::bandwidth);
   s.scale_up.latency_s = read_quantity(u, "latency", Quantity::time);
   s.scale_up.efficiency = fraction(u, "efficiency");
+  read_nccl(u, s.scale_up);
   s.in_switch_reduction = u.boolean("in_switch_reduction", false);
   s.in_switch_efficiency = u.has("in_switch_efficiency") ? fraction(u, "in_switch_efficiency") : s.scale_up.efficiency;
 
   TomlFields o(required_table(r, "scale_out", "[scale_out] nics = 8, bandwidth = \"25 GB/s\", ..."), file, "scale_out");
-  known_keys(o, {"name", "nics", "bandwidth", "latency", "efficiency", "oversubscription"});
+  known_keys(o, {"name", "nics", "bandwidth", "latency", "efficiency", "oversubscription", "nccl_transport", "call_overhead"});
   s.scale_out.name = o.name("name");
   s.nics_per_domain = o.positive("nics");
   s.nic_Bps = read_quantity(o, "bandwidth", Quantity::bandwidth);
   s.scale_out.latency_s = read_quantity(o, "latency", Quantity::time);
   s.scale_out.efficiency = fraction(o, "efficiency");
+  read_nccl(o, s.scale_out);
   s.oversubscription = o.optional_number("oversubscription").value_or(1.0);
   if (!(s.oversubscription >= 1 && s.oversubscription <= 1024))
     o.fail("oversubscription", "must be between 1 (a full fat tree) and 1024 (got " + format_raw(s.oversubscription) + ")",

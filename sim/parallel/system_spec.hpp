@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hw/hardware_spec.hpp"
+#include "sim/parallel/nccl_protocols.hpp"
 
 namespace ridge {
 
@@ -17,6 +18,10 @@ struct NetworkLevel {
   double bandwidth_Bps = 0;  // per device, each direction (scale-out: the node's NICs shared by its devices)
   double latency_s = 0;      // one step of a ring or tree (alpha)
   double efficiency = 1;     // achievable fraction of bandwidth_Bps in a large collective
+  // With a transport, ring collectives follow NCCL's protocol model (nccl_protocols.hpp)
+  // instead of steps x latency_s, plus call_overhead_s per collective.
+  NcclTransport nccl = NcclTransport::none;
+  double call_overhead_s = 0;
   double achievable_Bps() const { return bandwidth_Bps * efficiency; }
 };
 

@@ -1,0 +1,33 @@
+// NCCL's three protocols for a ring collective on one network level, and the choice
+// between them by time, as NCCL's tuner makes it (NVIDIA/nccl src/graph/tuning.cc,
+// NCCL 2.18-2.19: ncclTopoTuneModel and ncclTopoGetAlgoTime):
+//   time = call overhead + base[p] + steps x hop[transport][p] + bus bytes / (bw x share[p])
+// per protocol p, the least taken:
+//   LL      base 6.6 us, hop NVLink 0.6 / PCIe 1.0 / network 2.7 us; half the bandwidth
+//           (each 8-byte line carries a 4-byte flag)
+//   LL128   base 14.0 us, hop 1.9 / 2.5 / 4.0 us; 0.92 of the bandwidth (120 of 128 bytes)
+//   Simple  base 8.4 us, hop 3.4 / 5.7 / 9.6 us; all of it
+// `steps` is the ring's: 2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather.
+// `bus bytes` is the buffer x the nccl-tests bus factor (collectives.hpp), `bw` the
+// level's achievable bandwidth. The call overhead (launch and completion, which NCCL's
+// tuner leaves out because it is the same for every choice) comes from the descriptor.
+#pragma once
+
+#include <string_view>
+
+namespace ridge {
+
+enum class NcclTransport { none, nvlink, pcie, network };
+
+// "nvlink", "pcie", "network"; nullopt-like none for anything else.
+NcclTransport nccl_transport_named(std::string_view name);
+
+struct ProtocolTime {
+  double time_s = 0;
+  const char* protocol = "";  // "LL", "LL128", "Simple"
+};
+
+ProtocolTime nccl_ring_time(NcclTransport transport, double steps, double bus_bytes, double bandwidth_Bps,
+                            double call_overhead_s);
+
+}  // namespace ridge
