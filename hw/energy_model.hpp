@@ -1,6 +1,9 @@
-// The energy of a step: static (idle) power x time, plus dynamic energy per FLOP by dtype
-// and per byte at each memory level, capped at the device's most power x time (the board
-// power a GPU's power limit enforces, a host's CPU + DRAM power). The per-operation
+// The energy of a step: static (idle) power x time, plus the active floor a busy device draws
+// beyond idle whatever it computes (clocks raised, SMs, caches and on-chip network awake:
+// a fitted fraction of the board's headroom above idle, kActiveFloorFraction), plus dynamic
+// energy per FLOP by dtype and per byte at each memory level, capped at the device's most
+// power x time (the board power a GPU's power limit enforces, a host's CPU + DRAM power).
+// The fit and its held-out checks are in docs/accuracy-cost.md. The per-operation
 // energies are published figures for a 45 nm process (Horowitz, "Computing's energy
 // problem", ISSCC 2014) scaled to the device's node, and per-bit DRAM energies by memory
 // technology (O'Connor et al., "Fine-Grained DRAM", MICRO 2017; Horowitz 2014 for DDR):
@@ -20,11 +23,17 @@ double energy_per_flop_J(DType dtype, double process_nm);
 // priced by its technology name; nearer levels are on-chip SRAM, scaled to the node).
 double energy_per_byte_J(const HardwareSpec& hw, size_t level);
 
+// The share of (most power - idle power) a busy device draws on top of idle before its
+// arithmetic and memory traffic are counted. Fitted once, to ML.ENERGY's A100 Llama-2-7B
+// decode (4.35 J per token, 194 W average); see energy_model.cpp and docs/accuracy-cost.md.
+extern const double kActiveFloorFraction;
+
 struct StepEnergy {
   double static_J = 0;   // idle power x time
+  double active_J = 0;   // kActiveFloorFraction x (most power - idle power) x time
   double compute_J = 0;  // FLOPs x energy per FLOP
   double memory_J = 0;   // bytes per level x energy per byte, summed over levels
-  double total_J = 0;    // static + compute + memory, at most max power x time
+  double total_J = 0;    // static + active + compute + memory, at most max power x time
   bool capped = false;   // the sum was above max power x time
   double average_power_w = 0;  // total / time
 };

@@ -78,6 +78,9 @@ const Case kCases[] = {
     {"sim/engine/sweep_file.cpp", SWEEP "dtype = [\"fp13\"]\n", "RIDGE sweep in.toml", "sweep: unknown dtype 'fp13'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\"]\nkv_dtype = [\"tf32\"]\n", "RIDGE sweep in.toml", "sweep: unknown kv_dtype 'tf32'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "kv_dtype = [\"fp8\"]\n", "RIDGE sweep in.toml", "'kv_dtype' applies to phases prefill and decode only", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nbasis = \"lease\"\n", "RIDGE sweep in.toml", "'basis' must be purchase or cloud (got 'lease')", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nyears = 0\n", "RIDGE sweep in.toml", "'years' must be in (0, 100]", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[cost]\nusd_per_kwh = -1\n", "RIDGE sweep in.toml", "'usd_per_kwh' must be in [0, 100]", true},
     {"sim/engine/sweep_file.cpp", SWEEP "weight_dtype = [\"int2\"]\n", "RIDGE sweep in.toml", "sweep: unknown weight_dtype 'int2'", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"training\"]\nweight_dtype = [\"int4\"]\n", "RIDGE sweep in.toml",
      "'weight_dtype' quantizes weights for inference", true},
@@ -182,7 +185,11 @@ const Case kCases[] = {
     {"sim/workload/ops/pooling.cpp", CHW_MODEL LAYER("p", "avg_pool2d") "kernel = 2\npadding = 2\n", ANALYZE,
      "'padding' must be at most half the kernel", true},
     {"sim/workload/ops/pooling.cpp", CHW_MODEL LAYER("p", "adaptive_avg_pool2d"), ANALYZE, "'output_size' is required", true},
-    {"sim/workload/ops/conv2d.cpp", CHW_MODEL LAYER("c", "conv2d") "out_channels = 4\n", ANALYZE, "layer 'c' (conv2d): 'kernel' is required", true},
+    {"sim/workload/ops/spatial.cpp", CHW_MODEL LAYER("c", "conv2d") "out_channels = 4\n", ANALYZE, "layer 'c' (conv2d): 'kernel' is required", true},
+    {"sim/workload/ops/spatial.cpp", "name = \"m\"\n[input]\nshape = [3, 4, 8, 8]\n" LAYER("c", "conv3d") "out_channels = 4\nkernel = [3, 3]\n", ANALYZE,
+     "'kernel' must be an integer or a triple [d, h, w] of integers", true},
+    {"sim/workload/ops/spatial.cpp", "name = \"m\"\n[input]\nshape = [3, 8]\n" LAYER("p", "max_pool1d") "kernel = [0]\n", ANALYZE,
+     "'kernel' must be positive (got 0)", true},
     {"sim/workload/ops/structural.cpp", MODEL LAYER("d", "dropout") "p = 1.0\n", ANALYZE, "'p' must be in [0, 1)", true},
     {"sim/workload/ops/structural.cpp", MODEL LAYER("f", "flatten") "start_dim = 1\n", ANALYZE,
      "'start_dim' is past the input's last dimension (input 4)", true},
@@ -194,9 +201,7 @@ const Case kCases[] = {
      "'padding_idx' must be a row of the table, in [-num_embeddings, num_embeddings)", true},
     // the layer types ONNX import added (conv_transpose2d, instancenorm, resize)
 #define IMAGE "name = \"m\"\n[input]\nshape = [3, 8, 8]\n[[layer]]\nname = \"l\"\n"
-    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\n", "RIDGE analyze ./in.toml",
-     "'kernel' is required", false},
-    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
+    {"sim/workload/ops/conv_transpose.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
      "RIDGE analyze ./in.toml", "'output_padding' must be smaller than the stride or the dilation", false},
     {"sim/workload/ops/normalization.cpp", IMAGE "op = \"instancenorm\"\neps = 0\n", "RIDGE analyze ./in.toml",
      "'eps' must be positive", false},
@@ -248,7 +253,7 @@ const Case kCases[] = {
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\"", ""), ONNX, "node 'n' (MaxPool): has no 'kernel_shape' attribute", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\" attribute { name: \"kernel_shape\" type: INTS ints: 2 ints: 2 } "
                                                 "attribute { name: \"strides\" type: INTS ints: 0 }", ""),
-     ONNX, "node 'n' (MaxPool): 'strides' must be two values from 1 to 65536 (got [0])", false, "in.onnx"},
+     ONNX, "node 'n' (MaxPool): 'strides' must be 2 values from 1 to 65536 (got [0]), one per spatial axis of the input", false, "in.onnx"},
     {"sim/workload/onnx/layout_ops.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Transpose\" attribute { name: \"perm\" type: INTS ints: 0 ints: 1 ints: 1 ints: 3 }", ""),
      ONNX, "node 'n' (Transpose): 'perm' [0x1x1x3] is not a permutation of the 4 axes", false, "in.onnx"},
     {"sim/workload/onnx/reader.cpp", ONNX_GRAPH("input: \"x\" op_type: \"Relu\"", ""), ONNX, "node 'n' (Relu): the node has no output", false, "in.onnx"},
@@ -331,12 +336,12 @@ const Case kCases[] = {
      "node 'n' (Expand): cannot expand [3] to [2]", false, "in.onnx"},
     // convolutions, pools and pads
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("Conv"), ONNX_FLOAT("w", "dims: 4 dims: 3 dims: 3")), ONNX,
-     "node 'n' (Conv): ridge models 2-D convolutions only", false, "in.onnx"},
+     "node 'n' (Conv): the weight [4x3x3] does not fit the input [N, 3x8x8]", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("Conv") ONNX_ATTR_STRING("auto_pad", "SAME_UPPER"),
                     ONNX_FLOAT("w", "dims: 4 dims: 3 dims: 2 dims: 2")),
      ONNX, "node 'n' (Conv): auto_pad SAME_UPPER pads unevenly", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_NODES(ONNX_F ONNX_NODE("n", "input: \"f\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2")), ""), ONNX,
-     "node 'n' (MaxPool): ridge models 2-D pools only", false, "in.onnx"},
+     "node 'n' (MaxPool): ridge models pools over 1, 2 or 3 spatial axes (the input is [N, 192])", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2") ONNX_INTS("pads", "ints: 1 ints: 1"), ""), ONNX,
      "node 'n' (MaxPool): 'pads' must be 4 values", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2") ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1"), ""),
@@ -348,9 +353,9 @@ const Case kCases[] = {
                     ONNX_ATTR_STRING("mode", "reflect"), ""),
      ONNX, "node 'n' (Pad): only a Pad of zeros is modelled (this one is reflect)", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Pad") ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1 ints: 0 ints: 0 ints: 1 ints: 0"), ""), ONNX,
-     "node 'n' (Pad): pads [0, 0, 1, 1, 0, 0, 1, 0] are not the same on both sides of H and W", false, "in.onnx"},
+     "node 'n' (Pad): pads [0, 0, 1, 1, 0, 0, 1, 0] are not the same on both sides of the spatial axes", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("ConvTranspose"), ONNX_FLOAT("w", "dims: 3 dims: 3 dims: 3")), ONNX,
-     "node 'n' (ConvTranspose): ridge models 2-D transposed convolutions only", false, "in.onnx"},
+     "node 'n' (ConvTranspose): the weight [3x3x3] does not fit the input [N, 3x8x8]", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("ConvTranspose") ONNX_INTS("output_shape", "ints: 16 ints: 16"),
                     ONNX_FLOAT("w", "dims: 3 dims: 3 dims: 3 dims: 3")),
      ONNX, "node 'n' (ConvTranspose): output_shape is not modelled", false, "in.onnx"},
@@ -361,15 +366,13 @@ const Case kCases[] = {
                     ONNX_FLOAT("w", "dims: 3 dims: 3 dims: 3 dims: 3")),
      ONNX, "node 'n' (ConvTranspose): pads [0, 0, 1, 1] are not the same on both sides", false, "in.onnx"},
     // Resize, Einsum, Where
-    {"sim/workload/onnx/conv_ops.cpp", ONNX_NODES(ONNX_F ONNX_NODE("n", "input: \"f\" " ONNX_OP("Resize")), ""), ONNX,
-     "node 'n' (Resize): ridge models the resizing of [N, C, H, W] only", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Resize"), ""), ONNX, "node 'n' (Resize): needs constant scales or sizes", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"s\" " ONNX_OP("Resize"),
                     ONNX_FLOAT("s", "dims: 4 float_data: 1 float_data: 1 float_data: 1e30 float_data: 2")),
      ONNX, "node 'n' (Resize): scale 1e+30 of axis 2 gives no size from 1 to 2^40", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize"),
                     ONNX_INT("s", "dims: 4 int64_data: 1 int64_data: 6 int64_data: 16 int64_data: 16")),
-     ONNX, "node 'n' (Resize): resizes more than H and W (to [1x6x16x16])", false, "in.onnx"},
+     ONNX, "node 'n' (Resize): resizes more than the spatial axes (to [1x6x16x16])", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize") ONNX_ATTR_STRING("mode", "cubic"),
                     ONNX_INT("s", "dims: 4 int64_data: 1 int64_data: 3 int64_data: 16 int64_data: 16")),
      ONNX, "node 'n' (Resize): mode cubic is not modelled (nearest and linear are)", false, "in.onnx"},
@@ -474,6 +477,8 @@ const Case kCases[] = {
     {"hw/descriptor_reader.cpp", HW_HEAD "sockets = 2\n" HW_COMPUTE HW_MEM, ANALYZE_HW, "only multiplies derived figures", true},
     {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM "[efficiency]\ncompute = 0.5\nmemory = 0.5\nsource = \"\"\n", ANALYZE_HW,
      "must say where the factors come from", true},
+    {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM "[efficiency]\ndequant_ops = -1\nsource = \"s\"\n", ANALYZE_HW,
+     "'dequant_ops' must be >= 0", true},
     {"hw/descriptor_reader.cpp", "", SET "compute.fp32", "an override must be KEY=VALUE (got 'compute.fp32')", false},
     {"hw/descriptor_reader.cpp", "", SET "=1", "an override has no key before '='", false},
     {"hw/descriptor_reader.cpp", "", SET "'compute.fp32=\"1\n2 TFLOPS\"'", "an override value must be one line", false},
@@ -603,10 +608,10 @@ const Case kCases[] = {
 #define RO "sim/cli/run_options.cpp"
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/base/output_file.cpp", MODEL LAYER("l", "relu"), "RIDGE analyze ./in.toml --output in.toml", "the output would overwrite an input file of this run", true},
-    {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
-    {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
+    {"sim/cli/analyze_request.cpp", "", "RIDGE analyze", "analyze: which model?", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
+    {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare --hw v100", "compare: which model?", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp", "compare: which devices?", false},
     {"sim/cli/cmd_compare.cpp", "", "RIDGE compare mlp --hw v100 --phase training --epochs 1 --dataset-size 10 --train-tokens 5",
@@ -651,6 +656,10 @@ const Case kCases[] = {
     {"sim/cli/cmd_query.cpp", "", "RIDGE query mlp", "query: which hardware? (--hw)", false},
     {"sim/cli/cmd_sweep.cpp", "", "RIDGE sweep", "sweep: which sweep file?", false},
     {"sim/cli/cmd_sweep.cpp", SWEEP, "RIDGE sweep in.toml --jobs 0", "--jobs must be 1 to 1024 (got 0)", false},
+    {"sim/cli/plot_compare.cpp", "", "RIDGE plot compare --hw v100 --output o.png", "plot compare: which model?", false},
+    {"sim/cli/plot_compare.cpp", "", "RIDGE plot compare mlp --output o.png", "plot compare: which devices?", false},
+    {"plots/compare_plot.cpp", "", "RIDGE plot compare mlp --hw v100 --hw a100 --hw h100 --hw t4 --size 1.5x1.5 --output o.png",
+     "--size is too small for 4 devices' bars", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers --output o.png", "plot layers: which model?", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers mlp --output o.png", "plot layers: which hardware? --hw is required", false},
     {"sim/cli/plot_layers.cpp", "", "RIDGE plot layers mlp --hw v100 --hw a100 --output o.png", "plot layers: one --hw at a time", false},
@@ -694,8 +703,16 @@ const Case kCases[] = {
     {"sim/parallel/parallel_plan.cpp", "", PAR "tp=2,tp=2", "--parallel: 'tp' is given twice", false},
     {"sim/parallel/parallel_plan.cpp", "", PAR "xp=2", "--parallel: unknown key 'xp'", false},
     {"sim/parallel/plan_check.cpp", "", PAR "tp=5", "plan for 'gpt3': tp=5 does not divide the 96 attention heads", false},
-    {"sim/parallel/sharded_layers.cpp", "", "RIDGE analyze gpt2 --system dgx-a100 --parallel tp=2",
+    {"sim/parallel/sharded_layers.cpp", "", "RIDGE query gpt2 --system dgx-a100 --parallel tp=2",
      "model 'gpt2' has no [params] 'layers', which a parallel plan shards by", false},
+    {"sim/parallel/data_parallel.cpp", "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 250",
+     "--global-batch 250 is not a positive multiple of dp=8", false},
+    {"sim/parallel/data_parallel.cpp", "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=16 --global-batch 256",
+     "dp=16 needs more devices than dgx1-v100 has (8)", false},
+    {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel tp=2,dp=4 --global-batch 256",
+     "--parallel tp=2,dp=4: model 'resnet50' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies", false},
+    {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256 --microbatch 4",
+     "--microbatch does not apply to data parallelism of model 'resnet50'", false},
     {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
     {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
     {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
@@ -872,12 +889,12 @@ TEST_F(InputErrorTable, ModelOps) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, ModelOpWindowsAndStructure) {
-  for (const char* reader : {"sim/workload/ops/pooling.cpp", "sim/workload/ops/conv2d.cpp", "sim/workload/ops/structural.cpp",
+  for (const char* reader : {"sim/workload/ops/pooling.cpp", "sim/workload/ops/spatial.cpp", "sim/workload/ops/structural.cpp",
                              "sim/workload/ops/embedding.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, ImportedLayerTypes) {
-  run_rows("sim/workload/ops/conv_transpose2d.cpp");
+  run_rows("sim/workload/ops/conv_transpose.cpp");
   run_rows("sim/workload/ops/resize.cpp");
 }
 TEST_F(InputErrorTable, IntegerExpressions) { run_rows(IE); }
@@ -905,18 +922,20 @@ TEST_F(InputErrorTable, SweepAndPhaseChecks) {
 }
 TEST_F(InputErrorTable, CommandLineRunOptions) { run_rows(RO); }
 TEST_F(InputErrorTable, SystemsAndParallelPlans) {
-  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp", PO,
+  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp",
+                             "sim/parallel/data_parallel.cpp", PO,
                              "sim/cli/cmd_plan.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/analyze_request.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLinePlots) {
-  for (const char* reader : {"sim/cli/plot_layers.cpp", "sim/cli/plot_options.cpp", "sim/cli/plot_roofline.cpp", "sim/cli/plot_sweep.cpp"})
+  for (const char* reader : {"sim/cli/plot_compare.cpp", "plots/compare_plot.cpp", "sim/cli/plot_layers.cpp", "sim/cli/plot_options.cpp",
+                             "sim/cli/plot_roofline.cpp", "sim/cli/plot_sweep.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, SweepCsv) { run_rows(ST); }

@@ -4,11 +4,11 @@
 #include "sim/base/format_units.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/compare_options.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/device_comparison.hpp"
 #include "sim/views/compare_report.hpp"
 #include "sim/workload/shape.hpp"
-#include "sim/workload/cost_analysis.hpp"
 
 namespace ridge::cli {
 
@@ -29,19 +29,6 @@ const CommandHelp kHelp = {
      "ridge compare resnet50 --hw a100 --hw h100 --phase training --batch 256 --epochs 90 --dataset-size 1281167 --price-basis cloud",
      "ridge compare llama-2-7b --hw a100 --hw h100 --phase decode --batch 1 --context 512 --price-basis cloud",
      "ridge compare bert-base --hw t4 --hw l4 --hw a10 --dtype fp16 --batch 32 --format json"}};
-
-CostBasis to_cost_basis(const std::string& kind, double years, double usd_per_kwh) {
-  CostBasis b;
-  if (kind == "cloud") b.kind = CostBasis::Kind::cloud;
-  else if (kind != "purchase")
-    throw InputError({}, "--price-basis: unknown basis '" + kind + "'", "use purchase (launch price + electricity) or cloud");
-  if (!(years > 0 && years <= 100)) throw InputError({}, "--years must be in (0, 100] (got " + format_raw(years) + ")");
-  if (!(usd_per_kwh >= 0 && usd_per_kwh <= 100))
-    throw InputError({}, "--usd-per-kwh must be in [0, 100] (got " + format_raw(usd_per_kwh) + ")", "e.g. 0.13");
-  b.years = years;
-  b.usd_per_kwh = usd_per_kwh;
-  return b;
-}
 
 // --epochs with --dataset-size, or --train-tokens (a language model's tokens / its input
 // length per sample); nothing when none is given (a 0 given is an error, not "none").
@@ -76,19 +63,14 @@ int run_compare(const Args& args) {
   RunOptionValues run;
   OutputOptionValues out;
   HardwareOptionValues hwo;
-  std::string basis = "purchase";
-  double years = 1;
-  double usd_per_kwh = kDefaultUsdPerKwh;
+  CostOptionValues cost_values;
   boost::optional<double> epochs;  // none of the three given: no training run
   boost::optional<int64_t> dataset_size;
   boost::optional<double> train_tokens;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
-  po::options_description cost("Cost options");
+  po::options_description cost = cost_option_group(cost_values);
   cost.add_options()
-      ("price-basis", po::value(&basis)->default_value(basis), "purchase (launch price over --years + electricity) | cloud (on-demand $/h)")
-      ("years", po::value(&years)->default_value(years), "purchase: years of full use the launch price is spread over")
-      ("usd-per-kwh", po::value(&usd_per_kwh)->default_value(usd_per_kwh), "purchase: electricity price, US dollars per kWh")
       ("epochs", po::value(&epochs), "training run: epochs over --dataset-size samples (adds its hours and cost)")
       ("dataset-size", po::value(&dataset_size), "training run: samples per epoch")
       ("train-tokens", po::value(&train_tokens), "training run of a language model: tokens in all (/ its input length per sample)");
@@ -103,14 +85,10 @@ int run_compare(const Args& args) {
 
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);
-  CostBasis cost_basis = to_cost_basis(basis, years, usd_per_kwh);
+  CostBasis cost_basis = to_cost_basis(cost_values);
   Model model = load_cli_model(model_arg, run, hwo, settings);
-  CostAnalysis costs = analyze_costs(model, settings);
-  std::vector<SelectedHardware> hardware = to_hardware_list(hwo);
-  std::vector<DeviceUnderTest> devices;
-  for (const SelectedHardware& h : hardware) devices.push_back({&h.spec, h.model});
   std::optional<TrainingRun> training_run = to_training_run(epochs, dataset_size, train_tokens, model, settings);
-  ComparisonResult result = compare_devices(model, costs, devices, cost_basis, training_run);
+  ComparisonResult result = compare_on_hardware(model, settings, hwo, cost_basis, training_run);
   write_output(out.output, [&](std::ostream& os) { write_compare(result, format, os); });
   return 0;
 }

@@ -7,6 +7,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/fit_check.hpp"
 #include "sim/cli/run_options.hpp"
 #include "hw/model_registry.hpp"
@@ -117,6 +118,7 @@ int run_parallel_generate(const std::string& model_arg, const std::string& paral
 int run_generate(const Args& args) {
   std::string model_arg;
   int64_t prompt = 0, gen = 0;
+  bool quiet = false;
   RunOptionValues run;
   HardwareOptionValues hwo;
   OutputOptionValues out;
@@ -124,6 +126,7 @@ int run_generate(const Args& args) {
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file")(
       "prompt", po::value(&prompt), "prompt tokens per sequence (prefilled in one step)")(
       "gen", po::value(&gen), "tokens generated per sequence (the first by prefill, the rest one decode step each)");
+  add_quiet_option(general, quiet);
   po::options_description runs("Run options");
   runs.add_options()("batch,b", po::value(&run.batch)->default_value(run.batch), "sequences generated together")(
       "dtype,d", po::value(&run.dtype), "weights and activations: fp16 (default) | bf16 | fp32 | ...")(
@@ -158,7 +161,11 @@ int run_generate(const Args& args) {
   SelectedHardware hw = *to_hardware(hwo);
   Model prefill_model = load_model(model_arg, prompt);
   Model decode_model = load_model(model_arg, 1);
-  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  GenerationResult g;
+  {
+    ProgressLine progress(std::cerr, progress_wanted(quiet), "generate: timing the prefill and " + std::to_string(gen - 1) + " decode steps");
+    g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  }
   // After simulate_generation, which checks prompt + gen against max_positions. The
   // footprint peaks at the prefill (the prompt's activations) or at the last decode
   // step (the longest KV cache); a configuration that cannot hold either is refused.

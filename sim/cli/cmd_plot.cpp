@@ -14,6 +14,7 @@ const std::vector<PlotKind>& plot_kinds() {
       {"roofline", "MODEL --hw HW [--hw HW2 ...]  layers on the hardware's rooflines (log-log)", run_plot_roofline},
       {"layers", "MODEL --hw HW                   where the step's time goes: layers, blocks or ops", run_plot_layers},
       {"sweep", "SWEEP.csv                       samples/s against batch (and time against a varied field)", run_plot_sweep},
+      {"compare", "MODEL --hw A --hw B [...]      throughput, per dollar and per joule, device by device", run_plot_compare},
   };
   return kinds;
 }
@@ -31,6 +32,7 @@ int run_plot(const Args& args) {
                  "examples:\n"
                  "  ridge plot roofline alexnet --hw v100 --output roofline.png\n"
                  "  ridge plot layers resnet50 --hw a100 --batch 64 --output layers.svg\n"
+                 "  ridge plot compare resnet50 --hw gtx1080ti --hw k80 --phase training --batch 64 --output buy.png\n"
                  "  ridge sweep configs/sweeps/gpu-generations.toml --format csv --output s.csv && ridge plot sweep s.csv --output sweep.pdf\n";
     return 0;
   }

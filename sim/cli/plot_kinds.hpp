@@ -20,5 +20,6 @@ const std::vector<PlotKind>& plot_kinds();
 int run_plot_roofline(const Args& args);
 int run_plot_layers(const Args& args);
 int run_plot_sweep(const Args& args);
+int run_plot_compare(const Args& args);
 
 }  // namespace ridge::cli

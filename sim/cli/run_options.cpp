@@ -58,7 +58,8 @@ po::options_description hardware_option_group(HardwareOptionValues& v) {
       ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
        "e.g. model.seq=2048 (repeatable)")
       ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
-       "calibrated: a descriptor's [calibration] applies; none: the pure roofline bound");
+       "calibrated: a descriptor's [efficiency] (achievable roofs from public measurements) and [calibration] apply, "
+       "a prediction; none: the datasheet roofline, a bound");
   return g;
 }
 
@@ -193,12 +194,11 @@ OnnxOptions to_onnx_options(const RunOptionValues& v) {
   return o;
 }
 
-Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
-                     RunSettings& settings) {
-  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
-  // A model stored in another type (an fp16 ONNX export) runs in it unless --dtype says.
+namespace {
+// A model stored in another type (an fp16 ONNX export) runs in it unless --dtype says;
+// with --allow-unknown, stderr says what the totals leave out, so it is never silent.
+void adopt_cli_model(const Model& m, const RunOptionValues& run, RunSettings& settings) {
   if (run.dtype.empty() && m.dtype) settings.dtype = *m.dtype;
-  // --allow-unknown: say on stderr what the totals leave out, so it is never silent.
   std::string unmodelled;
   size_t count = 0;
   for (const Layer& l : m.layers)
@@ -206,10 +206,25 @@ Model load_cli_model(const std::string& arg, const RunOptionValues& run, const H
   if (count)
     std::cerr << "note: " << count << " unmodelled layer(s) counted at zero cost: " << unmodelled
               << (count > 8 ? ", ..." : "") << '\n';
+}
+}  // namespace
+
+Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
+                     RunSettings& settings) {
+  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
+  adopt_cli_model(m, run, settings);
   return m;
 }
 
-std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
+std::shared_ptr<const Model> load_cli_model(const std::string& arg, const RunOptionValues& run,
+                                            const HardwareOptionValues& hw, RunSettings& settings,
+                                            const Loaders& loaders) {
+  std::shared_ptr<const Model> m = loaders.model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
+  adopt_cli_model(*m, run, settings);
+  return m;
+}
+
+std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v, const Loaders& loaders) {
   std::vector<std::string> hw_sets;
   for (const std::string& set : v.sets)
     if (!is_model_set(set)) hw_sets.push_back(set);
@@ -222,19 +237,19 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
-    s.spec = load_hardware(name, hw_sets);  // model.NAME sets go to the model, not here
-    if (v.efficiency == "none") s.spec.calibration.reset();
+    s.spec = loaders.hardware(name, hw_sets);  // model.NAME sets go to the model, not here
+    if (v.efficiency == "none") s.spec.drop_efficiency();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }
   return out;
 }
 
-std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v) {
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v, const Loaders& loaders) {
   if (v.hw.size() > 1)
     throw InputError({}, "--hw is given " + std::to_string(v.hw.size()) + " times; this command takes one",
                      "to compare hardware use ridge sweep, or overlay them with ridge plot roofline");
-  std::vector<SelectedHardware> list = to_hardware_list(v);
+  std::vector<SelectedHardware> list = to_hardware_list(v, loaders);
   if (list.empty()) return std::nullopt;
   return std::move(list.front());
 }

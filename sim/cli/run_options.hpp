@@ -12,6 +12,7 @@
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
+#include "sim/cli/model_loaders.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/run_settings.hpp"
@@ -91,17 +92,21 @@ OnnxOptions to_onnx_options(const RunOptionValues& v);
 // when --dtype is not given.
 Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
                      RunSettings& settings);
+// The same read through `loaders` (a cache keeps the model it returns).
+std::shared_ptr<const Model> load_cli_model(const std::string& arg, const RunOptionValues& run,
+                                            const HardwareOptionValues& hw, RunSettings& settings,
+                                            const Loaders& loaders);
 
 struct SelectedHardware {
   HardwareSpec spec;
   const HardwareModel* model = nullptr;
 };
 // Every descriptor named by --hw (with --set overrides) and its hardware model, in the
-// order given; --hw-model or --set without --hw is an InputError.
-std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v);
+// order given, read through `loaders`; --hw-model or --set without --hw is an InputError.
+std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v, const Loaders& loaders = file_loaders());
 // The one descriptor named by --hw, or nothing without it; more than one --hw is an
 // InputError for commands that take one.
-std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v);
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v, const Loaders& loaders = file_loaders());
 
 // Parses `args` against `visible` plus positionals; prints the help (usage,
 // description, options, examples) and returns false on --help. Unknown options,

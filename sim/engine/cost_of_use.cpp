@@ -29,4 +29,19 @@ std::optional<UseCost> use_cost(const HardwareSpec& hw, const CostBasis& basis, 
 
 double per_usd(double per_s, double usd_per_hour) { return usd_per_hour > 0 ? per_s * 3600 / usd_per_hour : 0; }
 
+std::optional<CostBasis::Kind> parse_cost_basis_kind(const std::string& name) {
+  if (name == "purchase") return CostBasis::Kind::purchase;
+  if (name == "cloud") return CostBasis::Kind::cloud;
+  return std::nullopt;
+}
+
+bool valid_years(double years) { return years > 0 && years <= kMaxAmortisationYears; }
+bool valid_usd_per_kwh(double usd_per_kwh) { return usd_per_kwh >= 0 && usd_per_kwh <= kMaxUsdPerKwh; }
+
+std::string cost_basis_text(const CostBasis& b) {
+  if (b.kind == CostBasis::Kind::cloud) return "each device's cloud on-demand price per hour (descriptor [price])";
+  return "launch price amortised over " + format_raw(b.years) + " year(s) of full use + electricity at $" +
+         format_raw(b.usd_per_kwh) + "/kWh of the modelled average power";
+}
+
 }  // namespace ridge

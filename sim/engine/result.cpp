@@ -104,6 +104,7 @@ void add_work(LayerWork& sum, const LayerWork& w) {
   sum.output_bytes += w.output_bytes;
   sum.weight_bytes += w.weight_bytes;
   sum.kv_bytes += w.kv_bytes;
+  sum.dequant_weights += w.dequant_weights;
   sum.link_bytes += w.link_bytes;
   sum.kernels += w.kernels;
 }
@@ -115,6 +116,7 @@ void add_times(LayerTiming& sum, const LayerTiming& t) {
   sum.memory_s += t.memory_s;
   sum.link_s += t.link_s;
   sum.overhead_s += t.overhead_s;
+  sum.dequant_s += t.dequant_s;
   sum.time_s += t.time_s;
 }
 

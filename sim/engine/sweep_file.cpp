@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -14,6 +15,7 @@
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/workload/model_catalog.hpp"
+#include "sim/base/data_paths.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/input_file.hpp"
 
@@ -209,7 +211,36 @@ void read_serving_lists(TomlFields& f, SweepFile& s) {
   named_list(f, "overhead", parse_launch_overhead, "use kernel, graph or none", LaunchOverhead::per_kernel, s.overheads);
 }
 
+// [cost]: basis, years, usd_per_kwh, checked as the options of the same names.
+CostBasis read_cost_basis(TomlFields& f, const std::string& path) {
+  CostBasis b;
+  const toml::table* t = f.optional_table("cost");
+  if (!t) return b;
+  TomlFields c(*t, path, "[cost]");
+  if (std::optional<std::string> name = c.optional_string("basis")) {
+    std::optional<CostBasis::Kind> kind = parse_cost_basis_kind(*name);
+    if (!kind) c.fail("basis", "must be purchase or cloud (got '" + *name + "')", "purchase: launch price + electricity; cloud: on-demand $/h");
+    b.kind = *kind;
+  }
+  if (std::optional<double> years = c.optional_number("years")) {
+    if (!valid_years(*years)) c.fail("years", "must be in (0, 100]");
+    b.years = *years;
+  }
+  if (std::optional<double> price = c.optional_number("usd_per_kwh")) {
+    if (!valid_usd_per_kwh(*price)) c.fail("usd_per_kwh", "must be in [0, 100] US dollars per kWh", "e.g. 0.13");
+    b.usd_per_kwh = *price;
+  }
+  c.reject_unknown_keys();
+  return b;
+}
+
 }  // namespace
+
+std::string SweepFile::resolve(const std::string& name) const {
+  std::filesystem::path file(name);
+  if (!names_a_file(name) || file.is_absolute()) return name;
+  return (std::filesystem::path(path).parent_path() / file).lexically_normal().string();
+}
 
 size_t SweepFile::point_count() const { return checked_point_count(*this).value_or(0); }
 
@@ -288,6 +319,7 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
       s.vary.push_back(std::move(sv));
     }
   }
+  s.cost = read_cost_basis(f, path);
   f.reject_unknown_keys();
   check_point_count(s);
   return s;

@@ -3,7 +3,8 @@
 // model or hardware is reported where it was written). See docs/guide/sweep-hardware.md.
 //
 //   models   = ["alexnet", "gpt2"]              # zoo names or model files; "*": the zoo
-//   hardware = ["v100", "configs/hw/x.toml"]    # shipped names or files; "*": all shipped
+//   hardware = ["v100", "my-gpu.toml"]          # shipped names or files; "*": all shipped
+//                                               # (file paths relative to the sweep file)
 //   batch    = [1, 8, 64]                       # default [1]
 //   dtype    = ["fp32", "fp16"]                 # default ["fp32"]
 //   phase    = ["inference", "training"]        # default ["inference"]
@@ -12,6 +13,11 @@
 //   kv_dtype = ["fp16", "fp8"]                  # default: dtype's (prefill / decode only)
 //   weight_dtype = ["none", "int8", "int4"]     # default ["none"]; not with training
 //   overhead = ["kernel", "graph", "none"]      # default ["kernel"]
+//
+//   [cost]                                      # the basis of usd_per_hour, samples_per_usd
+//   basis = "purchase"                          # or "cloud" (on-demand $/h); default purchase
+//   years = 3                                   # purchase: amortisation, default 1
+//   usd_per_kwh = 0.10                          # purchase: electricity, default 0.13
 //
 //   [[vary]]                                    # any number; each multiplies the sweep
 //   key    = "memory.HBM2.bandwidth"            # a --set key path
@@ -30,6 +36,7 @@
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/engine/cost_of_use.hpp"
 #include "sim/workload/run_settings.hpp"
 
 namespace ridge {
@@ -68,6 +75,12 @@ struct SweepFile {
   std::vector<WeightFormat> weight_formats;
   std::vector<LaunchOverhead> overheads;
   std::vector<SweepVary> vary;
+  CostBasis cost;  // [cost]; the defaults of `ridge compare` without it
+
+  // A model or hardware entry as it is read: a relative file path ("my-gpu.toml",
+  // "../models/x.toml") is taken from the sweep file's folder, not the working directory;
+  // shipped names and absolute paths are unchanged.
+  std::string resolve(const std::string& name) const;
 
   // The number of points: the product of every list's length (parse_sweep has checked
   // that it is at most kMaxSweepPoints, so it cannot wrap).

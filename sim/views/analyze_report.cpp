@@ -89,9 +89,33 @@ ColumnTable analyze_table(const RunResult& run, const ColumnChoice& columns) {
   return t;
 }
 
-Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
+Json analyze_layers_json(const RunResult& run, const ColumnChoice& columns) {
   std::vector<Field<LayerResult>> fields = layer_fields(run);
   std::vector<const Field<LayerResult>*> chosen = choose_fields(fields, columns);
+  Json layers = Json::array();
+  for (const LayerResult& l : run.layers) {
+    Json j = Json::object();
+    put_fields(j, chosen, l);
+    layers.push_back(std::move(j));
+  }
+  return layers;
+}
+
+Json analyze_totals_json(const RunResult& run, const ColumnChoice& columns) {
+  std::vector<Field<LayerResult>> fields = layer_fields(run);
+  Json totals = Json::object();
+  put_fields(totals, choose_fields(fields, columns), run.totals);
+  std::vector<Field<RunResult>> extra = run_fields(run);
+  put_fields(totals, all_fields(extra), run);
+  if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {  // counted at zero cost (--allow-unknown)
+    Json unmodelled = Json::array();
+    for (const std::string& name : u) unmodelled.push_back(name);
+    totals["unmodelled"] = std::move(unmodelled);
+  }
+  return totals;
+}
+
+Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
   Json root = report_root(run.model, run.settings);
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push_back(line);
@@ -100,32 +124,19 @@ Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
     root["data_on"] = run.settings.data_on == DataPlacement::host ? "host" : "device";
     root["hardware"] = hardware_json(*run.hardware);
   }
-  Json layers = Json::array();
-  for (const LayerResult& l : run.layers) {
-    Json j = Json::object();
-    put_fields(j, chosen, l);
-    layers.push_back(std::move(j));
-  }
-  root["layers"] = std::move(layers);
-  Json totals = Json::object();
-  put_fields(totals, chosen, run.totals);
-  std::vector<Field<RunResult>> extra = run_fields(run);
-  put_fields(totals, all_fields(extra), run);
-  if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {  // counted at zero cost (--allow-unknown)
-    Json unmodelled = Json::array();
-    for (const std::string& name : u) unmodelled.push_back(name);
-    totals["unmodelled"] = std::move(unmodelled);
-  }
-  root["totals"] = std::move(totals);
+  root["layers"] = analyze_layers_json(run, columns);
+  root["totals"] = analyze_totals_json(run, columns);
   return root;
+}
+
+ColumnChoice machine_columns(const ColumnChoice& columns) {
+  return columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns;
 }
 
 void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out,
                    const CsvStyle& csv) {
   bool machine = format == OutputFormat::csv || format == OutputFormat::json;
-  ColumnChoice effective = machine && columns.kind == ColumnChoice::Kind::compact
-                               ? ColumnChoice{ColumnChoice::Kind::all, {}}
-                               : columns;
+  ColumnChoice effective = machine ? machine_columns(columns) : columns;
   write_report(format, out, [&] { return analyze_json(run, effective); }, [&] { return analyze_table(run, effective); }, csv);
 }
 

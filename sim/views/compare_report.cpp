@@ -14,11 +14,7 @@ using F = Field<ComparedDevice>;
 
 FieldValue optional_value(const std::optional<double>& v) { return v ? FieldValue(*v) : FieldValue(nullptr); }
 
-std::string basis_line(const CostBasis& b) {
-  if (b.kind == CostBasis::Kind::cloud) return "cost: each device's cloud on-demand price per hour (descriptor [price])";
-  return "cost: launch price amortised over " + format_raw(b.years) + " year(s) of full use + electricity at $" +
-         format_raw(b.usd_per_kwh) + "/kWh of the modelled average power";
-}
+std::string basis_line(const CostBasis& b) { return "cost: " + cost_basis_text(b); }
 
 std::string settings_text(const ComparisonResult& r) {
   const RunSettings& s = r.settings;

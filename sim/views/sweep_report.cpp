@@ -167,7 +167,7 @@ std::string sweep_summary_text(const SweepPlan& plan, const SweepResult& result,
       if (v.per_usd)
         out << "  best per dollar: " << series_name(plan, result, *v.per_usd, -1) << " batch " << plan.coords(*v.per_usd).batch
             << ", " << format_count(*result.points[*v.per_usd].samples_per_usd)
-            << " samples/$ (launch price over 1 year of full use + electricity)\n";
+            << " samples/$ (" << cost_basis_text(f.cost) << ")\n";
       if (v.per_joule)
         out << "  best per joule: " << series_name(plan, result, *v.per_joule, -1) << " batch "
             << plan.coords(*v.per_joule).batch << ", " << format_joules(*result.points[*v.per_joule].joules_per_sample)

@@ -46,7 +46,7 @@ _ridge() {
       mapfile -t COMPREPLY < <(compgen -W "models hardware hw-models systems" -- "${cur}") ;;
     plot)
       if [[ ${COMP_CWORD} -eq 2 ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roofline layers sweep" -- "${cur}")
+        mapfile -t COMPREPLY < <(compgen -W "roofline layers sweep compare" -- "${cur}")
       else
         mapfile -t COMPREPLY < <(compgen -W "$(_ridge_names "${ridge}" models)" -- "${cur}")
       fi ;;
