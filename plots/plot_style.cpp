@@ -94,11 +94,11 @@ void apply_size(PlotStyle& style, const std::string& text) {
 PlotStyle make_style(const std::string& output, const StyleOptions& o) {
   PlotStyle s;
   s.format = format_of_output(output);
-  if (o.dpi != 0) {
-    if (!(o.dpi >= 50 && o.dpi <= 1200)) throw InputError({}, "--dpi must be between 50 and 1200 (got " + gp_number(o.dpi) + ")");
+  if (o.dpi) {
+    if (!(*o.dpi >= 50 && *o.dpi <= 1200)) throw InputError({}, "--dpi must be between 50 and 1200 (got " + gp_number(*o.dpi) + ")");
     if (s.format != ImageFormat::png)
       throw InputError({}, "--dpi is for PNG output", "vector formats (svg, pdf, tex) take --size in inches");
-    s.dpi = o.dpi;
+    s.dpi = *o.dpi;
   }
   // Presets: a two-column paper's \columnwidth (IEEEtran 3.5 in, ACM 3.33 in) and its
   // \textwidth (IEEEtran 7.16 in) at 9 pt (one step under IEEEtran's 10-pt body, \small;
@@ -131,10 +131,10 @@ PlotStyle make_style(const std::string& output, const StyleOptions& o) {
                          "give the size with --font-size");
     s.font = o.font;
   }
-  if (o.font_size != 0) {
-    if (!(o.font_size >= 4 && o.font_size <= 72))
-      throw InputError({}, "--font-size must be between 4 and 72 points (got " + gp_number(o.font_size) + ")");
-    s.font_size = o.font_size;
+  if (o.font_size) {
+    if (!(*o.font_size >= 4 && *o.font_size <= 72))
+      throw InputError({}, "--font-size must be between 4 and 72 points (got " + gp_number(*o.font_size) + ")");
+    s.font_size = *o.font_size;
   }
   return s;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,15 +77,15 @@ std::string extension_of(ImageFormat f);
 // style's dpi ("1200x800px"). Bad values are InputErrors naming the option.
 void apply_size(PlotStyle& style, const std::string& text);
 
-// The command line's figure options; empty / zero: not given.
+// The command line's figure options; empty: not given.
 struct StyleOptions {
   // --style: "column" (3.3 in, 9 pt; alias "paper"), "page" (7 in, 9 pt; alias "paper-wide"),
   // "slides" (10 x 5.6 in, 16 pt)
   std::string preset;
   std::string size;    // --size, over the preset's
-  double dpi = 0;      // --dpi
+  std::optional<double> dpi;  // --dpi
   std::string font;
-  double font_size = 0;  // --font-size, over the preset's
+  std::optional<double> font_size;  // --font-size, over the preset's
   bool grayscale = false;
   bool no_title = false;
 };

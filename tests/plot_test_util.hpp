@@ -16,25 +16,11 @@
 #include <vector>
 
 #include "plots/plot_style.hpp"
+#include "tests/test_folder.hpp"
 
 namespace ridge::test {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string t = (std::filesystem::temp_directory_path() / "ridge-plot-test-XXXXXX").string();
-    if (::mkdtemp(t.data())) path_ = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = ridge_test::TempDir;
 
 inline std::string read_all(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -17,6 +17,7 @@
 #include "sim/engine/measured_layers.hpp"
 #include "tests/model_text.hpp"
 #include "tests/run_ridge.hpp"
+#include "tests/test_folder.hpp"
 
 namespace ridge {
 namespace {
@@ -467,8 +468,8 @@ TEST(Calibration, RidgePointAndBandwidthAreTheCalibratedClasss) {
 // 149.75232 us (the test chip has no launch overhead).
 TEST(CalibrateCli, AQueryOfALayerWhoseComputeAndTrafficAddSaysSo) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / "ridge-calibrate-overlap-test";
-  fs::create_directories(dir);
+  ridge_test::TempDir temp;  // a fixed /tmp name was shared with concurrent runs of the suite
+  const fs::path dir = temp.path();
   std::ofstream(dir / "chip.toml") << chip_with_class("op_class = \"max_pool\"\ndtype = \"fp32\"\noverlap = false\n");
   const std::string query = "query alexnet --hw " + (dir / "chip.toml").string() + " --layer pool1";
   auto text = ridge_test::run_ridge(query);
@@ -485,13 +486,12 @@ TEST(CalibrateCli, AQueryOfALayerWhoseComputeAndTrafficAddSaysSo) {
   ASSERT_EQ(analyze.status, 0) << analyze.err;
   EXPECT_NE(analyze.out.find("time: max(compute, memory) (compute + memory for max_pool: calibrated, they do not overlap)"),
             std::string::npos);
-  fs::remove_all(dir);
 }
 
 TEST(CalibrateCli, WritesADescriptorThatReadsBackAndSaysItIsCalibrated) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / "ridge-calibrate-test";
-  fs::create_directories(dir);
+  ridge_test::TempDir temp;
+  const fs::path dir = temp.path();
   std::ofstream(dir / "chip.toml") << kChip;
   std::ofstream(dir / "m.csv") << synthetic_csv(0.6, 2e8, 0.7, 3, 20, 0.02);
   auto r = ridge_test::run_ridge("calibrate " + (dir / "m.csv").string() + " --hw " + (dir / "chip.toml").string() +

@@ -1,5 +1,7 @@
 // A fresh temporary folder per test (named after the test and the process), removed
-// after it, with helpers to write files into it.
+// after it, with helpers to write files into it; and TempDir, a uniquely named one
+// (mkdtemp) for a scope. Never a fixed name under /tmp: the shards of this suite, and the
+// suites of other checkouts on the same machine, run at the same time.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,6 +12,25 @@
 #include <string>
 
 namespace ridge_test {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string t = (std::filesystem::temp_directory_path() / "ridge-test-XXXXXX").string();
+    if (::mkdtemp(t.data())) path_ = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
 
 class FolderTest : public testing::Test {
  protected:

@@ -130,9 +130,11 @@ TEST_F(OutputSafety, SigtermDuringAPlotLeavesNoTemporaryFolder) {
     ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  // Wait until the temporary folder exists (ridge is then rendering), then stop ridge.
+  // Wait until the temporary folder exists (ridge is then rendering), then stop ridge:
+  // up to 30 s, as a loaded machine (other suites running beside this one) may take
+  // seconds to get there.
   bool seen = false;
-  for (int i = 0; i < 200 && !seen; ++i) {
+  for (int i = 0; i < 1200 && !seen; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
     for (const auto& e : fs::directory_iterator(at("out"))) seen |= e.path().filename().string().rfind(".ridge-plot-", 0) == 0;
   }

@@ -120,7 +120,7 @@ TEST(PlotRoofline, LaunchBoundLayersSitAtTheirRooflinePositionAsSquares) {
 TEST(PlotRoofline, PaperOverlayNamesRoofsInTheKeyAndKeepsLabelsOffTheLines) {
   TimedRun r = timed("resnet50", {"v100", "a100"});
   RooflineRequest req{&r.model, r.settings, r.runs, 8};
-  PlotStyle paper = make_style("f.pdf", {"paper", "", 0, "", 0});
+  PlotStyle paper = make_style("f.pdf", {"paper", "", {}, "", {}});
   PlotBundle b = roofline_plot(req, paper, "roof");
   const std::string& gp = b.files[0].content;
   EXPECT_NE(gp.find("title 'v100: 15.7 TFLOP/s, 900 GB/s'"), std::string::npos) << gp;
@@ -150,7 +150,7 @@ double number_after(const std::string& gp, const std::string& key) {
 // figure taller by a row (9 pt x 1.25 line height x 1.15 row spacing = 0.1797 in), and
 // the plot area keeps its height.
 TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
-  PlotStyle paper = make_style("f.pdf", {"paper", "", 0, "", 0});
+  PlotStyle paper = make_style("f.pdf", {"paper", "", {}, "", {}});
   struct Figure {
     double width, height, plot_height;
   };
@@ -168,7 +168,7 @@ TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
   EXPECT_NEAR(three.plot_height, two.plot_height, 1e-9);
   EXPECT_GT(three.plot_height, 1.5);
   // --size (at the same 8 pt) keeps the height it was given.
-  PlotStyle sized = make_style("f.pdf", {"", "3.3x2.6", 0, "", 8});
+  PlotStyle sized = make_style("f.pdf", {"", "3.3x2.6", {}, "", 8});
   TimedRun r = timed("resnet50", {"v100", "a100"});
   RooflineRequest req{&r.model, r.settings, r.runs, 8};
   EXPECT_DOUBLE_EQ(number_after(roofline_plot(req, sized, "roof").files[0].content, "in,"), 2.6);
@@ -186,7 +186,7 @@ TEST(PlotRoofline, UnnamedRoofsDoNotStretchTheAxis) {
     const size_t at = gp.find("set yrange [");
     return at == std::string::npos ? std::string() : gp.substr(gp.find(':', at), gp.find('\n', at) - gp.find(':', at));
   };
-  EXPECT_EQ(y_top(roofline_plot(req, make_style("f.pdf", {"paper", "", 0, "", 0}), "roof").files[0].content), ":1e+14]");
+  EXPECT_EQ(y_top(roofline_plot(req, make_style("f.pdf", {"paper", "", {}, "", {}}), "roof").files[0].content), ":1e+14]");
   // So at the default 6 in, which no longer widens for a margin of roof labels (every
   // kind's default is one width): the overlay names its run roofs in the key too.
   EXPECT_EQ(y_top(roofline_plot(req, style_for(ImageFormat::png), "roof").files[0].content), ":1e+14]");
@@ -407,35 +407,38 @@ TEST(PlotStyleOptions, SizeAndFormat) {
   EXPECT_EQ(format_of_output("a/b.PDF"), ImageFormat::pdf);
   EXPECT_THROW(format_of_output("fig.jpg"), InputError);
   // Inches in every format; pixels (PNG only) at the dpi: 1200 px / 150 dpi = 8 in.
-  PlotStyle s = make_style("f.png", {"", "6x4", 0, "", 0});
+  PlotStyle s = make_style("f.png", {"", "6x4", {}, "", {}});
   EXPECT_DOUBLE_EQ(s.width_in, 6);
-  s = make_style("f.png", {"", "1200x900px", 0, "", 0});
+  s = make_style("f.png", {"", "1200x900px", {}, "", {}});
   EXPECT_DOUBLE_EQ(s.width_in, 8);
   EXPECT_DOUBLE_EQ(s.height_in, 6);
-  s = make_style("f.png", {"", "1200x900px", 300, "", 0});
+  s = make_style("f.png", {"", "1200x900px", 300, "", {}});
   EXPECT_DOUBLE_EQ(s.width_in, 4);
-  s = make_style("f.pdf", {"", "3.5x2.6", 0, "Times", 8});
+  s = make_style("f.pdf", {"", "3.5x2.6", {}, "Times", 8});
   EXPECT_DOUBLE_EQ(s.width_in, 3.5);
   EXPECT_EQ(s.font, "Times");
-  s = make_style("f.svg", {"", "15cmx10cm", 0, "", 0});
+  s = make_style("f.svg", {"", "15cmx10cm", {}, "", {}});
   EXPECT_NEAR(s.width_in, 15 / 2.54, 1e-12);
   // Presets: a single column is 3.3 in at 9 pt (IEEEtran's \small under its 10-pt body,
   // ACM's 9-pt body); --font-size overrides.
-  s = make_style("f.pdf", {"paper", "", 0, "", 0});
+  s = make_style("f.pdf", {"paper", "", {}, "", {}});
   EXPECT_DOUBLE_EQ(s.width_in, 3.3);
   EXPECT_DOUBLE_EQ(s.font_size, 9);
   EXPECT_TRUE(s.size_given);
-  s = make_style("f.pdf", {"paper-wide", "", 0, "", 8});
+  s = make_style("f.pdf", {"paper-wide", "", {}, "", 8});
   EXPECT_DOUBLE_EQ(s.width_in, 7);
   EXPECT_DOUBLE_EQ(s.font_size, 8);
-  EXPECT_THROW(make_style("f.pdf", {"poster", "", 0, "", 0}), InputError);
-  EXPECT_THROW(make_style("f.pdf", {"", "1200x900px", 0, "", 0}), InputError);  // pixels are for PNG
-  EXPECT_THROW(make_style("f.pdf", {"", "", 300, "", 0}), InputError);          // so is --dpi
-  EXPECT_THROW(make_style("f.pdf", {"", "3.5", 0, "", 0}), InputError);
-  EXPECT_THROW(make_style("f.pdf", {"", "0x3", 0, "", 0}), InputError);
-  EXPECT_THROW(make_style("f.pdf", {"", "6x4ft", 0, "", 0}), InputError);
-  EXPECT_THROW(make_style("f.pdf", {"", "", 0, "Sans,12", 0}), InputError);
-  EXPECT_THROW(make_style("f.pdf", {"", "", 0, "", 200}), InputError);
+  EXPECT_THROW(make_style("f.pdf", {"poster", "", {}, "", {}}), InputError);
+  EXPECT_THROW(make_style("f.pdf", {"", "1200x900px", {}, "", {}}), InputError);  // pixels are for PNG
+  EXPECT_THROW(make_style("f.pdf", {"", "", 300, "", {}}), InputError);          // so is --dpi
+  EXPECT_THROW(make_style("f.pdf", {"", "3.5", {}, "", {}}), InputError);
+  EXPECT_THROW(make_style("f.pdf", {"", "0x3", {}, "", {}}), InputError);
+  EXPECT_THROW(make_style("f.pdf", {"", "6x4ft", {}, "", {}}), InputError);
+  EXPECT_THROW(make_style("f.pdf", {"", "", {}, "Sans,12", {}}), InputError);
+  EXPECT_THROW(make_style("f.pdf", {"", "", {}, "", 200}), InputError);
+  // A value given is checked, 0 included (it used to stand for "not given").
+  EXPECT_THROW(make_style("f.png", {"", "", 0.0, "", {}}), InputError);
+  EXPECT_THROW(make_style("f.png", {"", "", {}, "", 0.0}), InputError);
 }
 
 // --- gnuplot missing or failing ---

@@ -64,8 +64,8 @@ Timed timed(const Case& c) {
 // LaTeX figure at its default size.
 std::vector<std::pair<std::string, PlotStyle>> presets() {
   return {{"default png", make_style("f.png", {})},
-          {"column pdf", make_style("f.pdf", {"column", "", 0, "", 0})},
-          {"page svg", make_style("f.svg", {"page", "", 0, "", 0})},
+          {"column pdf", make_style("f.pdf", {"column", "", {}, "", {}})},
+          {"page svg", make_style("f.svg", {"page", "", {}, "", {}})},
           {"default tex", make_style("f.tex", {})}};
 }
 

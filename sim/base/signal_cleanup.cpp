@@ -1,9 +1,11 @@
 // Removing temporaries when a signal stops ridge (see signal_cleanup.hpp).
 #include "sim/base/signal_cleanup.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <mutex>
@@ -30,8 +32,15 @@ int g_active = 0;
 struct sigaction g_previous[std::size(kSignals)];
 
 extern "C" void on_fatal_signal(int sig) {
+  // The child is killed and waited for before its folder is emptied: a gnuplot still
+  // running after the unlinks below could create its image there, and the folder would
+  // stay. SIGKILL, so that the wait is bounded whatever the child does with SIGTERM.
   for (Slot& s : g_slots)
-    if (s.kind.load(std::memory_order_acquire) == 1 + static_cast<int>(SignalCleanup::Kind::child)) ::kill(s.child, SIGTERM);
+    if (s.kind.load(std::memory_order_acquire) == 1 + static_cast<int>(SignalCleanup::Kind::child)) {
+      ::kill(s.child, SIGKILL);
+      while (::waitpid(s.child, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
   for (Slot& s : g_slots)
     if (s.kind.load(std::memory_order_acquire) == 1 + static_cast<int>(SignalCleanup::Kind::file)) ::unlink(s.path);
   for (Slot& s : g_slots)

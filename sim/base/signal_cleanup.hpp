@@ -2,7 +2,8 @@
 // or a plot has made are removed, and a child process (gnuplot) is stopped, before the
 // process dies of SIGINT, SIGTERM or SIGHUP with the usual status. Registrations are
 // scoped objects; the handlers are installed while any exists and the previous ones
-// restored after. The handler does only async-signal-safe work (unlink, rmdir, kill).
+// restored after. The handler does only async-signal-safe work (kill, waitpid, unlink,
+// rmdir).
 #pragma once
 
 #include <signal.h>
@@ -15,7 +16,8 @@ namespace ridge {
 class SignalCleanup {
  public:
   enum class Kind { file, folder, child };
-  // A file to unlink, an (emptied) folder to rmdir, or a child process to SIGTERM.
+  // A file to unlink, an (emptied) folder to rmdir, or a child process to SIGKILL and
+  // wait for (before the files and folders go).
   // Folders are removed after files, so register the files a folder holds too.
   SignalCleanup(const std::string& path, Kind kind);
   explicit SignalCleanup(pid_t child);

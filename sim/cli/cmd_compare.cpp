@@ -31,28 +31,29 @@ const CommandHelp kHelp = {
      "ridge compare bert-base --hw t4 --hw l4 --hw a10 --dtype fp16 --batch 32 --format json"}};
 
 // --epochs with --dataset-size, or --train-tokens (a language model's tokens / its input
-// length per sample); nothing when neither is given.
-std::optional<TrainingRun> to_training_run(double epochs, int64_t dataset_size, double train_tokens, const Model& model,
+// length per sample); nothing when none is given (a 0 given is an error, not "none").
+std::optional<TrainingRun> to_training_run(const boost::optional<double>& epochs, const boost::optional<int64_t>& dataset_size,
+                                           const boost::optional<double>& train_tokens, const Model& model,
                                            const RunSettings& settings) {
-  const bool by_epochs = epochs != 0 || dataset_size != 0;
-  if (!by_epochs && train_tokens == 0) return std::nullopt;
-  if (by_epochs && train_tokens != 0)
+  const bool by_epochs = epochs || dataset_size;
+  if (!by_epochs && !train_tokens) return std::nullopt;
+  if (by_epochs && train_tokens)
     throw InputError({}, "--train-tokens and --epochs / --dataset-size both describe the run", "give one of the two");
-  const bool valid = epochs >= 0 && epochs <= 1e9 && dataset_size >= 0 && train_tokens >= 0 && train_tokens <= 1e18 &&
-                     (!by_epochs || (epochs > 0 && dataset_size > 0));
+  const bool valid = by_epochs ? epochs && dataset_size && *epochs > 0 && *epochs <= 1e9 && *dataset_size > 0
+                               : *train_tokens > 0 && *train_tokens <= 1e18;
   if (!valid)
     throw InputError({}, "a training run needs --epochs > 0 with --dataset-size > 0, or --train-tokens > 0",
                      "e.g. --epochs 90 --dataset-size 1281167 (ImageNet-1k)");
   if (settings.phase != Phase::training)
     throw InputError({}, "a training run's cost needs --phase training", "add --phase training");
   if (by_epochs)
-    return TrainingRun{epochs * static_cast<double>(dataset_size),
-                       format_raw(epochs) + " epoch(s) of " + std::to_string(dataset_size) + " samples"};
+    return TrainingRun{*epochs * static_cast<double>(*dataset_size),
+                       format_raw(*epochs) + " epoch(s) of " + std::to_string(*dataset_size) + " samples"};
   if (model.max_positions == 0)
     throw InputError({}, "--train-tokens needs a language model (one whose file states max_positions)",
                      "for other models give --epochs and --dataset-size");
   const double per_sample = static_cast<double>(element_count(model.input));
-  return TrainingRun{train_tokens / per_sample, format_raw(train_tokens) + " tokens, " + format_raw(per_sample) + " per sample"};
+  return TrainingRun{*train_tokens / per_sample, format_raw(*train_tokens) + " tokens, " + format_raw(per_sample) + " per sample"};
 }
 
 }  // namespace
@@ -63,9 +64,9 @@ int run_compare(const Args& args) {
   OutputOptionValues out;
   HardwareOptionValues hwo;
   CostOptionValues cost_values;
-  double epochs = 0;
-  int64_t dataset_size = 0;
-  double train_tokens = 0;
+  boost::optional<double> epochs;  // none of the three given: no training run
+  boost::optional<int64_t> dataset_size;
+  boost::optional<double> train_tokens;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
   po::options_description cost = cost_option_group(cost_values);

@@ -60,7 +60,7 @@ int run_memory(const Args& args) {
   refuse_plan_options(vm);
 
   // Decode without --context: the longest context the model takes (its max_positions - 1).
-  const bool full_context = run.phase == "decode" && run.context == -1;
+  const bool full_context = run.phase == "decode" && !run.context;
   if (full_context) run.context = 0;
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);

@@ -44,7 +44,8 @@ std::pair<int64_t, int64_t> parse_shard(const std::string& s) {
 
 int run_plan(const Args& args) {
   std::string model_arg, system_arg = "dgx-a100", shard = "1/1";
-  int64_t gpus = 0, batch = 0, seq = 0, top = 10;
+  int64_t gpus = 0, batch = 0, top = 10;  // gpus and batch: 0 (not given) is refused below
+  boost::optional<int64_t> seq;           // not given: the model's [params] seq
   bool quiet = false;
   OutputOptionValues out;
   po::options_description general("General");
@@ -68,11 +69,11 @@ int run_plan(const Args& args) {
   if (gpus < 1) throw InputError({}, "plan: --gpus must be a positive device count", "e.g. --gpus 64");
   if (batch < 1) throw InputError({}, "plan: --global-batch must be a positive number of sequences", "e.g. --global-batch 512");
   if (top < 1) throw InputError({}, "plan: --top must be at least 1");
-  if (seq < 0) throw InputError({}, "plan: --seq must be positive");
+  if (seq && *seq < 1) throw InputError({}, "plan: --seq must be positive (got " + std::to_string(*seq) + ")");
   OutputFormat format = to_output_format(out, kFormats);
   SearchRequest r;
   r.model = model_arg;
-  if (seq > 0) r.overrides.push_back({"seq", std::to_string(seq), {}});
+  if (seq) r.overrides.push_back({"seq", std::to_string(*seq), {}});
   r.devices = gpus;
   r.global_batch = batch;
   r.top = static_cast<size_t>(top);

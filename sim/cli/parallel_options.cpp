@@ -43,7 +43,10 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   if (v.parallel.empty()) throw InputError({}, "--system needs --parallel", "e.g. --parallel tp=8,pp=1,dp=1");
   parse_parallel_degrees(v.parallel, p);
   p.sequence_parallel = v.sequence_parallel;
-  p.global_batch = v.global_batch;
+  if (v.global_batch && *v.global_batch < 1)
+    throw InputError({}, "--global-batch must be a positive number of sequences (got " + std::to_string(*v.global_batch) + ")",
+                     "leave it out for microbatch x dp");
+  p.global_batch = v.global_batch.value_or(0);  // 0: the plan's microbatch x dp
   p.microbatch = v.microbatch;
   p.zero = v.zero;
   auto r = parse_recompute(v.recompute);
@@ -51,8 +54,8 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   p.recompute = *r;
   p.interleave = v.interleave;
   p.overlap = !v.no_overlap;
-  if (v.gpus != 0 && v.gpus != p.devices())
-    throw InputError({}, "--gpus " + std::to_string(v.gpus) + " is not tp x pp x dp = " + std::to_string(p.devices()),
+  if (v.gpus && *v.gpus != p.devices())
+    throw InputError({}, "--gpus " + std::to_string(*v.gpus) + " is not tp x pp x dp = " + std::to_string(p.devices()),
                      "make the degrees multiply to the device count");
   return p;
 }

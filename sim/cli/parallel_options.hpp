@@ -13,9 +13,9 @@ namespace ridge::cli {
 struct ParallelOptionValues {
   std::string parallel;  // "tp=8,pp=8,dp=1"; empty: a single-device run
   std::string system;
-  int64_t gpus = 0;  // 0: tp x pp x dp
+  boost::optional<int64_t> gpus;  // not given: tp x pp x dp
   bool sequence_parallel = false;
-  int64_t global_batch = 0;
+  boost::optional<int64_t> global_batch;  // not given: microbatch x dp
   int64_t microbatch = 1;
   int zero = 0;
   std::string recompute = "none";

@@ -36,7 +36,8 @@ PlotTarget plot_target(const PlotOptionValues& v) {
     if (static_cast<unsigned char>(c) < 0x20)
       throw InputError({}, "--output: the file name holds a control character");
   PlotTarget t;
-  t.style = plots::make_style(v.output, {v.style, v.size, v.dpi, v.font, v.font_size, v.grayscale, v.no_title});
+  auto given = [](const boost::optional<double>& x) { return x ? std::optional<double>(*x) : std::nullopt; };
+  t.style = plots::make_style(v.output, {v.style, v.size, given(v.dpi), v.font, given(v.font_size), v.grayscale, v.no_title});
   std::filesystem::path p(v.output);
   t.folder = p.parent_path().string();
   t.stem = p.stem().string();

@@ -17,9 +17,9 @@ struct PlotOptionValues {
   std::string output;
   std::string size;
   std::string style;
-  double dpi = 0;
+  boost::optional<double> dpi;  // not given: the style's
   std::string font;
-  double font_size = 0;
+  boost::optional<double> font_size;
   bool grayscale = false;
   bool no_title = false;
 };

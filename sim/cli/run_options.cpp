@@ -13,8 +13,8 @@ namespace ridge::cli {
 
 void weight_only_options(po::options_description& g, RunOptionValues& v) {
   g.add_options()
-      ("weight-group", po::value(&v.weight_group)->default_value(v.weight_group),
-       "with --weight-dtype: weights per fp16 scale, 32 | 64 | 128")
+      ("weight-group", po::value(&v.weight_group),
+       ("with --weight-dtype: weights per fp16 scale, 32 | 64 | 128 (default " + std::to_string(kDefaultWeightGroup) + ")").c_str())
       ("quantize-lm-head", po::bool_switch(&v.quantize_lm_head),
        "with --weight-dtype: quantize the logits layer (lm_head) too; by default it stays in --dtype");
 }
@@ -92,18 +92,18 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   auto dt = parse_dtype(dtype);
   if (!dt) throw InputError({}, "--dtype: unknown data type '" + dtype + "'", "use one of " + dtype_names());
   s.dtype = *dt;
-  if (v.seq != kSeqNotGiven) {
+  if (v.seq) {
     if (s.phase != Phase::prefill) throw InputError({}, "--seq applies to --phase prefill", "use --context with decode");
-    if (v.seq <= 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(v.seq) + ")");
-    s.seq = v.seq;
+    if (*v.seq <= 0) throw InputError({}, "--seq must be a positive integer (got " + std::to_string(*v.seq) + ")");
+    s.seq = *v.seq;
   }
+  if (v.context && *v.context < 0)
+    throw InputError({}, "--context must not be negative (got " + std::to_string(*v.context) + ")", "e.g. --phase decode --context 1024");
   if (s.phase == Phase::decode) {
-    if (v.context < 0)
-      throw InputError({}, v.context == -1 ? "--phase decode needs --context (tokens already in the KV cache)"
-                                           : "--context must not be negative (got " + std::to_string(v.context) + ")",
-                       "e.g. --phase decode --context 1024");
-    s.context = v.context;
-  } else if (v.context != -1) {
+    if (!v.context)
+      throw InputError({}, "--phase decode needs --context (tokens already in the KV cache)", "e.g. --phase decode --context 1024");
+    s.context = *v.context;
+  } else if (v.context) {
     throw InputError({}, "--context applies to --phase decode", "use --seq with prefill");
   }
   if (!v.kv_dtype.empty()) {
@@ -136,11 +136,11 @@ RunSettings to_run_settings(const RunOptionValues& v) {
       throw InputError({}, "--weight-dtype quantizes weights for inference; training keeps them in --dtype",
                        "use --phase inference, prefill or decode");
     s.weight_format = *w;
-    if (!is_weight_group(v.weight_group))
-      throw InputError({}, "--weight-group must be 32, 64 or 128 (got " + std::to_string(v.weight_group) + ")");
-    s.weight_group = v.weight_group;
+    const int64_t group = v.weight_group.value_or(kDefaultWeightGroup);
+    if (!is_weight_group(group)) throw InputError({}, "--weight-group must be 32, 64 or 128 (got " + std::to_string(group) + ")");
+    s.weight_group = group;
     s.quantize_lm_head = v.quantize_lm_head;
-  } else if (v.quantize_lm_head || v.weight_group != kDefaultWeightGroup) {
+  } else if (v.quantize_lm_head || v.weight_group) {
     throw InputError({}, std::string(v.quantize_lm_head ? "--quantize-lm-head" : "--weight-group") +
                              " applies with --weight-dtype", "e.g. --weight-dtype int4 --weight-group 64");
   }
@@ -266,6 +266,29 @@ void print_command_help(std::ostream& out, const CommandHelp& help, const po::op
   }
 }
 
+namespace {
+// An option given an empty text (`--dtype ""`, `--output ""`) would read as not given:
+// refused instead. Positionals ("" as the model) get their command's own "which ...?".
+void reject_empty_values(const po::variables_map& vm, const po::options_description& options,
+                         const po::positional_options_description& positional) {
+  for (const auto& [name, value] : vm) {
+    const po::option_description* option = options.find_nothrow(name, false);
+    if (value.defaulted() || !option || option->semantic()->max_tokens() == 0) continue;  // --help takes no value
+    bool is_positional = false;
+    const unsigned positions = std::min(positional.max_total_count(), 64u);  // unlimited: the last name repeats
+    for (unsigned i = 0; i < positions && !is_positional; ++i)
+      is_positional = positional.name_for_position(i) == name;
+    if (is_positional) continue;
+    const auto* text = boost::any_cast<std::string>(&value.value());
+    const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value());
+    bool empty = text ? text->empty() : false;
+    if (texts)
+      for (const std::string& t : *texts) empty |= t.empty();
+    if (empty) throw InputError({}, "--" + name + " is given an empty value", "give it a value, or leave the option out");
+  }
+}
+}  // namespace
+
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
                         const po::positional_options_description& positional, po::variables_map& vm,
                         const CommandHelp& help) {
@@ -275,6 +298,7 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
   std::string command = help.usage.substr(0, help.usage.find(' ', help.usage.find(' ') + 1));
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    reject_empty_values(vm, all, positional);
     if (vm.count("help")) {
       print_command_help(std::cout, help, visible);
       return false;

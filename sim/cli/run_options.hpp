@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/optional.hpp>
 #include <boost/program_options.hpp>
 
 #include "hw/hardware_model.hpp"
@@ -22,9 +23,6 @@ namespace ridge::cli {
 
 namespace po = boost::program_options;
 
-// --seq was not given (the model file's input length applies).
-inline constexpr int64_t kSeqNotGiven = std::numeric_limits<int64_t>::min();
-
 struct RunOptionValues {
   int64_t batch = 1;
   std::string dtype;  // "": fp32, or fp16 for prefill and decode
@@ -32,12 +30,14 @@ struct RunOptionValues {
   std::string optimizer;  // "": adam; given, it applies to training only
   std::string precision = "uniform";
   std::string data_on = "device";
-  int64_t seq = kSeqNotGiven;  // --seq 0 is an error, not the default
-  int64_t context = -1;  // -1: not given
+  // Numbers with no default are empty when not given: no value the user can type (0, -1)
+  // stands for "not given", so every value given is checked.
+  boost::optional<int64_t> seq;      // not given: the model file's input length
+  boost::optional<int64_t> context;  // not given: an error for decode (memory: the longest context)
   std::string kv_dtype;
   std::string overhead = "kernel";
   std::string weight_dtype;
-  int64_t weight_group = kDefaultWeightGroup;
+  boost::optional<int64_t> weight_group;  // not given: kDefaultWeightGroup
   bool quantize_lm_head = false;
   bool all_logits = false;
   std::vector<std::string> inputs;  // ONNX: --input NAME=1x3x224x224
@@ -112,8 +112,9 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v, co
 std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v, const Loaders& loaders = file_loaders());
 
 // Parses `args` against `visible` plus positionals; prints the help (usage,
-// description, options, examples) and returns false on --help. Unknown options and
-// missing values are InputErrors (exit 2).
+// description, options, examples) and returns false on --help. Unknown options,
+// missing values and an empty value given to an option (`--dtype ""`, which would
+// otherwise read as not given) are InputErrors (exit 2).
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
                         const po::positional_options_description& positional, po::variables_map& vm,
                         const CommandHelp& help);

@@ -7,9 +7,13 @@
 // Nothing may be written outside a temporary folder: ridge runs there (made once, its
 // contents removed after every input), and an argument that holds a '/' is kept only
 // when it is one of the shipped input files below and does not follow an option (so
-// `--output /anything` and `-o/anything` never run); `@/` at the start of an argument
+// `--output /anything` and `-o/anything` never run), or is the value of a --set (units
+// such as "TB/s"); `@/` at the start of an argument
 // stands for the source folder (the seeds' way to name them). stdout and stderr are
-// discarded.
+// discarded. The suite replays the seeds and regression inputs through the same function
+// (tests/fuzz/replay_cli.cpp).
+#include "tests/fuzz/fuzz_cli.hpp"
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -87,7 +91,7 @@ constexpr size_t kMaxArgBytes = 512;
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int ridge_fuzz::run_cli_input(const uint8_t* data, size_t size) {
   static const Sandbox sandbox;
   std::vector<std::string> args = {"ridge"};
   std::string text(reinterpret_cast<const char*>(data), size);
@@ -98,22 +102,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     args.push_back(text.substr(start, end - start));
     start = end + 1;
   }
-  if (args.size() > kMaxArgs + 1) return 0;
+  if (args.size() > kMaxArgs + 1) return kSkipped;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string& a = args[i];
-    if (a.size() > kMaxArgBytes || a.find('\0') != std::string::npos) return 0;
+    if (a.size() > kMaxArgBytes || a.find('\0') != std::string::npos) return kSkipped;
     if (a.rfind("@/", 0) == 0) a = RIDGE_SOURCE_DIR + a.substr(1);  // seeds name shipped files as @/configs/...
     if (a.find('/') == std::string::npos) continue;
+    // A --set value ("memory.HBM2.bandwidth=1 TB/s") is never read as a path; one that
+    // starts with '-' would be read as an option (-o/anything), so it does not count.
+    const bool set_value = (i > 1 && args[i - 1] == "--set" && a[0] != '-') || a.rfind("--set=", 0) == 0;
+    if (set_value) continue;
     const bool after_option = i > 1 && !args[i - 1].empty() && args[i - 1][0] == '-' && args[i - 1] != "--hw";
-    if (!is_shipped_path(a) || after_option) return 0;
+    if (!is_shipped_path(a) || after_option) return kSkipped;
   }
-  if (args.size() > 1 && args[1] == "probe") return 0;
+  if (args.size() > 1 && args[1] == "probe") return kSkipped;
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  ridge::cli::run_main(static_cast<int>(args.size()), argv.data());
+  const int status = ridge::cli::run_main(static_cast<int>(args.size()), argv.data());
   std::cout.clear();
   std::cerr.clear();
   sandbox.clear();
+  return status;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  ridge_fuzz::run_cli_input(data, size);
   return 0;
 }
