@@ -16,6 +16,8 @@
 #include "sim/cli/run_options.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
+#include "sim/parallel/parallel_sweep.hpp"
+#include "sim/views/parallel_sweep_report.hpp"
 #include "sim/views/sweep_report.hpp"
 #include "sim/engine/sweep_run.hpp"
 #include "sim/engine/sweep_summary.hpp"
@@ -80,6 +82,20 @@ class ProgressBar {
   std::thread thread_;
 };
 
+// A sweep file with `system`: every training plan it names, as `analyze --parallel`
+// estimates each (on one thread: a plan costs microseconds once its layers are timed).
+int run_parallel_sweep_file(const SweepFile& sweep, bool per_layer, const OutputOptionValues& out, OutputFormat format) {
+  if (per_layer) throw InputError({sweep.path}, "--per-layer does not apply to a parallel sweep (one with 'system')");
+  if (!out.columns.empty())
+    throw InputError({sweep.path}, "--columns does not apply to a parallel sweep (one with 'system')", "every column is written");
+  ParallelSweep result = ridge::run_parallel_sweep(sweep);
+  std::ostringstream text;
+  write_parallel_sweep(result, format, text, out.csv);
+  write_output(out.output, [&](std::ostream& os) { os << text.str(); });
+  (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << parallel_sweep_summary_text(result);
+  return 0;
+}
+
 constexpr int64_t kMaxJobs = 1024;  // more threads than this only cost memory on any machine ridge runs on
 constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
 
@@ -92,7 +108,9 @@ const CommandHelp kHelp = {
     "phase x dtype x optimizer x batch) in parallel, one row per point (or per point and layer with --per-layer)\n"
     "in the file's order, the same bytes for any --jobs. A point that cannot run is a row whose status says why.\n"
     "A short summary (the fastest hardware per model and phase; where the bound flips) goes to stdout with\n"
-    "--output, else to stderr. Ctrl-C stops the workers and leaves no output file.",
+    "--output, else to stderr. Ctrl-C stops the workers and leaves no output file. A file that names `system`\n"
+    "instead of `hardware` sweeps training plans (a [parallel] table: tp, pp, dp, microbatch, ...), each point\n"
+    "what analyze --parallel reports for it.",
     {"ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv",
      "ridge sweep configs/sweeps/hbm-bandwidth-whatif.toml --format table --columns model,memory.HBM2.bandwidth,batch,time_s,bound",
      "ridge sweep configs/sweeps/full-zoo.toml --jobs 2 --format json --output zoo.json"}};
@@ -123,7 +141,9 @@ int run_sweep(const Args& args) {
   ColumnChoice columns = parse_column_choice(out.columns);
   unsigned threads = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
 
-  SweepPlan plan = plan_sweep(read_sweep_file(file));
+  SweepFile sweep = read_sweep_file(file);
+  if (sweep.parallel_sweep()) return run_parallel_sweep_file(sweep, per_layer, out, format);
+  SweepPlan plan = plan_sweep(std::move(sweep));
 
   g_interrupted = false;
   SigintGuard guard;
