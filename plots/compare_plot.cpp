@@ -95,6 +95,11 @@ PlotBundle compare_plot(const ComparisonResult& r, const PlotStyle& style, const
     double groups_width = 3 * (static_cast<double>(n) * line * 1.3 + 0.3);
     sized.width_in = std::max(style.width_in, f.left_in + f.right_in + groups_width);
   }
+  // A preset fixes the width, not the height: the figure grows until the bars have room
+  // for their values (a column's key and title at 9 pt took it all).
+  const double label_in = style.text_width_in("0000000") + 0.1;
+  if (style.size_given && !style.height_given)
+    sized.height_in = std::max(sized.height_in, header_band(sized, title, key).top_in + f.bottom_in + label_in + 1.2);
   const HeaderBand band = header_band(sized, title, key);
   f.width_in = sized.width_in;
   f.height_in = sized.height_in;
@@ -104,9 +109,9 @@ PlotBundle compare_plot(const ComparisonResult& r, const PlotStyle& style, const
   f.y_min = 0;
   // Room above the tallest bar for its value, set upright: about 7 characters.
   Box area = f.plot_area();
-  double label_in = style.text_width_in("0000000") + 0.1;
   if (area.y1 - area.y0 < label_in + 0.6 || area.x1 - area.x0 < 1.0)
-    throw InputError({}, "--size is too small for " + std::to_string(n) + " devices' bars", "make the figure larger");
+    throw InputError({}, too_small_message(style, std::to_string(n) + " devices' bars"),
+                     style.height_given ? "make the figure larger" : "use a smaller --font-size");
   f.y_max = top * (area.y1 - area.y0) / (area.y1 - area.y0 - label_in);
   const double slot = 0.8 / static_cast<double>(n);
 

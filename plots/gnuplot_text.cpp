@@ -55,11 +55,12 @@ std::string display_text(std::string_view text, TextMarkup markup) {
     size_t len = std::min(utf8_length(lead), text.size() - i);
     if (lead >= 0x80) {
       // pdflatex cannot typeset CJK or emoji without packages a paper may not load; the
-      // two non-ASCII signs ridge writes itself (µs, ×12) have LaTeX commands.
+      // three non-ASCII signs ridge writes itself (µs, ×12, the … of a shortened name) have LaTeX commands.
       std::string_view ch = text.substr(i, len);
       out += markup != TextMarkup::latex ? std::string(ch)
              : ch == "\u00b5"           ? std::string("\\textmu{}")
              : ch == "\u00d7"           ? std::string("$\\times$")
+             : ch == "\u2026"           ? std::string("\\ldots{}")
                                         : std::string("?");
       i += len;
       continue;

@@ -8,7 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "plots/axis_ticks.hpp"
 #include "plots/data_file.hpp"
+#include "plots/figure_key.hpp"
 #include "plots/label_layout.hpp"
 #include "plots/plot_text.hpp"
 #include "sim/base/error.hpp"
@@ -132,6 +134,53 @@ const char* grouping_noun(LayerGrouping g) {
   return "";
 }
 
+// A bar's name shortened to `max_in` where it is wider: its block and last parts
+// ("encoder.layer.11...output.dense"), else its last parts ("...output.dense"), else
+// its end. The .dat file keeps the full name.
+std::string fitted_name(const PlotStyle& style, const std::string& name, double max_in) {
+  if (style.text_width_in(name) <= max_in) return name;
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    size_t dot = name.find('.', start);
+    parts.push_back(name.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  const std::string block = block_of(name), ellipsis = "\u2026";
+  for (size_t k = parts.size() - 1; k >= 1; --k) {
+    std::string tail;
+    for (size_t i = parts.size() - k; i < parts.size(); ++i) tail += (tail.empty() ? "" : ".") + parts[i];
+    if (block.size() + tail.size() < name.size() && style.text_width_in(block + ellipsis + tail) <= max_in) return block + ellipsis + tail;
+    if (style.text_width_in(ellipsis + tail) <= max_in) return ellipsis + tail;
+  }
+  std::string end = name;
+  while (end.size() > 1 && style.text_width_in(ellipsis + end) > max_in) end.erase(0, 1);
+  return ellipsis + end;
+}
+
+// Linear tics from zero for an axis up to `hi` (in its unit), as many as keep their
+// labels apart on `axis_in` inches; the axis ends at the last tic.
+LinearAxis time_axis(const PlotStyle& style, double hi, double axis_in) {
+  const double label_in = style.text_width_in(gp_number(hi).substr(0, 4)) + 0.25;
+  return nice_axis(0, hi > 0 ? hi : 1, std::max(2.0, std::floor(axis_in / label_in)));
+}
+
+// The unit a time axis up to `seconds` reads best in.
+std::pair<double, std::string> time_unit(double seconds) {
+  std::pair<double, std::string> u{1, "s"};
+  for (auto [scale, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
+    if (seconds < u.first * 0.9995) u = {scale, name};
+  return u;
+}
+
+// The figure's vertical layout, inches from the top: title, the bars' panel with its
+// axis, the totals panel (when "other" is too long for the bars' scale), the key.
+struct LayersLayout {
+  std::vector<std::string> title_lines;
+  double title_h = 0, main_h = 0, totals_h = 0, key_h = 0, axis_h = 0, row = 0;
+  double height() const { return title_h + main_h + axis_h + (totals_h > 0 ? totals_h + axis_h : 0) + key_h; }
+};
+
 }  // namespace
 
 PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem) {
@@ -145,72 +194,113 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
                                     std::string(dtype_name(req.settings.dtype)) + ",",
                                     std::string(phase_name(req.settings.phase)) + ";",
                                     "step " + si_label(t.totals.timing.time_s, "s")};
-  std::vector<Bar> bars = bars_of(req);
-  // The key names the bounds the bars have (a marker each), launch-overhead- and
-  // link-bound only when a bar is.
-  std::set<Bound::Kind> kinds;
-  for (const Bar& b : bars) kinds.insert(b.kind());
-  std::vector<std::string> key = {"compute", "exposed memory", "host link", "launch", "compute-bound", "memory-bound"};
-  if (kinds.count(Bound::Kind::overhead)) key.push_back("launch-bound");
-  if (kinds.count(Bound::Kind::link)) key.push_back("link-bound");
-  std::vector<std::string> notes;
-  // A figure of a given size draws as many bars as fit a line each (the rest in "other").
-  if (style.size_given) {
-    double room = style.height_in - header_band(style, title, key).top_in - (0.15 + 2.2 * style.line_in());
-    size_t fit = static_cast<size_t>(std::max(2.0, std::floor(room / (style.line_in() * 0.95))));
-    if (bars.size() > fit) {
-      LayersRequest fewer = req;
-      fewer.top = fit - 1;
-      bars = bars_of(fewer);
-      notes.push_back("drew the " + std::to_string(fewer.top) + " heaviest bars that fit the figure, the rest as \"other\" "
-                      "(--top, --group block or a taller --size show more)");
-    }
-  }
-  const size_t n = bars.size();
+  const double L = style.line_in();
+  // The figure keeps its width (the default, a preset's or --size's): long names are
+  // shortened to fit, never widening a .tex past the text it was sized for.
+  const double W = style.width_in;
 
-  // ---- frame: time across, bars down, names in full on the left ----
-  const double line = style.line_in();
-  double longest = 0, max_time = 0, other_time = 0;
-  for (const Bar& b : bars) {
-    longest = std::max(longest, style.text_width_in(b.name));
-    (b.other ? other_time : max_time) = std::max(b.other ? other_time : max_time, b.time);
+  // The key names the parts and bounds the bars have.
+  double parts[4] = {0, 0, 0, 0};
+  for (const LayerResult& l : t.layers)
+    parts[0] += l.timing.compute_s, parts[1] += l.exposed_memory_s, parts[2] += l.timing.link_s, parts[3] += l.timing.overhead_s;
+  // The key: the parts the step has, and the bound markers the drawn bars carry.
+  auto key_of = [&](const std::vector<Bar>& drawn) {
+    std::set<Bound::Kind> kinds;
+    for (const Bar& b : drawn) kinds.insert(b.kind());
+    using K = KeySample::Kind;
+    std::vector<KeyEntry> entries;
+    const char* part_names[4] = {"compute", "exposed memory", "host link", "launch"};
+    for (int p = 0; p < 4; ++p)
+      if (parts[p] > 0 || p == 0) entries.push_back({part_names[p], {K::swatch, "lt " + std::to_string(p + 1)}});
+    if (kinds.count(Bound::Kind::compute)) entries.push_back({"compute-bound", {K::marker, "rgb '#222222'", 5, 0.35}});
+    if (kinds.count(Bound::Kind::memory)) entries.push_back({"memory-bound", {K::marker, "rgb '#222222'", 9, 0.45}});
+    if (kinds.count(Bound::Kind::overhead)) entries.push_back({"launch-bound", {K::marker, "lt 4", 7, 0.5}});
+    if (kinds.count(Bound::Kind::link)) entries.push_back({"link-bound", {K::marker, "lt 3", 13, 0.5}});
+    return layout_key(style, entries, W - 0.2);
+  };
+
+  // ---- the bars that fit: the figure grows with them up to the preset's (or --size's) height ----
+  LayersLayout lay;
+  lay.title_lines = style.title ? wrap_phrases(style, title, (W - 0.3) / 1.1) : std::vector<std::string>{};
+  lay.title_h = lay.title_lines.empty() ? 0.1 : 0.1 + L * 1.1 * 1.05 * static_cast<double>(lay.title_lines.size()) + 0.1;
+  lay.axis_h = 0.06 + L + 0.06 + L + 0.1;  // tick labels and the axis title under a panel
+  lay.row = L * (style.size_given ? 1.0 : 1.15);
+  const double max_h = style.height_given ? style.height_in : style.max_height_in();
+  std::vector<Bar> bars;
+  KeyRows key;
+  bool totals = false;
+  size_t top = req.top;
+  for (;;) {
+    LayersRequest fewer = req;
+    fewer.top = top;
+    bars = bars_of(fewer);
+    double most = 0;
+    for (const Bar& b : bars)
+      if (!b.other) most = std::max(most, b.time);
+    // "other" longer than 1.5 x the longest bar: drawn to scale in a panel of its own,
+    // beside the drawn bars' sum, rather than cut off at the bars' scale.
+    totals = bars.back().other && bars.back().time > 1.5 * most;
+    key = key_of(bars);
+    lay.key_h = key.height_in + 0.12;
+    const size_t rows = bars.size() - (totals ? 1 : 0);
+    lay.main_h = (static_cast<double>(rows) + 0.2) * lay.row + 0.08;
+    lay.totals_h = totals ? 0.12 + 2.2 * lay.row + 0.08 : 0;
+    if (max_h <= 0 || lay.height() <= max_h || top == 1) break;
+    top = std::min(top, bars.size() - (bars.back().other ? 1 : 0)) - 1;
   }
-  // The axis is set by the drawn bars; an "other" bar longer than 1.5 times the longest
-  // of them is cut at the frame, its time written at its end.
-  const bool cut_other = other_time > 1.5 * max_time;
-  if (!cut_other) max_time = std::max(max_time, other_time);
-  PlotStyle sized = style;
-  const double row_in = style.size_given ? line * 0.95 : line * 1.1;
+  std::vector<std::string> notes;
+  if (top < req.top && top < bars.size())
+    notes.push_back("drew the " + std::to_string(top) + " heaviest bars that fit the figure, the rest as \"other\" "
+                    "(--group block, or a taller --size, shows more)");
+  const double H = style.height_given ? style.height_in : lay.height();
+  const bool too_short = max_h > 0 && lay.height() > max_h + 1e-9;
+  const size_t n = bars.size() - (totals ? 1 : 0);  // bars in the main panel
+
+  // ---- the panels' frames: names (shortened to at most half the width) on the left ----
+  const double name_max = std::max(0.8, 0.5 * W);
+  std::vector<std::string> shown;
+  double longest = 0;
+  for (const Bar& b : bars) {
+    shown.push_back(fitted_name(style, b.name, name_max));
+    longest = std::max(longest, style.text_width_in(shown.back()) * 1.05);
+  }
+  const std::string drawn_name = std::to_string(n) + (n == 1 ? " bar drawn" : " bars drawn");
+  if (totals) longest = std::max(longest, style.text_width_in(drawn_name));
   Frame f;
   f.log_x = f.log_y = false;
-  f.left_in = 0.1 + line + 0.1 + longest + 0.12;
-  f.right_in = 0.35;
-  f.bottom_in = 0.15 + 2.2 * line;
-  if (!style.size_given) {  // grow to fit every name and bar
-    sized.width_in = std::max(style.width_in, f.left_in + f.right_in + 3.0);
-    HeaderBand band = header_band(sized, title, key);
-    sized.height_in = std::max(style.height_in, band.top_in + f.bottom_in + static_cast<double>(n) * row_in + 0.1);
-  }
-  const HeaderBand band = header_band(sized, title, key);
-  f.width_in = sized.width_in;
-  f.height_in = sized.height_in;
-  f.top_in = band.top_in;
-  f.x_min = 0;
-  f.x_max = max_time > 0 ? max_time * 1.12 : 1;
+  f.width_in = W;
+  f.height_in = H;
+  f.left_in = 0.1 + longest + 0.12;
+  f.right_in = 0.3;
+  f.top_in = lay.title_h;
+  f.bottom_in = H - lay.title_h - lay.main_h;
   f.y_min = 0.4;
   f.y_max = static_cast<double>(n) + 0.6;
-  Box area = f.plot_area();
-  if (area.x1 - area.x0 < 1.0 || area.y1 - area.y0 < std::min(1.0, static_cast<double>(n) * line * 0.8))
-    throw InputError({}, "--size is too small for " + std::to_string(n) + " bars with these names",
-                     "draw fewer with --top N or --group block, or make the figure larger");
-  // The time axis in the unit that suits the longest bar.
-  double unit = 1;
-  std::string unit_name = "s";
-  for (auto [u, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
-    if (max_time < unit * 0.9995) {
-      unit = u;
-      unit_name = name;
-    }
+  const Box area = f.plot_area();
+  if (too_short || area.x1 - area.x0 < 1.0)
+    throw InputError({}, too_small_message(style, std::to_string(bars.size()) + " bars with these names"),
+                     style.height_given ? "draw fewer with --top N or --group block, or make the figure larger"
+                                        : "use a smaller --font-size");
+  double max_time = 0;
+  for (size_t i = 0; i < n; ++i) max_time = std::max(max_time, bars[i].time);
+  const auto [unit, unit_name] = time_unit(max_time);
+  // Room after the longest bar for its bound marker.
+  const LinearAxis axis = time_axis(style, max_time / unit * 1.08, area.x1 - area.x0);
+  f.x_min = 0;
+  f.x_max = axis.hi * unit;
+  Frame ft = f;  // the totals panel: the drawn bars' sum and "other", under the main panel's axis
+  double total_time = 0;
+  for (size_t i = 0; i < n; ++i) total_time += bars[i].time;
+  const double totals_max = totals ? std::max(total_time, bars.back().time) : 1;
+  const auto [t_unit, t_unit_name] = time_unit(totals_max);
+  const LinearAxis t_axis = time_axis(style, totals_max / t_unit * 1.04, area.x1 - area.x0);
+  if (totals) {
+    ft.top_in = lay.title_h + lay.main_h + lay.axis_h + 0.12;
+    ft.bottom_in = H - ft.top_in - 2.2 * lay.row;
+    ft.x_max = t_axis.hi * t_unit;
+    ft.y_min = 0.4;
+    ft.y_max = 2.6;
+  }
 
   // ---- data ----
   DataFile dat;
@@ -218,61 +308,92 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   dat.comment("each bar adds up to its time: compute + exposed memory + link + launch, where");
   dat.comment("exposed memory = max(0, memory time - compute time) (the rest of the memory time overlaps compute)");
   dat.out() << "\n";
-  int block = dat.begin_block("bars from the top: position compute_time_s exposed_memory_s link_time_s overhead_time_s time_s "
-                              "bound_code (0 compute, 1 memory, 2 overhead, 3 link, -1 none) name layers bound");
-  for (size_t i = 0; i < n; ++i) {
-    const Bar& b = bars[i];
-    int bound = bound_code(b.kind());
-    dat.out() << n - i << " " << gp_number(b.compute) << " " << gp_number(b.exposed) << " " << gp_number(b.link) << " "
-              << gp_number(b.launch) << " " << gp_number(b.time) << " " << bound << " " << data_string(b.name, mk) << " "
-              << b.layers << " " << data_string(b.bound, mk) << "\n";
+  const std::string columns =
+      "position compute_time_s exposed_memory_s link_time_s overhead_time_s time_s "
+      "bound_code (0 compute, 1 memory, 2 overhead, 3 link, -1 none) name layers bound shown_name";
+  auto write_bar = [&](double position, const Bar& b, int bound, const std::string& label) {
+    dat.out() << gp_number(position) << " " << gp_number(b.compute) << " " << gp_number(b.exposed) << " " << gp_number(b.link)
+              << " " << gp_number(b.launch) << " " << gp_number(b.time) << " " << bound << " " << data_string(b.name, mk) << " "
+              << b.layers << " " << data_string(b.bound, mk) << " " << data_string(label, mk) << "\n";
+  };
+  const int block = dat.begin_block("bars from the top: " + columns);
+  for (size_t i = 0; i < bars.size(); ++i)
+    write_bar(static_cast<double>(n - i), bars[i], bound_code(bars[i].kind()), shown[i]);
+  int totals_block = -1;
+  if (totals) {
+    totals_block = dat.begin_block("the totals panel, the drawn bars' sum and \"other\": " + columns);
+    Bar sum;
+    sum.name = drawn_name;
+    for (size_t i = 0; i < n; ++i) {
+      sum.compute += bars[i].compute, sum.exposed += bars[i].exposed, sum.link += bars[i].link;
+      sum.launch += bars[i].launch, sum.time += bars[i].time, sum.layers += bars[i].layers;
+    }
+    sum.bound = "mixed";
+    write_bar(2, sum, -1, drawn_name);
+    write_bar(1, bars.back(), -1, shown.back());
   }
 
   // ---- script ----
+  PlotStyle sized = style;
+  sized.width_in = W;
+  sized.height_in = H;
   std::ostringstream g;
   g << "# ridge per-layer time plot. Regenerate the image: run gnuplot THIS.gp in this folder.\n"
        "# Bars stack compute, exposed memory (memory time beyond compute), host link and\n"
        "# kernel launch; each bar's end is its time. Names come from the .dat file.\n\n";
   g << script_preamble(sized, gnuplot_output_name(style, stem)) << "\n";
-  g << "# ---- axes ----\n"
-       "unit = " << gp_number(unit) << "  # seconds per axis unit\n"
-       "set format x '%g'\n"
-       "set xtics nomirror\n"
-       "set mxtics 2\n"
-       "set ytics scale 0 nomirror\n"
-       "set grid xtics noytics nomxtics nomytics\n";
-  Frame shown = f;
-  shown.x_max = f.x_max / unit;
-  g << shown.gnuplot_margins();
+  g << "unset key\n";
+  for (size_t i = 0; i < lay.title_lines.size(); ++i)
+    g << "set label " << 1000 + i << " " << gp_string(lay.title_lines[i], mk, style.font_size * 1.1) << " at screen 0.5, screen "
+      << gp_number(1 - (0.1 + L * 1.1 * 1.05 * (static_cast<double>(i) + 0.5)) / H) << " center font ',"
+      << gp_number(style.font_size * 1.1) << "'\n";
+  g << key_script(style, key, 0.1, lay.key_h - 0.06, W, H);
+  g << "set style fill solid 1.0 " << (lay.row > 0.1 ? "border rgb '#444444'" : "noborder") << "\n"
+    << "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n"
+    << "set multiplot\n";
   const std::string noun = grouping_noun(req.group);
-  g << axis_titles(sized, f, "Time per " + std::string(req.group == LayerGrouping::none ? "layer" : req.group == LayerGrouping::block ? "block" : "op") +
-                                 " [" + unit_name + "]",
-                   "");
-  g << band.script;
-  if (cut_other)
-    g << "set label 1103 " << gp_string(si_label(other_time, "s") + " in all", style.markup())
-      << " at graph 0.99, first 1 right front textcolor rgb '#FFFFFF'\n";
-  g << "set style fill solid 1.0 " << (row_in > 0.1 ? "border rgb '#444444'" : "noborder") << "\n"
-    << "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n\n";
-  const std::string d = "    data index " + std::to_string(block);
-  const std::string h = "(0.36)";
-  const std::string mark = gp_number(max_time * 0.025);
-  g << "# " << noun << "s, heaviest at the top. Stacked by drawing each cumulative sum, longest\n"
-       "# first: launch at the end, compute from zero.\n"
-       "plot \\\n"
-    << d << " using (($2+$3+$4+$5)/2/unit):1:(($2+$3+$4+$5)/2/unit):" << h << ":yticlabels(8) with boxxyerror lt 4 title 'launch', \\\n"
-    << d << " using (($2+$3+$4)/2/unit):1:(($2+$3+$4)/2/unit):" << h << " with boxxyerror lt 3 title 'host link', \\\n"
-    << d << " using (($2+$3)/2/unit):1:(($2+$3)/2/unit):" << h << " with boxxyerror lt 2 title 'exposed memory', \\\n"
-    << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 title 'compute', \\\n"
-    << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35*marker lc rgb '#222222' title 'compute-bound', \\\n"
-    << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45*marker lc rgb '#222222' title 'memory-bound'";
-  // Launch-overhead-bound in the launch colour, link-bound in the link colour: neither
-  // reads as memory-bound. Bars with no bound (no time, "other") have no marker.
-  if (kinds.count(Bound::Kind::overhead))
-    g << ", \\\n" << d << " using ($7 == 2 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 7 ps 0.5*marker lt 4 title 'launch-bound'";
-  if (kinds.count(Bound::Kind::link))
-    g << ", \\\n" << d << " using ($7 == 3 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 13 ps 0.5*marker lt 3 title 'link-bound'";
-  g << "\n";
+  // One panel: its frame, axis (tics in `unit_s` seconds), title and stacked bars from `rows`.
+  auto panel = [&](const Frame& fr, const LinearAxis& ax, double unit_s, const std::string& x_title, const std::string& rows,
+                   bool markers) {
+    Frame shown_frame = fr;
+    shown_frame.x_max = fr.x_max / unit_s;
+    g << shown_frame.gnuplot_margins();
+    g << "unit = " << gp_number(unit_s) << "  # seconds per axis unit\n"
+      << "set xtics (";
+    for (size_t i = 0; i < ax.tics.size(); ++i) g << (i ? ", " : "") << gp_number(ax.tics[i]);
+    g << ") nomirror\nset format x '%g'\nset mxtics 2\nset ytics scale 0 nomirror\nset grid xtics noytics nomxtics nomytics\n";
+    const Box a = fr.plot_area();
+    g << "set label 1101 " << gp_string(x_title, mk) << " at screen " << gp_number((a.x0 + a.x1) / 2 / W) << ", screen "
+      << gp_number((a.y0 - 0.06 - L * 1.6) / H) << " center\n";
+    const std::string d = "    data index " + rows;
+    const std::string h = "(0.36)";
+    const std::string mark = gp_number(fr.x_max * 0.025);
+    g << "plot \\\n"
+      << d << " using (($2+$3+$4+$5)/2/unit):1:(($2+$3+$4+$5)/2/unit):" << h << ":yticlabels(11) with boxxyerror lt 4 notitle, \\\n"
+      << d << " using (($2+$3+$4)/2/unit):1:(($2+$3+$4)/2/unit):" << h << " with boxxyerror lt 3 notitle, \\\n"
+      << d << " using (($2+$3)/2/unit):1:(($2+$3)/2/unit):" << h << " with boxxyerror lt 2 notitle, \\\n"
+      << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 notitle";
+    // A marker after each bar for its bound: launch-overhead-bound in the launch colour,
+    // link-bound in the link colour, so that neither reads as memory-bound.
+    if (markers)
+      g << ", \\\n"
+        << d << " using ($7 == 0 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 5 ps 0.35*marker lc rgb '#222222' notitle, \\\n"
+        << d << " using ($7 == 1 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 9 ps 0.45*marker lc rgb '#222222' notitle, \\\n"
+        << d << " using ($7 == 2 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 7 ps 0.5*marker lt 4 notitle, \\\n"
+        << d << " using ($7 == 3 ? ($6 + " << mark << ")/unit : NaN):1 with points pt 13 ps 0.5*marker lt 3 notitle";
+    g << "\n";
+  };
+  const std::string per = req.group == LayerGrouping::none ? "layer" : req.group == LayerGrouping::block ? "block" : "op";
+  g << "\n# ---- " << noun << "s, heaviest at the top. Stacked by drawing each cumulative sum, longest\n"
+       "# first: launch at the end, compute from zero. ----\n";
+  panel(f, axis, unit, "Time per " + per + " [" + unit_name + "]",
+        std::to_string(block) + (totals ? " every ::0::" + std::to_string(n - 1) : ""), true);
+  if (totals) {
+    g << "\n# ---- the bars drawn above, summed, and \"other\": to scale on an axis of their own ----\n";
+    g << "unset label\nunset object\nunset arrow\n";
+    panel(ft, t_axis, t_unit, "Time, summed [" + t_unit_name + "]", std::to_string(totals_block), false);
+  }
+  g << "unset multiplot\n";
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   bundle.notes = notes;
   return bundle;

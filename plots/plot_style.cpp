@@ -25,6 +25,14 @@ double PlotStyle::text_width_in(const std::string& text) const {
   return w * char_in();
 }
 
+double PlotStyle::max_height_in() const {
+  if (preset == "column") return 4.5;
+  if (preset == "page") return 6.5;
+  if (preset == "slides") return height_in;
+  // A .tex figure without a preset fits an article's text (9 in tall) with its caption.
+  return format == ImageFormat::tex ? 6.5 : 0;
+}
+
 std::string PlotStyle::series_colour(size_t i) const {
   return grayscale ? kGrays[i % kGrays.size()] : kOkabeIto[i % kOkabeIto.size()];
 }
@@ -93,14 +101,15 @@ PlotStyle make_style(const std::string& output, const StyleOptions& o) {
     s.dpi = o.dpi;
   }
   // Presets: a two-column paper's \columnwidth (IEEEtran 3.5 in, ACM 3.33 in) and its
-  // \textwidth (IEEEtran 7.16 in) at 8 pt, and a 16:9 slide. "paper" and "paper-wide"
+  // \textwidth (IEEEtran 7.16 in) at 9 pt (one step under IEEEtran's 10-pt body, \small;
+  // ACM's body size), and a 16:9 slide. "paper" and "paper-wide"
   // are the older names of column and page.
   if (o.preset == "column" || o.preset == "paper") {
-    s.width_in = 3.3, s.height_in = 2.6, s.font_size = 8;
+    s.width_in = 3.3, s.height_in = 2.6, s.font_size = 9, s.preset = "column";
   } else if (o.preset == "page" || o.preset == "paper-wide") {
-    s.width_in = 7, s.height_in = 3.2, s.font_size = 8;
+    s.width_in = 7, s.height_in = 3.2, s.font_size = 9, s.preset = "page";
   } else if (o.preset == "slides") {
-    s.width_in = 10, s.height_in = 5.6, s.font_size = 16;
+    s.width_in = 10, s.height_in = 5.6, s.font_size = 16, s.preset = "slides";
   } else if (!o.preset.empty()) {
     throw InputError({}, "--style: unknown style (got '" + o.preset + "')", "use column, page or slides");
   } else if (s.format == ImageFormat::tex) {
@@ -128,6 +137,11 @@ PlotStyle make_style(const std::string& output, const StyleOptions& o) {
     s.font_size = o.font_size;
   }
   return s;
+}
+
+std::string too_small_message(const PlotStyle& style, const std::string& what) {
+  return style.height_given ? "--size is too small for " + what
+                            : "the figure is too small for " + what + " at " + gp_number(style.font_size) + " pt";
 }
 
 std::string gnuplot_output_name(const PlotStyle& style, const std::string& stem) {

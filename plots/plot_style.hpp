@@ -50,12 +50,13 @@ struct PlotStyle {
   bool height_given = false;  // --size was given; a --style preset fixes the width, and its height is a start
   bool grayscale = false;     // --grayscale: series in grays (told apart by dashes and markers), no colour
   bool title = true;          // --no-title: no title above the plot (a paper's caption names the figure)
+  std::string preset;         // --style, by its canonical name: "column", "page", "slides"; empty for none
 
-  // Whether the figure may grow wider than width_in for labels it can also set inside (a
-  // roofline's roof labels in its margin): not at a given size, and not as .tex, which a
-  // paper sets at its size in the text block (the default 6 in fits a page with 1-inch
-  // margins: 6.5 in on letter, 6.27 in on A4).
-  bool may_widen() const { return !size_given && format != ImageFormat::tex; }
+  // The tallest a figure that grows with its content (bars, panels) may be: a preset's
+  // share of a page (column 4.5 in, page 6.5 in, a slide its height), 6.5 in for a .tex
+  // without one (an article's text is 9 in tall); 0, no limit, for a screen. A figure's content adapts to it (fewer bars, grouped into "other").
+  double max_height_in() const;
+
   TextMarkup markup() const { return format == ImageFormat::tex ? TextMarkup::latex : TextMarkup::plain; }
   // Series i's colour: the palette's, or a gray with --grayscale.
   std::string series_colour(size_t i) const;
@@ -77,7 +78,7 @@ void apply_size(PlotStyle& style, const std::string& text);
 
 // The command line's figure options; empty / zero: not given.
 struct StyleOptions {
-  // --style: "column" (3.3 in, 8 pt; alias "paper"), "page" (7 in, 8 pt; alias "paper-wide"),
+  // --style: "column" (3.3 in, 9 pt; alias "paper"), "page" (7 in, 9 pt; alias "paper-wide"),
   // "slides" (10 x 5.6 in, 16 pt)
   std::string preset;
   std::string size;    // --size, over the preset's
@@ -88,6 +89,10 @@ struct StyleOptions {
   bool no_title = false;
 };
 PlotStyle make_style(const std::string& output, const StyleOptions& options);
+
+// "--size is too small for WHAT" when the user gave --size; else "the figure is too small
+// for WHAT at 9 pt" (a preset or the default: the error never blames an option not given).
+std::string too_small_message(const PlotStyle& style, const std::string& what);
 
 // The file name the script tells gnuplot to write for `stem`: "fig.png"; for LaTeX
 // "fig-graphics.tex", whose graphics gnuplot names "fig-graphics.pdf" (the bundle

@@ -55,8 +55,8 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
       for (const Roof& r : H.roofs)
         if (r.run || !run_only(mode)) widest = std::max(widest, style.text_width_in(r.label) * kLineFont);
     const double right = std::max(f.right_in, 0.2 + widest + 0.1);
-    // Where it may, the figure widens by the margin, keeping the plot area's width.
-    if (style.may_widen()) f.width_in += right - f.right_in;
+    // The figure keeps its width (every kind's default is one width, so figures scaled to
+    // a text width share a font size): the margin comes out of the plot area.
     f.right_in = right;
   }
   f.bottom_in = 0.15 + 2.2 * line;

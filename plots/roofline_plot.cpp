@@ -55,20 +55,16 @@ Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
   // ones naming each run roof, which the plot then leaves unlabelled (labels by the
   // roofs would crowd the points).
   const bool roofs_in_key =
-      H > 1 && !style.may_widen() &&
+      H > 1 &&
       std::any_of(key_texts.begin(), key_texts.end(), [&](const std::string& k) { return !key_entry_fits(style, k); });
   if (roofs_in_key)
     for (size_t h = 0; h < H; ++h) key_texts[h] = short_hardware_key(req.runs[h], scene.hw[h]);
   key_texts.push_back("marker area: time share");
   if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
-  // Several hardware: without --size, room for their roof labels in the margin (and
-  // for the key's entries, below the title).
+  // Several hardware: without --size, room for the key's entries below the title.
   PlotStyle& sized = pr.sized;
   sized = style;
-  if (H > 1 && !style.size_given) {
-    if (style.may_widen()) sized.width_in += 1.5;
-    sized.height_in += 0.8;
-  }
+  if (H > 1 && !style.size_given) sized.height_in += 0.8;
   pr.band = header_band(sized, title, key_texts);
   // A preset (--style column: a journal column's width) fixes the width, not the height:
   // its height is for a one-row key, and each further row (an overlay's hardware, the

@@ -18,9 +18,6 @@ namespace ridge::plots {
 
 namespace {
 
-// \textwidth of LaTeX's default `article` (10 pt, letter paper) is 345 pt = 4.77 in:
-// without --size the figure is a little narrower, so that it fits there at 100 %.
-constexpr double kDefaultWidthIn = 4.7;
 // The text of a letter page with 1-inch margins is 9 in tall: LaTeX does not break a
 // picture across pages, so a .tex figure taller than that says so.
 constexpr double kPageTextHeightIn = 9.0;
@@ -37,55 +34,74 @@ void write_texts(DataFile& dat, const std::string& what, const std::vector<Place
 }
 
 // The figure's grid in inches: facets in rows, each facet's panels (one per quantity)
-// side by side; the title above, the legend below or in the last row's empty cells.
+// side by side, or, in a figure too narrow for that (--style column), under each other;
+// the title above, the legend below or in the last row's empty cells.
 struct Grid {
   double W = 0, H = 0;
   size_t per_row = 1, cols = 1, rows = 1;
+  bool stacked = false;  // a facet's panels in a column, one row each (a narrow figure)
   double cw = 0, ch = 0;  // a cell
   double left = 0, right = 0, top = 0, bottom = 0;  // the plot area inside a cell
   std::vector<std::string> title_lines;
   double title_line = 0, title_h = 0;
   LegendLayout legend;
   double legend_x = 0, legend_top = 0;
+  // The cell (row, column) of facet f's quantity q.
+  std::pair<size_t, size_t> cell_of(size_t f, size_t q, size_t Q) const {
+    if (stacked) return {f * ((Q + cols - 1) / cols) + q / cols, q % cols};
+    return {f / per_row, (f % per_row) * Q + q};
+  }
 };
 
 Grid grid_of(const SweepFigure& fig, const PlotStyle& style) {
   Grid g;
   const double L = style.line_in();
   const size_t F = fig.facets.size(), Q = fig.y.size();
-  g.per_row = Q >= 2 || F == 1 ? 1 : 2;
-  g.cols = g.per_row * Q;
-  g.rows = (F + g.per_row - 1) / g.per_row;
-  g.W = style.size_given ? style.width_in : kDefaultWidthIn;
-  g.title_lines = wrap_phrases(style, fig.title, (g.W - 0.3) / 1.1);
+  const bool facet_titles = F > 1;  // one facet: its model is in the figure's title
+  // Inside a cell: y label, tic labels, plot; under it tic labels and x label; above it the facet title.
+  g.left = 0.08 + L + 0.1 + style.text_width_in("250 ms") * 1.1 + 0.1;
+  g.right = 0.16;
+  g.top = (facet_titles ? L * 1.25 : 0.0) + 0.12;
+  g.bottom = 0.06 + L + 0.06 + L + 0.1;
+  constexpr double kMinPlotIn = 0.9;
+  g.W = style.width_in;
+  const size_t fit = std::max<size_t>(1, static_cast<size_t>(g.W / (g.left + g.right + kMinPlotIn)));
+  g.stacked = Q > fit;
+  if (g.stacked) {
+    g.cols = fit;
+    g.rows = F * ((Q + fit - 1) / fit);
+  } else {
+    g.per_row = Q >= 2 || F == 1 ? 1 : std::min<size_t>(2, fit);
+    g.cols = g.per_row * Q;
+    g.rows = (F + g.per_row - 1) / g.per_row;
+  }
+  g.title_lines = style.title ? wrap_phrases(style, fig.title, (g.W - 0.3) / 1.1) : std::vector<std::string>{};
   g.title_line = L * 1.1 * 1.05;
-  g.title_h = 0.1 + g.title_line * static_cast<double>(g.title_lines.size()) + 0.08;
+  g.title_h = g.title_lines.empty() ? 0.1 : 0.1 + g.title_line * static_cast<double>(g.title_lines.size()) + 0.08;
   g.cw = g.W / static_cast<double>(g.cols);
   // The legend goes below the grid or, when the last row has empty cells it fits in, there.
-  const size_t free_cells = (g.per_row - F % g.per_row) % g.per_row * Q;
+  const size_t free_cells = g.stacked ? 0 : (g.per_row - F % g.per_row) % g.per_row * Q;
   const double free_x = g.W - static_cast<double>(free_cells) * g.cw;
   g.legend = layout_legend(style, fig.legend, g.W);
   LegendLayout in_cells = layout_legend(style, fig.legend, g.W - free_x);
-  g.ch = style.size_given ? (style.height_in - g.title_h) / static_cast<double>(g.rows) : g.cols == 1 ? 3.0 : 2.2;
+  // A cell's height: given by --size; else as for a screen, or at a preset about 0.6 of its width (0.5 stacked).
+  const double natural = style.size_given ? std::clamp(g.cw * (g.stacked ? 0.5 : 0.6), 1.5, 2.4) : g.cols == 1 ? 3.0 : 2.2;
+  g.ch = style.height_given ? (style.height_in - g.title_h) / static_cast<double>(g.rows) : natural;
   const bool legend_in_cells = free_cells > 0 && !fig.legend.empty() && in_cells.height <= g.ch - 0.3;
   if (legend_in_cells) g.legend = in_cells;
   const double legend_below = legend_in_cells ? 0.0 : g.legend.height;
-  if (style.size_given) {
+  if (style.height_given) {
     g.H = style.height_in;
     g.ch = (g.H - g.title_h - legend_below) / static_cast<double>(g.rows);
   } else {
     g.H = g.title_h + static_cast<double>(g.rows) * g.ch + legend_below;
   }
-  // Inside a cell: y label, tic labels, plot; under it tic labels and x label; above it the facet title.
-  const bool facet_titles = F > 1;  // one facet: its model is in the figure's title
-  g.left = 0.08 + L + 0.06 + style.text_width_in("250 ms") + 0.1;
-  g.right = 0.16;
-  g.top = (facet_titles ? L * 1.25 : 0.0) + 0.12;
-  g.bottom = 0.06 + L + 0.06 + L + 0.1;
-  if (g.cw - g.left - g.right < 0.9 || g.ch - g.top - g.bottom < 0.9)
-    throw InputError({}, "--size is too small for " + std::to_string(F * Q) + (F * Q == 1 ? " panel" : " panels"),
-                     "leave --size out (the figure grows with its panels), pick models with --where model=NAME, "
-                     "or draw one quantity with --y");
+  if (g.cw - g.left - g.right < kMinPlotIn || g.ch - g.top - g.bottom < kMinPlotIn) {
+    throw InputError({}, too_small_message(style, std::to_string(F * Q) + (F * Q == 1 ? " panel" : " panels")),
+                     style.height_given ? "leave --size out (the figure grows with its panels), pick models with --where "
+                                          "model=NAME, or draw one quantity with --y"
+                                        : "use a smaller --font-size or a wider --style");
+  }
   // In the empty cells: at the top of the last row, from the first empty cell.
   g.legend_top = g.H - g.title_h - static_cast<double>(g.rows - (legend_in_cells ? 1 : 0)) * g.ch -
                  (legend_in_cells ? 0.25 : 0.0);
@@ -203,10 +219,10 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
   };
   std::vector<Rule> rules;
   for (size_t f = 0; f < F; ++f) {
-    const size_t r = f / grid.per_row, c0 = (f % grid.per_row) * Q;
-    const double y1 = H - grid.title_h - static_cast<double>(r) * grid.ch, y0 = y1 - grid.ch;
     for (size_t q = 0; q < Q; ++q) {
-      const double x0 = static_cast<double>(c0 + q) * grid.cw;
+      const auto [r, c] = grid.cell_of(f, q, Q);
+      const double y1 = H - grid.title_h - static_cast<double>(r) * grid.ch, y0 = y1 - grid.ch;
+      const double x0 = static_cast<double>(c) * grid.cw;
       Panel p{{x0 + grid.left, y0 + grid.bottom, x0 + grid.cw - grid.right, y1 - grid.top}, f, q, {}};
       const std::string what = fig.y[q].key + " against " + fig.x.key + ": " + fig.x.key +
                                (fig.x.unit.empty() ? "" : " [" + fig.x.unit + "]") + " " + fig.y[q].key +
@@ -221,12 +237,16 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
       centred.push_back({std::min((p.area.x0 + p.area.x1) / 2, x0 + grid.cw - 0.1 - half), y0 + 0.06 + L * 0.5, xs.label});
       rotated.push_back({x0 + 0.08 + L * 0.5, (p.area.y0 + p.area.y1) / 2, fig.y[q].title});
       panels.push_back(std::move(p));
-    }
-    if (F > 1) {
-      const Box& first = panels[panels.size() - Q].area;
-      centred.push_back({(first.x0 + panels.back().area.x1) / 2, y1 - 0.06 - L * 0.55, fig.facets[f].model});
-      // A facet of several panels: a rule under its title spans them, so the title reads as theirs.
-      if (Q > 1) rules.push_back({first.x0, panels.back().area.x1, y1 - 0.06 - L * 1.15});
+      // A facet's title over its row (each row of a stacked facet); over several panels
+      // a rule under it spans them, so the title reads as theirs.
+      const bool row_ends = q + 1 == Q || grid.cell_of(f, q + 1, Q).first != r;
+      if (F > 1 && row_ends) {
+        size_t first = panels.size() - 1;
+        while (first > 0 && panels[first - 1].facet == f && grid.cell_of(f, panels[first - 1].quantity, Q).first == r) --first;
+        const Box& a = panels[first].area;
+        centred.push_back({(a.x0 + panels.back().area.x1) / 2, y1 - 0.06 - L * 0.55, fig.facets[f].model});
+        if (first + 1 < panels.size()) rules.push_back({a.x0, panels.back().area.x1, y1 - 0.06 - L * 1.15});
+      }
     }
   }
   for (size_t i = 0; i < grid.title_lines.size(); ++i)
@@ -306,6 +326,11 @@ PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::st
     note << "the figure is " << std::fixed << std::setprecision(1) << H << " in tall, more than a page's text ("
          << std::setprecision(0) << kPageTextHeightIn << " in on letter with 1-inch margins): pick models with "
          << "--where model=NAME, or give --size WxH";
+    bundle.notes.push_back(note.str());
+  } else if (!style.height_given && style.max_height_in() > 0 && H > style.max_height_in()) {
+    std::ostringstream note;
+    note << "the figure is " << std::fixed << std::setprecision(1) << H << " in tall, more than a --style " << style.preset
+         << " figure's " << style.max_height_in() << " in: pick models with --where model=NAME, or one quantity with --y";
     bundle.notes.push_back(note.str());
   }
   return bundle;

@@ -21,9 +21,9 @@
 
 namespace ridge::plots {
 
-// The figure drawn. Without --size (style.size_given false) it is 4.7 in wide, so that
-// it fits \textwidth of a default LaTeX article, and grows downward with the facets (as
-// .tex, past a page's 9 in with a note saying so).
+// The figure drawn, as wide as the style says (the default 6 in; as .tex 4.7 in, which fits
+// \textwidth of a default LaTeX article; a preset's), growing downward with the facets
+// (past a preset's height, or as .tex a page's 9 in, with a note saying so).
 PlotBundle sweep_plot(const SweepTable& table, const PlotStyle& style, const std::string& stem,
                       const SweepChoice& choice = {});
 

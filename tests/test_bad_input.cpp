@@ -180,7 +180,7 @@ TEST_F(BadInput, ZeroRepeat) {
 }
 
 TEST_F(BadInput, UnknownOpSuggestsTheCloseOne) {
-  expect_located(kHead + "[[layer]]\nname = \"c\"\nop = \"conv3d\"  #<\n", "unknown op 'conv3d'");
+  expect_located(kHead + "[[layer]]\nname = \"c\"\nop = \"conv_2d\"  #<\n", "unknown op 'conv_2d'");
   EXPECT_NE(hint_.find("'conv2d'"), std::string::npos) << hint_;
 }
 

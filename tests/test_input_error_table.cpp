@@ -203,7 +203,11 @@ const Case kCases[] = {
     {"sim/workload/ops/pooling.cpp", CHW_MODEL LAYER("p", "avg_pool2d") "kernel = 2\npadding = 2\n", ANALYZE,
      "'padding' must be at most half the kernel", true},
     {"sim/workload/ops/pooling.cpp", CHW_MODEL LAYER("p", "adaptive_avg_pool2d"), ANALYZE, "'output_size' is required", true},
-    {"sim/workload/ops/conv2d.cpp", CHW_MODEL LAYER("c", "conv2d") "out_channels = 4\n", ANALYZE, "layer 'c' (conv2d): 'kernel' is required", true},
+    {"sim/workload/ops/spatial.cpp", CHW_MODEL LAYER("c", "conv2d") "out_channels = 4\n", ANALYZE, "layer 'c' (conv2d): 'kernel' is required", true},
+    {"sim/workload/ops/spatial.cpp", "name = \"m\"\n[input]\nshape = [3, 4, 8, 8]\n" LAYER("c", "conv3d") "out_channels = 4\nkernel = [3, 3]\n", ANALYZE,
+     "'kernel' must be an integer or a triple [d, h, w] of integers", true},
+    {"sim/workload/ops/spatial.cpp", "name = \"m\"\n[input]\nshape = [3, 8]\n" LAYER("p", "max_pool1d") "kernel = [0]\n", ANALYZE,
+     "'kernel' must be positive (got 0)", true},
     {"sim/workload/ops/structural.cpp", MODEL LAYER("d", "dropout") "p = 1.0\n", ANALYZE, "'p' must be in [0, 1)", true},
     {"sim/workload/ops/structural.cpp", MODEL LAYER("f", "flatten") "start_dim = 1\n", ANALYZE,
      "'start_dim' is past the input's last dimension (input 4)", true},
@@ -215,9 +219,7 @@ const Case kCases[] = {
      "'padding_idx' must be a row of the table, in [-num_embeddings, num_embeddings)", true},
     // the layer types ONNX import added (conv_transpose2d, instancenorm, resize)
 #define IMAGE "name = \"m\"\n[input]\nshape = [3, 8, 8]\n[[layer]]\nname = \"l\"\n"
-    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\n", "RIDGE analyze ./in.toml",
-     "'kernel' is required", false},
-    {"sim/workload/ops/conv_transpose2d.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
+    {"sim/workload/ops/conv_transpose.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
      "RIDGE analyze ./in.toml", "'output_padding' must be smaller than the stride or the dilation", false},
     {"sim/workload/ops/normalization.cpp", IMAGE "op = \"instancenorm\"\neps = 0\n", "RIDGE analyze ./in.toml",
      "'eps' must be positive", false},
@@ -269,7 +271,7 @@ const Case kCases[] = {
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\"", ""), ONNX, "node 'n' (MaxPool): has no 'kernel_shape' attribute", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\" attribute { name: \"kernel_shape\" type: INTS ints: 2 ints: 2 } "
                                                 "attribute { name: \"strides\" type: INTS ints: 0 }", ""),
-     ONNX, "node 'n' (MaxPool): 'strides' must be two values from 1 to 65536 (got [0])", false, "in.onnx"},
+     ONNX, "node 'n' (MaxPool): 'strides' must be 2 values from 1 to 65536 (got [0]), one per spatial axis of the input", false, "in.onnx"},
     {"sim/workload/onnx/layout_ops.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Transpose\" attribute { name: \"perm\" type: INTS ints: 0 ints: 1 ints: 1 ints: 3 }", ""),
      ONNX, "node 'n' (Transpose): 'perm' [0x1x1x3] is not a permutation of the 4 axes", false, "in.onnx"},
     {"sim/workload/onnx/reader.cpp", ONNX_GRAPH("input: \"x\" op_type: \"Relu\"", ""), ONNX, "node 'n' (Relu): the node has no output", false, "in.onnx"},
@@ -352,12 +354,12 @@ const Case kCases[] = {
      "node 'n' (Expand): cannot expand [3] to [2]", false, "in.onnx"},
     // convolutions, pools and pads
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("Conv"), ONNX_FLOAT("w", "dims: 4 dims: 3 dims: 3")), ONNX,
-     "node 'n' (Conv): ridge models 2-D convolutions only", false, "in.onnx"},
+     "node 'n' (Conv): the weight [4x3x3] does not fit the input [N, 3x8x8]", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("Conv") ONNX_ATTR_STRING("auto_pad", "SAME_UPPER"),
                     ONNX_FLOAT("w", "dims: 4 dims: 3 dims: 2 dims: 2")),
      ONNX, "node 'n' (Conv): auto_pad SAME_UPPER pads unevenly", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_NODES(ONNX_F ONNX_NODE("n", "input: \"f\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2")), ""), ONNX,
-     "node 'n' (MaxPool): ridge models 2-D pools only", false, "in.onnx"},
+     "node 'n' (MaxPool): ridge models pools over 1, 2 or 3 spatial axes (the input is [N, 192])", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2") ONNX_INTS("pads", "ints: 1 ints: 1"), ""), ONNX,
      "node 'n' (MaxPool): 'pads' must be 4 values", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2") ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1"), ""),
@@ -369,9 +371,9 @@ const Case kCases[] = {
                     ONNX_ATTR_STRING("mode", "reflect"), ""),
      ONNX, "node 'n' (Pad): only a Pad of zeros is modelled (this one is reflect)", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Pad") ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1 ints: 0 ints: 0 ints: 1 ints: 0"), ""), ONNX,
-     "node 'n' (Pad): pads [0, 0, 1, 1, 0, 0, 1, 0] are not the same on both sides of H and W", false, "in.onnx"},
+     "node 'n' (Pad): pads [0, 0, 1, 1, 0, 0, 1, 0] are not the same on both sides of the spatial axes", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("ConvTranspose"), ONNX_FLOAT("w", "dims: 3 dims: 3 dims: 3")), ONNX,
-     "node 'n' (ConvTranspose): ridge models 2-D transposed convolutions only", false, "in.onnx"},
+     "node 'n' (ConvTranspose): the weight [3x3x3] does not fit the input [N, 3x8x8]", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("ConvTranspose") ONNX_INTS("output_shape", "ints: 16 ints: 16"),
                     ONNX_FLOAT("w", "dims: 3 dims: 3 dims: 3 dims: 3")),
      ONNX, "node 'n' (ConvTranspose): output_shape is not modelled", false, "in.onnx"},
@@ -382,15 +384,13 @@ const Case kCases[] = {
                     ONNX_FLOAT("w", "dims: 3 dims: 3 dims: 3 dims: 3")),
      ONNX, "node 'n' (ConvTranspose): pads [0, 0, 1, 1] are not the same on both sides", false, "in.onnx"},
     // Resize, Einsum, Where
-    {"sim/workload/onnx/conv_ops.cpp", ONNX_NODES(ONNX_F ONNX_NODE("n", "input: \"f\" " ONNX_OP("Resize")), ""), ONNX,
-     "node 'n' (Resize): ridge models the resizing of [N, C, H, W] only", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Resize"), ""), ONNX, "node 'n' (Resize): needs constant scales or sizes", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"s\" " ONNX_OP("Resize"),
                     ONNX_FLOAT("s", "dims: 4 float_data: 1 float_data: 1 float_data: 1e30 float_data: 2")),
      ONNX, "node 'n' (Resize): scale 1e+30 of axis 2 gives no size from 1 to 2^40", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize"),
                     ONNX_INT("s", "dims: 4 int64_data: 1 int64_data: 6 int64_data: 16 int64_data: 16")),
-     ONNX, "node 'n' (Resize): resizes more than H and W (to [1x6x16x16])", false, "in.onnx"},
+     ONNX, "node 'n' (Resize): resizes more than the spatial axes (to [1x6x16x16])", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize") ONNX_ATTR_STRING("mode", "cubic"),
                     ONNX_INT("s", "dims: 4 int64_data: 1 int64_data: 3 int64_data: 16 int64_data: 16")),
      ONNX, "node 'n' (Resize): mode cubic is not modelled (nearest and linear are)", false, "in.onnx"},
@@ -719,8 +719,16 @@ const Case kCases[] = {
     {"sim/parallel/parallel_plan.cpp", "", PAR "tp=2,tp=2", "--parallel: 'tp' is given twice", false},
     {"sim/parallel/parallel_plan.cpp", "", PAR "xp=2", "--parallel: unknown key 'xp'", false},
     {"sim/parallel/plan_check.cpp", "", PAR "tp=5", "plan for 'gpt3': tp=5 does not divide the 96 attention heads", false},
-    {"sim/parallel/sharded_layers.cpp", "", "RIDGE analyze gpt2 --system dgx-a100 --parallel tp=2",
+    {"sim/parallel/sharded_layers.cpp", "", "RIDGE query gpt2 --system dgx-a100 --parallel tp=2",
      "model 'gpt2' has no [params] 'layers', which a parallel plan shards by", false},
+    {"sim/parallel/data_parallel.cpp", "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 250",
+     "--global-batch 250 is not a positive multiple of dp=8", false},
+    {"sim/parallel/data_parallel.cpp", "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=16 --global-batch 256",
+     "dp=16 needs more devices than dgx1-v100 has (8)", false},
+    {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel tp=2,dp=4 --global-batch 256",
+     "--parallel tp=2,dp=4: model 'resnet50' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies", false},
+    {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256 --microbatch 4",
+     "--microbatch does not apply to data parallelism of model 'resnet50'", false},
     {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
     {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
     {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
@@ -898,12 +906,12 @@ TEST_F(InputErrorTable, ModelOps) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, ModelOpWindowsAndStructure) {
-  for (const char* reader : {"sim/workload/ops/pooling.cpp", "sim/workload/ops/conv2d.cpp", "sim/workload/ops/structural.cpp",
+  for (const char* reader : {"sim/workload/ops/pooling.cpp", "sim/workload/ops/spatial.cpp", "sim/workload/ops/structural.cpp",
                              "sim/workload/ops/embedding.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, ImportedLayerTypes) {
-  run_rows("sim/workload/ops/conv_transpose2d.cpp");
+  run_rows("sim/workload/ops/conv_transpose.cpp");
   run_rows("sim/workload/ops/resize.cpp");
 }
 TEST_F(InputErrorTable, IntegerExpressions) { run_rows(IE); }
@@ -931,7 +939,8 @@ TEST_F(InputErrorTable, SweepAndPhaseChecks) {
 }
 TEST_F(InputErrorTable, CommandLineRunOptions) { run_rows(RO); }
 TEST_F(InputErrorTable, SystemsAndParallelPlans) {
-  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp", PO,
+  for (const char* reader : {SR, "sim/parallel/parallel_plan.cpp", "sim/parallel/plan_check.cpp", "sim/parallel/sharded_layers.cpp",
+                             "sim/parallel/data_parallel.cpp", PO,
                              "sim/cli/cmd_plan.cpp"})
     run_rows(reader);
 }

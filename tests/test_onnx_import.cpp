@@ -117,6 +117,35 @@ TEST(OnnxImport, TransposedConvInstanceNormResizeAndAFoldedPad) {
   EXPECT_EQ(total_params(m), 112 + 8);
 }
 
+TEST(OnnxImport, VideoBlockOverThreeSpatialAxes) {
+  // scripts/make-test-onnx's video_block, on a clip [3, 4, 8, 8] (C, D, H, W).
+  Model m = load_model(kDir + "video-block.onnx");
+  ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"conv", "bn", "relu", "pool", "up", "down", "gap"}));
+  // Pad 1 on D, H, W + Conv 3x3x3 3 -> 8: [8, 4, 8, 8] = 2,048 outputs of 3 x 27 = 81 MACs;
+  // 8 x 81 weights + 8 biases.
+  EXPECT_EQ(m.layers[0].op, "conv3d");
+  EXPECT_EQ(m.layers[0].output, (Shape{8, 4, 8, 8}));
+  EXPECT_EQ(m.layers[0].counts.macs, 2048 * 81);
+  EXPECT_EQ(m.layers[0].counts.params, 656);
+  EXPECT_EQ(m.layers[1].counts.params, 16);          // BatchNorm3d: 2 per channel
+  EXPECT_EQ(m.layers[1].counts.flops, 2 * 2048);
+  // MaxPool 1x2x2: [8, 4, 4, 4] = 512 windows of 4, 3 compares each.
+  EXPECT_EQ(m.layers[3].op, "max_pool3d");
+  EXPECT_EQ(m.layers[3].counts.flops, 512 * 3);
+  // ConvTranspose k2 stride 2 8 -> 4: every axis doubles, [4, 8, 8, 8]; each of the 512
+  // inputs is multiplied into 4 x 8 outputs; 8 x 4 x 8 weights + 4 biases.
+  EXPECT_EQ(m.layers[4].op, "conv_transpose3d");
+  EXPECT_EQ(m.layers[4].output, (Shape{4, 8, 8, 8}));
+  EXPECT_EQ(m.layers[4].counts.macs, 512 * 32);
+  EXPECT_EQ(m.layers[4].counts.params, 260);
+  // Trilinear Resize to [4, 4, 4, 4]: 8 multiplies + 7 adds for each of 256 outputs.
+  EXPECT_EQ(m.layers[5].output, (Shape{4, 4, 4, 4}));
+  EXPECT_EQ(m.layers[5].counts.flops, 15 * 256);
+  EXPECT_EQ(m.layers[6].op, "global_avg_pool3d");
+  EXPECT_EQ(m.layers[6].counts.flops, 256);
+  EXPECT_EQ(total_params(m), 656 + 16 + 260);
+}
+
 TEST(OnnxImport, LayerNormChainEinsumAndWhere) {
   Model m = load_model(kDir + "attention-ops.onnx");
   ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"ln", "q", "k", "scores", "mask", "softmax", "context"}));

@@ -205,6 +205,84 @@ TEST(OnnxOps, AnFp16FileIsAnalysedAtFp16ByDefault) {
   EXPECT_EQ(weight_bytes(fp32.out), 64);
 }
 
+std::string ints_attr(const std::string& name, const std::string& values) {
+  std::string ints;
+  std::istringstream vs(values);
+  for (std::string v; vs >> v;) ints += "ints: " + v + " ";
+  return "attribute { name: \"" + name + "\" type: INTS " + ints + "} ";
+}
+
+// A video block on x [1, 2, 4, 6, 6] (N, C, D, H, W): Conv 3x3x3 pad 1 stride [1, 2, 2]
+// -> [3, 4, 3, 3] (108 outputs x 54 MACs, 165 parameters), BatchNormalization (2 x 3
+// parameters, 2 FLOPs per element), MaxPool 1x3x3 stride [1, 3, 3] -> [3, 4, 1, 1] (12
+// windows of 9: 12 x 8 compares), Resize x2 nearest on D, H, W -> [3, 8, 2, 2],
+// GlobalAveragePool -> [3, 1, 1, 1] (96 adds); and Conv1d on [1, 2, 6] by a [4, 2, 3]
+// weight -> [4, 4] (16 outputs x 6 MACs). The layers are named by rank.
+TEST(OnnxOps, ConvolutionsAndPoolsOverOneAndThreeSpatialAxes) {
+  const std::string body =
+      node("conv", "Conv", "x w b", "c", ints_attr("pads", "1 1 1 1 1 1") + ints_attr("strides", "1 2 2")) +
+      node("bn", "BatchNormalization", "c g be m v", "n") +
+      node("pool", "MaxPool", "n", "p", ints_attr("kernel_shape", "1 3 3") + ints_attr("strides", "1 3 3")) +
+      node("up", "Resize", "p sc", "r") + node("gap", "GlobalAveragePool", "r", "y") +
+      "initializer { name: \"w\" data_type: 1 dims: 3 dims: 2 dims: 3 dims: 3 dims: 3 } "
+      "initializer { name: \"b\" data_type: 1 dims: 3 } initializer { name: \"g\" data_type: 1 dims: 3 } "
+      "initializer { name: \"be\" data_type: 1 dims: 3 } initializer { name: \"m\" data_type: 1 dims: 3 } "
+      "initializer { name: \"v\" data_type: 1 dims: 3 } "
+      "initializer { name: \"sc\" data_type: 1 dims: 5 float_data: 1 float_data: 1 float_data: 2 float_data: 2 float_data: 2 } ";
+  Model m = onnx_model(onnx_text(body, "1 2 4 6 6"));
+  ASSERT_EQ(m.layers.size(), 5u);
+  EXPECT_EQ(m.layers[0].op, "conv3d");
+  EXPECT_EQ(m.layers[0].output, (Shape{3, 4, 3, 3}));
+  EXPECT_EQ(m.layers[0].counts.macs, 5832);
+  EXPECT_EQ(m.layers[0].counts.params, 165);
+  EXPECT_EQ(m.layers[1].counts.params, 6);
+  EXPECT_EQ(m.layers[1].counts.flops, 216);
+  EXPECT_EQ(m.layers[2].op, "max_pool3d");
+  EXPECT_EQ(m.layers[2].output, (Shape{3, 4, 1, 1}));
+  EXPECT_EQ(m.layers[2].counts.flops, 96);
+  EXPECT_EQ(m.layers[3].output, (Shape{3, 8, 2, 2}));
+  EXPECT_EQ(m.layers[4].op, "global_avg_pool3d");
+  EXPECT_EQ(m.layers[4].output, (Shape{3, 1, 1, 1}));
+  EXPECT_EQ(m.layers[4].counts.flops, 96);
+
+  Model m1 = onnx_model(onnx_text(node("conv", "Conv", "x w", "y", ints_attr("strides", "1")) +
+                                      "initializer { name: \"w\" data_type: 1 dims: 4 dims: 2 dims: 3 } ",
+                                  "1 2 6"));
+  EXPECT_EQ(m1.layers[0].op, "conv1d");
+  EXPECT_EQ(m1.layers[0].output, (Shape{4, 4}));
+  EXPECT_EQ(m1.layers[0].counts.macs, 96);
+}
+
+// torchvision's detection models take one image [3, H, W] with no batch axis: normalised
+// by per-channel constants [3, 1, 1], then unsqueezed to [1, 3, H, W] for the backbone.
+// Read as one sample (not a batch of 3 [H, W] ones): the Conv 3 -> 2, 3x3 pad 1 on 4x4
+// makes 2 x 16 outputs of 27 MACs, 864 per image, and --batch 2 counts two images.
+TEST(OnnxOps, AnInputWithoutABatchAxisIsOneSample) {
+  const std::string body =
+      node("norm", "Sub", "x mean", "a") + node("scale", "Div", "a std", "b") +
+      node("batch", "Unsqueeze", "b zero", "c") + node("conv", "Conv", "c w", "y", ints_attr("pads", "1 1 1 1")) +
+      "initializer { name: \"mean\" data_type: 1 dims: 3 dims: 1 dims: 1 float_data: 0.5 float_data: 0.5 float_data: 0.5 } "
+      "initializer { name: \"std\" data_type: 1 dims: 3 dims: 1 dims: 1 float_data: 0.2 float_data: 0.2 float_data: 0.2 } "
+      "initializer { name: \"zero\" data_type: 7 dims: 1 int64_data: 0 } "
+      "initializer { name: \"w\" data_type: 1 dims: 2 dims: 3 dims: 3 dims: 3 } ";
+  Model m = onnx_model(onnx_text(body, "3 4 4"));
+  EXPECT_EQ(m.input, (Shape{3, 4, 4}));
+  const Layer& conv = m.layers.back();
+  EXPECT_EQ(conv.op, "conv2d");
+  EXPECT_EQ(conv.output, (Shape{2, 4, 4}));
+  EXPECT_EQ(conv.counts.macs, 864);
+  RunSettings two;
+  two.batch = 2;
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.macs, 864);
+  EXPECT_EQ(analyze_costs(m, two).totals.macs, 1728);
+  EXPECT_NE(m.source.find("its input has no batch axis"), std::string::npos) << m.source;
+  // A fixed first axis that nothing shows to be the sample's own stays the batch.
+  Model batched = onnx_model(onnx_text(node("fc", "MatMul", "x w", "y") +
+                                           "initializer { name: \"w\" data_type: 1 dims: 8 dims: 4 } ",
+                                       "2 8"));
+  EXPECT_EQ(batched.input, (Shape{8}));
+}
+
 void expect_refused(const std::string& text, const std::string& message) {
   try {
     onnx_table(text);

@@ -1,4 +1,4 @@
-// conv2d and linear against counts worked out by hand (the arithmetic is in the
+// Convolutions (1-, 2- and 3-D, transposed) and linear against counts worked out by hand (the arithmetic is in the
 // comments). Conventions: macs per sample; flops = 2 x macs + bias adds.
 #include <gtest/gtest.h>
 
@@ -57,6 +57,60 @@ TEST(OpsConv2d, RectangularKernel) {
   Layer l = one_layer("[1, 5, 5]", "op = \"conv2d\"\nout_channels = 1\nkernel = [1, 3]");
   EXPECT_EQ(l.output, (Shape{1, 5, 3}));
   EXPECT_EQ(l.counts.macs, 45);
+}
+
+TEST(OpsConvNd, Conv3dStridedOverHeightAndWidth) {
+  // [2, 4, 6, 6], 3 kernels 3x3x3, stride [1, 2, 2], padding 1: Do = (4 + 2 - 3) / 1 + 1 = 4,
+  // Ho = Wo = floor((6 + 2 - 3) / 2) + 1 = 3; 3 x 4 x 3 x 3 = 108 outputs, each reading
+  // 2 x 27 = 54 inputs.
+  Layer l = one_layer("[2, 4, 6, 6]", "op = \"conv3d\"\nout_channels = 3\nkernel = [3, 3, 3]\nstride = [1, 2, 2]\npadding = 1");
+  EXPECT_EQ(l.output, (Shape{3, 4, 3, 3}));
+  EXPECT_EQ(l.counts.macs, 5832);              // 108 x 54
+  EXPECT_EQ(l.counts.params, 165);             // 3 x 54 weights + 3 biases
+  EXPECT_EQ(l.counts.flops, 2 * 5832 + 108);   // + one bias add per output
+  EXPECT_EQ(l.counts.gemm_positions, 36);      // 4 x 3 x 3 output positions
+  EXPECT_EQ(l.counts.gemm_reduction, 54);
+  EXPECT_EQ(l.op_class, OpClass::conv_kxk);
+}
+
+TEST(OpsConvNd, Conv1dGroupedWithoutBias) {
+  // [4, 10], 8 kernels of 3 in 2 groups, stride 2: Lo = (10 - 3) / 2 + 1 = 4; each of
+  // the 8 x 4 = 32 outputs reads 4 / 2 x 3 = 6 inputs.
+  Layer l = one_layer("[4, 10]", "op = \"conv1d\"\nout_channels = 8\nkernel = 3\nstride = 2\ngroups = 2\nbias = false");
+  EXPECT_EQ(l.output, (Shape{8, 4}));
+  EXPECT_EQ(l.counts.macs, 192);   // 32 x 6
+  EXPECT_EQ(l.counts.params, 48);  // 8 x 6
+  EXPECT_EQ(l.counts.flops, 384);
+}
+
+TEST(OpsConvNd, PointwiseConv3dIsAOneByOne) {
+  // torchvision r3d_18's downsample: 1x1x1 stride 2 on [64, 16, 56, 56] -> [128, 8, 28, 28].
+  Layer l = one_layer("[64, 16, 56, 56]", "op = \"conv3d\"\nout_channels = 128\nkernel = 1\nstride = 2\nbias = false");
+  EXPECT_EQ(l.output, (Shape{128, 8, 28, 28}));
+  EXPECT_EQ(l.counts.macs, 51380224);  // 128 x 8 x 28 x 28 = 802,816 outputs x 64
+  EXPECT_EQ(l.counts.params, 8192);    // 128 x 64
+  EXPECT_EQ(l.op_class, OpClass::conv_1x1);
+}
+
+TEST(OpsConvNd, ConvTranspose3dDoublesEveryAxis) {
+  // [2, 2, 3, 3], 4 kernels 2x2x2, stride 2: So = (S - 1) x 2 + (2 - 1) + 1 = 2S, so
+  // [4, 4, 6, 6]; each of the 2 x 2 x 3 x 3 = 36 inputs is multiplied into 4 x 8 = 32 outputs.
+  Layer l = one_layer("[2, 2, 3, 3]", "op = \"conv_transpose3d\"\nout_channels = 4\nkernel = 2\nstride = 2");
+  EXPECT_EQ(l.output, (Shape{4, 4, 6, 6}));
+  EXPECT_EQ(l.counts.macs, 1152);              // 36 x 32
+  EXPECT_EQ(l.counts.params, 68);              // 2 x 32 weights + 4 biases
+  EXPECT_EQ(l.counts.flops, 2 * 1152 + 576);   // + a bias add per output (4 x 4 x 6 x 6 = 576)
+}
+
+TEST(OpsConvNd, TheKernelHasOneSizePerSpatialAxis) {
+  EXPECT_THROW(one_layer("[2, 4, 6, 6]", "op = \"conv3d\"\nout_channels = 3\nkernel = [3, 3]"), InputError);
+  try {
+    one_layer("[2, 6, 6]", "op = \"conv3d\"\nout_channels = 3\nkernel = 1");
+    ADD_FAILURE() << "a conv3d of [C, H, W] was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("conv3d needs a [C, D, H, W] input, got 2x6x6"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(one_layer("[2, 6, 6]", "op = \"conv1d\"\nout_channels = 3\nkernel = 1"), InputError);
 }
 
 TEST(OpsConv2d, BadShapesAreLocatedErrors) {

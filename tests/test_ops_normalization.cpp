@@ -21,6 +21,16 @@ TEST(OpsBatchnorm, Counts) {
   EXPECT_THROW(one_layer("[4, 3, 3]", "op = \"batchnorm\"\nnum_features = 5"), InputError);
 }
 
+TEST(OpsBatchnorm, OverOneAndThreeSpatialAxes) {
+  // BatchNorm1d on [6, 10] and BatchNorm3d on [4, 2, 3, 3]: the channels are dim 0 either way.
+  Layer b1 = one_layer("[6, 10]", "op = \"batchnorm\"");
+  EXPECT_EQ(b1.counts.params, 12);  // 2 x 6 channels
+  EXPECT_EQ(b1.counts.flops, 120);  // 2 x 60 elements
+  Layer b3 = one_layer("[4, 2, 3, 3]", "op = \"batchnorm\"");
+  EXPECT_EQ(b3.counts.params, 8);
+  EXPECT_EQ(b3.counts.flops, 144);  // 2 x 72 elements
+}
+
 TEST(OpsLocalResponseNorm, Counts) {
   // size 5: per element 5 squares + 4 adds + 2 (k + alpha/n * sum) + power + divide = 13.
   Layer l = one_layer("[6, 2, 2]", "op = \"local_response_norm\"\nsize = 5");

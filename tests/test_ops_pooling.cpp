@@ -1,4 +1,4 @@
-// Pooling against counts worked out by hand. A max over k elements is k-1
+// Pooling (1-, 2- and 3-D) and resizing against counts worked out by hand. A max over k elements is k-1
 // comparisons; an average is k-1 adds + 1 divide = k FLOPs; only the window's taps
 // inside the input count (PyTorch's CPU kernels clip each window to the input).
 #include <gtest/gtest.h>
@@ -75,6 +75,54 @@ TEST(OpsPooling, DilatedWindowWithNoTapInside) {
   Layer l = one_layer("[1, 1, 1]", "op = \"max_pool2d\"\nkernel = 2\ndilation = 2\npadding = 1");
   EXPECT_EQ(l.output, (Shape{1, 1, 1}));
   EXPECT_EQ(l.counts.flops, 0);
+}
+
+TEST(OpsPooling, MaxPool3d) {
+  // [2, 4, 4, 4], 2x2x2 windows, stride = kernel: [2, 2, 2, 2], 16 outputs of 8 taps.
+  Layer l = one_layer("[2, 4, 4, 4]", "op = \"max_pool3d\"\nkernel = 2");
+  EXPECT_EQ(l.output, (Shape{2, 2, 2, 2}));
+  EXPECT_EQ(l.counts.flops, 112);            // 16 x (8 - 1)
+  EXPECT_EQ(l.counts.saved_aux_bytes, 128);  // 16 int64 argmax indices
+}
+
+TEST(OpsPooling, AvgPool1dWithPadding) {
+  // [3, 5], kernel 3 stride 1 padding 1: 5 outputs whose windows [-1, 1], [0, 2], [1, 3],
+  // [2, 4], [3, 5] hold 2, 3, 3, 3, 2 inputs: 13 per channel.
+  Layer l = one_layer("[3, 5]", "op = \"avg_pool1d\"\nkernel = 3\nstride = 1\npadding = 1");
+  EXPECT_EQ(l.output, (Shape{3, 5}));
+  EXPECT_EQ(l.counts.flops, 39);  // 3 x 13
+}
+
+TEST(OpsPooling, AdaptiveAndGlobalOver3dAnd1d) {
+  // To one cell every input is added once: 2 x 3 x 4 x 5 = 120 adds and divides.
+  Layer a = one_layer("[2, 3, 4, 5]", "op = \"adaptive_avg_pool3d\"\noutput_size = 1");
+  EXPECT_EQ(a.output, (Shape{2, 1, 1, 1}));
+  EXPECT_EQ(a.counts.flops, 120);
+  Layer g = one_layer("[2, 3, 4, 5]", "op = \"global_avg_pool3d\"");
+  EXPECT_EQ(g.output, (Shape{2, 1, 1, 1}));
+  EXPECT_EQ(g.counts.flops, 120);
+  Layer g1 = one_layer("[4, 7]", "op = \"global_avg_pool1d\"");
+  EXPECT_EQ(g1.output, (Shape{4, 1}));
+  EXPECT_EQ(g1.counts.flops, 28);
+  // [1, 4, 6, 6] to [2, 3, 3]: per axis the windows of 4 -> 2 cover 2 + 2 = 4, of 6 -> 3
+  // cover 2 + 2 + 2 = 6; 4 x 6 x 6 = 144 taps (every input once), 18 outputs.
+  Layer m = one_layer("[1, 4, 6, 6]", "op = \"adaptive_max_pool3d\"\noutput_size = [2, 3, 3]");
+  EXPECT_EQ(m.output, (Shape{1, 2, 3, 3}));
+  EXPECT_EQ(m.counts.flops, 144 - 18);
+}
+
+TEST(OpsResize, LinearBlendsTwoToTheRankNeighbours) {
+  // Bilinear: 4 multiplies + 3 adds per output; trilinear 8 + 7; linear 2 + 1.
+  Layer r2 = one_layer("[2, 3, 4]", "op = \"resize\"\nsize = [6, 8]\nmode = \"linear\"");
+  EXPECT_EQ(r2.output, (Shape{2, 6, 8}));
+  EXPECT_EQ(r2.counts.flops, 7 * 96);
+  Layer r3 = one_layer("[2, 2, 3, 4]", "op = \"resize\"\nsize = [4, 6, 8]\nmode = \"linear\"");
+  EXPECT_EQ(r3.output, (Shape{2, 4, 6, 8}));
+  EXPECT_EQ(r3.counts.flops, 15 * 384);  // 2 x 4 x 6 x 8 = 384 outputs
+  Layer r1 = one_layer("[3, 4]", "op = \"resize\"\nsize = 8\nmode = \"linear\"");
+  EXPECT_EQ(r1.output, (Shape{3, 8}));
+  EXPECT_EQ(r1.counts.flops, 3 * 24);
+  EXPECT_EQ(one_layer("[2, 2, 3, 4]", "op = \"resize\"\nsize = [4, 6, 8]").counts.flops, 0);  // nearest: copies
 }
 
 // Taps inside the input, enumerated window by window: the reference for the closed form.

@@ -301,6 +301,74 @@ TEST(ParallelValidation, KorthikantiTable5HeldOutRows) {
   EXPECT_LT(sum / 4, 0.05);
 }
 
+TEST(ParallelValidation, NarayananWeakScalingHeldOut) {
+  // Narayanan et al. SC'21 (arXiv 2104.04473) Table 1: achieved TFLOP/s per GPU of GPT models
+  // on Selene (A100 80 GB), seq 2048, vocabulary 51200, full recomputation. Nothing is fitted on
+  // these rows. The paper's FLOPs are its own count, 96 B s l h^2 (1 + s/6h + V/16lh), over
+  // the measured time; the same count over ridge's time compares like with like. Microbatch 1
+  // and no interleave are assumed (the paper does not state them). The issue asks within 15 %.
+  struct Row {
+    int heads, hidden, layers, tp, pp, gpus, batch;
+    double published_tflops;
+  };
+  const Row rows[] = {{24, 2304, 24, 1, 1, 32, 512, 137},        {32, 3072, 30, 2, 1, 64, 512, 138},
+                      {32, 4096, 36, 4, 1, 128, 512, 142},       {48, 6144, 40, 8, 1, 256, 1024, 135},
+                      {64, 8192, 48, 8, 2, 512, 1536, 138},      {80, 10240, 60, 8, 4, 1024, 1792, 140},
+                      {96, 12288, 80, 8, 8, 1536, 2304, 148},    {128, 16384, 96, 8, 16, 1920, 2160, 155},
+                      {128, 20480, 105, 8, 35, 2520, 2520, 163}, {160, 25600, 128, 8, 64, 3072, 3072, 163}};
+  for (const Row& row : rows) {
+    std::string cmd = "analyze gpt3 --system dgx-a100 --set model.layers=" + std::to_string(row.layers) +
+                      " --set model.hidden=" + std::to_string(row.hidden) + " --set model.heads=" + std::to_string(row.heads) +
+                      " --parallel tp=" + std::to_string(row.tp) + ",pp=" + std::to_string(row.pp) +
+                      ",dp=" + std::to_string(row.gpus / (row.tp * row.pp)) + " --global-batch " + std::to_string(row.batch) +
+                      " --microbatch 1 --recompute full --format json";
+    auto r = ridge_test::run_ridge(cmd);
+    ASSERT_EQ(r.status, 0) << r.err;
+    double seconds = nlohmann::json::parse(r.out)["totals"]["iteration_time_s"].get<double>();
+    double h = row.hidden, l = row.layers, s = 2048, vocab = 51200;
+    double flops = 96 * row.batch * s * l * h * h * (1 + s / (6 * h) + vocab / (16 * l * h));
+    EXPECT_NEAR(flops / seconds / row.gpus / 1e12 / row.published_tflops, 1.0, 0.15) << cmd;
+  }
+}
+
+TEST(ParallelDataParallel, Resnet50OnEightV100sByHand) {
+  // ResNet-50 (25,557,032 parameters) on dgx1-v100, dp 8, global batch 256: each V100 runs
+  // the single-device training step at batch 32 and the ring all-reduces the gradients:
+  // 2 (n-1) = 14 steps x 1 us + bytes x 2 (n-1)/n / (150 GB/s x 0.8). fp32: 102,228,128 B,
+  // 14 us + 1,490.83 us; fp16: 51,114,064 B, 14 us + 745.41 us.
+  const double ring = 2.0 * 7 / 8 / (150e9 * 0.8);
+  for (auto [dtype, bytes] : {std::pair<const char*, double>{"fp32", 25557032.0 * 4}, {"fp16", 25557032.0 * 2}}) {
+    std::string plan = std::string("analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256 --dtype ") + dtype;
+    auto r = ridge_test::run_ridge(plan + " --no-overlap --format json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["collectives"].size(), 1u);
+    auto c = j["collectives"][0];
+    EXPECT_EQ(c["op"], "all_reduce");
+    EXPECT_EQ(c["group_size"], 8);
+    EXPECT_EQ(c["link"], "scale_up");
+    EXPECT_EQ(c["bytes"].get<double>(), bytes) << dtype;
+    EXPECT_NEAR(c["time_s"].get<double>(), 14e-6 + bytes * ring, 1e-12) << dtype;
+    // The step is the single-device one at batch 256 / 8 on the V100; without overlap the
+    // whole all-reduce adds to it.
+    auto one = ridge_test::run_ridge(std::string("analyze resnet50 --hw v100 --phase training --batch 32 --dtype ") + dtype +
+                                     " --format json");
+    ASSERT_EQ(one.status, 0) << one.err;
+    double step = nlohmann::json::parse(one.out)["totals"]["time_s"].get<double>();
+    auto t = j["totals"];
+    EXPECT_NEAR(t["step_s"].get<double>(), step, 1e-12);
+    EXPECT_NEAR(t["iteration_time_s"].get<double>(), step + 14e-6 + bytes * ring, 1e-12);
+    EXPECT_NEAR(t["samples_per_s"].get<double>(), 256 / t["iteration_time_s"].get<double>(), 1e-6);
+    // Overlapped with the backward pass (tens of ms, against 0.76-1.5 ms), nothing shows.
+    r = ridge_test::run_ridge(plan + " --format json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    t = nlohmann::json::parse(r.out)["totals"];
+    EXPECT_GT(t["backward_s"].get<double>(), 14e-6 + bytes * ring);
+    EXPECT_EQ(t["communication_time_s"].get<double>(), 0.0);
+    EXPECT_NEAR(t["iteration_time_s"].get<double>(), step, 1e-12);
+  }
+}
+
 TEST(ParallelZoo, Gpt3AndLlamaParameterCounts) {
   // GPT-3 175B: 96 x (12 x 12288^2 + 13 x 12288) + 51200 x 12288 + 2048 x 12288 + 2 x 12288.
   // Llama-2-70B: 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672 + 2 x 8192) + 2 x 32000 x 8192 + 8192.

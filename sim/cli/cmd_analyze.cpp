@@ -45,7 +45,7 @@ int run_analyze(const Args& args) {
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "analyze: which model?", "ridge analyze alexnet (ridge list models)");
-  if (wants_parallel(par)) return write_parallel_plan(model_arg, par, hwo, out, vm);  // many devices
+  if (wants_parallel(par)) return write_parallel_plan(model_arg, par, hwo, run, out, vm);  // many devices
 
   RunSettings settings = to_run_settings(run);
   OutputFormat format = to_output_format(out, kFormats);

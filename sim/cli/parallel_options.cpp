@@ -4,6 +4,8 @@
 #include "hw/model_registry.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
+#include "sim/workload/model_catalog.hpp"
+#include "sim/parallel/data_parallel.hpp"
 #include "sim/parallel/plan_check.hpp"
 #include "sim/parallel/system_reader.hpp"
 #include "sim/views/parallel_report.hpp"
@@ -11,7 +13,7 @@
 namespace ridge::cli {
 
 po::options_description parallel_option_group(ParallelOptionValues& v) {
-  po::options_description g("Parallel training options (a transformer with [params] layers, hidden, heads, seq, tp)");
+  po::options_description g("Parallel training options (tp and pp: a transformer with [params] layers, hidden, heads, seq, tp; dp: any model)");
   g.add_options()
       ("parallel", po::value(&v.parallel), "tp=T,pp=P,dp=D[,ep=E]: tensor, pipeline, data (and expert) parallel degrees")
       ("system", po::value(&v.system), "system descriptor name (ridge list systems) or file; default dgx-a100")
@@ -47,15 +49,49 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   return p;
 }
 
-TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw) {
-  ParallelPlan plan = to_parallel_plan(v);
+namespace {
+
+// The system --system names, after checking the hardware options a plan reads.
+SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw) {
   if (!hw.hw.empty()) throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   for (const std::string& set : hw.sets)
     if (set.rfind("model.", 0) != 0)
       throw InputError({}, "--set " + set + ": with --parallel only model.NAME=VALUE applies", "the system descriptor sets the device");
   if (hw.efficiency != "calibrated" && hw.efficiency != "none")
     throw InputError({}, "--efficiency: unknown choice '" + hw.efficiency + "'", "use calibrated or none");
-  SystemSpec system = load_system(v.system.empty() ? "dgx-a100" : v.system, hw.efficiency == "none");
+  return load_system(v.system.empty() ? "dgx-a100" : v.system, hw.efficiency == "none");
+}
+
+bool option_given(const po::variables_map& given, const char* option) {
+  return given.count(option) && !given[option].defaulted();
+}
+
+// A model that is not a transformer: data parallelism only (data_parallel.hpp).
+int write_data_parallel(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
+                        const RunOptionValues& run, const OutputOptionValues& out, const po::variables_map& given) {
+  ParallelPlan plan = to_parallel_plan(v);
+  if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1)
+    throw InputError({}, "--parallel " + v.parallel + ": model '" + model + "' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies",
+                     "use --parallel dp=N (tp, pp and ep shard a transformer written with [params] layers, hidden, heads, seq and tp)");
+  for (const char* option : {"sequence-parallel", "microbatch", "zero", "recompute", "interleave", "batch", "phase", "seq",
+                             "context", "kv-dtype", "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
+    if (option_given(given, option))
+      throw InputError({}, std::string("--") + option + " does not apply to data parallelism of model '" + model + "'",
+                       "each replica runs one training step at --global-batch / dp samples; --dtype, --precision and "
+                       "--optimizer set it");
+  OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::json});
+  SystemSpec system = plan_system(v, hw);
+  DataParallelEstimate e = estimate_data_parallel(model, model_overrides(hw), system, plan.dp, plan.batch(),
+                                                  to_run_settings(run), plan.overlap);
+  write_output(out.output, [&](std::ostream& os) { write_data_parallel_estimate(e, format, os); });
+  return 0;
+}
+
+}  // namespace
+
+TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw) {
+  ParallelPlan plan = to_parallel_plan(v);
+  SystemSpec system = plan_system(v, hw);
   std::vector<ParamOverride> overrides = model_overrides(hw);
   TransformerParams shape = transformer_params(model, overrides);
   check_plan(plan, shape, system, false, model);
@@ -74,7 +110,8 @@ void reject_single_device_options(const po::variables_map& given) {
 }
 
 int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
-                        const OutputOptionValues& out, const po::variables_map& given) {
+                        const RunOptionValues& run, const OutputOptionValues& out, const po::variables_map& given) {
+  if (!is_transformer(load_model(model, model_overrides(hw)))) return write_data_parallel(model, v, hw, run, out, given);
   reject_single_device_options(given);
   OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::csv, OutputFormat::json});
   TrainingEstimate estimate = run_parallel_plan(model, v, hw);

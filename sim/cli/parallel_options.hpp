@@ -36,10 +36,12 @@ TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptio
 // --microbatch and --global-batch its batch), is an InputError rather than silently ignored.
 void reject_single_device_options(const po::variables_map& given);
 // run_parallel_plan written as --format (table, csv or json) and --output say; returns 0.
+// A model that is not a transformer runs data parallel only (data_parallel.hpp): each
+// replica's step takes --dtype, --precision and --optimizer from `run`.
 // A single-device run option given with it (--batch, --dtype, --phase, ...), which a
 // parallel plan does not read (it trains in bf16 mixed precision with Adam, --microbatch
 // and --global-batch its batch), is an InputError (reject_single_device_options).
 int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
-                        const OutputOptionValues& out, const po::variables_map& given);
+                        const RunOptionValues& run, const OutputOptionValues& out, const po::variables_map& given);
 
 }  // namespace ridge::cli

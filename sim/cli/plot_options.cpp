@@ -17,7 +17,7 @@ po::options_description plot_option_group(PlotOptionValues& v) {
       ("output,o", po::value(&v.output), "image to write: FILE.png, FILE.svg, FILE.pdf or FILE.tex (LaTeX text, with its "
                                          "graphics in FILE-graphics.pdf); FILE.gp and FILE.dat are written beside it")
       ("style", po::value(&v.style), "preset size and font: column (a two-column paper's column, 3.3 in, 8 pt; "
-                                     "also 'paper'), page (its text width, 7 in, 8 pt; also 'paper-wide') or slides "
+                                     "also 'paper'), page (its text width, 7 in, 9 pt; also 'paper-wide') or slides "
                                      "(10 x 5.6 in, 16 pt)")
       ("size", po::value(&v.size), "WxH in inches (6x4.2), or with a unit: 15cmx10cm, 1200x800px (PNG); "
                                    "without it the figure grows to fit its content")

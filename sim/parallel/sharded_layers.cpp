@@ -32,13 +32,40 @@ bool replicated_op(const std::string& op) {
 
 }  // namespace
 
+std::pair<double, double> time_forward_backward(const Layer& layer, const LayerCost& c, const HardwareSpec& hw,
+                                                const HardwareModel& hw_model, DType dtype) {
+  LayerWork fwd;
+  fwd.op_class = layer.op_class;
+  fwd.gemm_positions = static_cast<double>(layer.counts.gemm_positions);
+  fwd.gemm_reduction = static_cast<double>(layer.counts.gemm_reduction);
+  fwd.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : c.forward_kernels;
+  LayerWork bwd = fwd;
+  fwd.flops = static_cast<double>(c.flops - c.epilogue_flops);
+  fwd.input_bytes = static_cast<double>(c.input_bytes);
+  fwd.output_bytes = static_cast<double>(c.output_bytes);
+  fwd.weight_bytes = static_cast<double>(c.weight_bytes);
+  bwd.flops = static_cast<double>(c.backward_flops);
+  bwd.input_bytes = static_cast<double>(c.backward_input_bytes);
+  bwd.output_bytes = static_cast<double>(c.backward_output_bytes);
+  bwd.weight_bytes = static_cast<double>(c.backward_weight_bytes);
+  bwd.kernels = (c.backward_flops > 0 || c.backward_bytes() > 0) ? 1 : 0;
+  return {hw_model.time_layer(fwd, hw, dtype).time_s, hw_model.time_layer(bwd, hw, dtype).time_s};
+}
+
+bool is_transformer(const Model& model) {
+  for (const char* k : kNeeded)
+    if (!model.params.count(k)) return false;
+  return true;
+}
+
 TransformerParams transformer_params(const std::string& name, const std::vector<ParamOverride>& overrides) {
   Model full = load_model(name, overrides);
-  for (const char* k : kNeeded)
-    if (!full.params.count(k))
-      throw InputError({}, "model '" + name + "' has no [params] '" + k + "', which a parallel plan shards by",
-                       "parallel plans need a transformer written with [params] layers, hidden, heads, seq and tp "
-                       "(see models/gpt3.toml)");
+  if (!is_transformer(full))
+    for (const char* k : kNeeded)
+      if (!full.params.count(k))
+          throw InputError({}, "model '" + name + "' has no [params] '" + k + "', which a parallel plan shards by",
+                         "parallel plans need a transformer written with [params] layers, hidden, heads, seq and tp "
+                         "(see models/gpt3.toml)");
   return {full.params.at("layers"), full.params.at("hidden"), full.params.at("heads"), full.params.at("seq")};
 }
 
@@ -55,23 +82,7 @@ ShardedLayers time_sharded_layers(const std::string& name, const std::vector<Par
     bool in_block = layer.name.rfind("layers.", 0) == 0;  // the block, instantiated once
     seen_block = seen_block || in_block;
     PassCost& group = in_block ? out.block : (seen_block ? out.last : out.first);
-    LayerWork fwd;
-    fwd.op_class = layer.op_class;
-    fwd.gemm_positions = static_cast<double>(layer.counts.gemm_positions);
-    fwd.gemm_reduction = static_cast<double>(layer.counts.gemm_reduction);
-    fwd.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : c.forward_kernels;
-    LayerWork bwd = fwd;
-    fwd.flops = static_cast<double>(c.flops - c.epilogue_flops);
-    fwd.input_bytes = static_cast<double>(c.input_bytes);
-    fwd.output_bytes = static_cast<double>(c.output_bytes);
-    fwd.weight_bytes = static_cast<double>(c.weight_bytes);
-    bwd.flops = static_cast<double>(c.backward_flops);
-    bwd.input_bytes = static_cast<double>(c.backward_input_bytes);
-    bwd.output_bytes = static_cast<double>(c.backward_output_bytes);
-    bwd.weight_bytes = static_cast<double>(c.backward_weight_bytes);
-    bwd.kernels = (c.backward_flops > 0 || c.backward_bytes() > 0) ? 1 : 0;
-    double f = hw_model.time_layer(fwd, hw, settings.dtype).time_s;
-    double b = hw_model.time_layer(bwd, hw, settings.dtype).time_s;
+    auto [f, b] = time_forward_backward(layer, c, hw, hw_model, settings.dtype);
     group.forward_s += f;
     group.backward_s += b;
     group.forward_flops += static_cast<double>(c.flops);

@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
+#include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_reader.hpp"
 
 namespace ridge {
@@ -47,8 +49,16 @@ struct TransformerParams {
   int64_t seq = 0;
 };
 
+// Whether `model` has the [params] a tensor- and pipeline-parallel plan shards by.
+bool is_transformer(const Model& model);
+
 // Throws InputError when `model` has no [params] layers, hidden, heads, seq and tp.
 TransformerParams transformer_params(const std::string& model, const std::vector<ParamOverride>& overrides);
+
+// One layer's forward and backward work timed apart on `hw` (seconds): what a pipeline
+// stage, or the backward pass a data-parallel all-reduce hides under, is made of.
+std::pair<double, double> time_forward_backward(const Layer& layer, const LayerCost& cost, const HardwareSpec& hw,
+                                                const HardwareModel& hw_model, DType dtype);
 
 ShardedLayers time_sharded_layers(const std::string& model, const std::vector<ParamOverride>& overrides, int64_t tp,
                                   int64_t microbatch, const HardwareSpec& hw, const HardwareModel& hw_model);

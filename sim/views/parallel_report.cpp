@@ -66,15 +66,9 @@ Json memory_json(const TrainingEstimate& e) {
   return m;
 }
 
-Json estimate_json(const TrainingEstimate& e) {
-  Json j = Json::object();
-  j["model"] = e.model;
-  j["system"] = e.system;
-  j["plan"] = plan_json(e.plan);
-  j["totals"] = training_totals_json(e);
-  j["memory"] = memory_json(e);
-  Json rows = Json::array();
-  for (const CollectiveRow& r : e.collectives) {
+Json collectives_json(const std::vector<CollectiveRow>& rows) {
+  Json out = Json::array();
+  for (const CollectiveRow& r : rows) {
     Json c = Json::object();
     c["group"] = r.group;
     c["when"] = r.when;
@@ -86,13 +80,37 @@ Json estimate_json(const TrainingEstimate& e) {
     c["group_size"] = r.cost.group_size;
     c["count"] = r.count;
     c["total_s"] = r.total_s();
-    rows.push_back(c);
+    out.push_back(c);
   }
-  j["collectives"] = rows;
+  return out;
+}
+
+Json estimate_json(const TrainingEstimate& e) {
+  Json j = Json::object();
+  j["model"] = e.model;
+  j["system"] = e.system;
+  j["plan"] = plan_json(e.plan);
+  j["totals"] = training_totals_json(e);
+  j["memory"] = memory_json(e);
+  j["collectives"] = collectives_json(e.collectives);
   return j;
 }
 
 std::string pct(double v) { return format_fixed(100 * v, 1) + "%"; }
+
+void write_collectives_table(const std::vector<CollectiveRow>& rows, std::ostream& out) {
+  ColumnTable t;
+  t.columns = {{"group", "group", false}, {"when", "when", false}, {"op", "op", false}, {"algorithm", "algorithm", false},
+               {"link", "link", false},   {"group size", "group_size"}, {"bytes", "bytes"}, {"time", "time_s"},
+               {"count", "count"},        {"total", "total_s"}};
+  for (const CollectiveRow& r : rows)
+    t.rows.push_back({text_cell(r.group), text_cell(r.when), text_cell(std::string(collective_op_name(r.cost.op))),
+                      text_cell(r.cost.algorithm), text_cell("link:" + r.cost.link),
+                      text_cell(std::to_string(r.cost.group_size)), text_cell(format_bytes(r.cost.bytes)),
+                      text_cell(format_seconds(r.cost.time_s)), text_cell(format_raw(r.count)),
+                      text_cell(format_seconds(r.total_s()))});
+  write_text_table(t, out);
+}
 
 void write_text(const TrainingEstimate& e, std::ostream& out) {
   const ParallelPlan& p = e.plan;
@@ -115,17 +133,7 @@ void write_text(const TrainingEstimate& e, std::ostream& out) {
       << format_bytes(e.capacity_bytes) << ": " << (e.fits ? "fits" : "DOES NOT FIT") << "\n";
   if (e.collectives.empty()) return;
   out << "\n";
-  ColumnTable t;
-  t.columns = {{"group", "group", false}, {"when", "when", false}, {"op", "op", false}, {"algorithm", "algorithm", false},
-               {"link", "link", false},   {"group size", "group_size"}, {"bytes", "bytes"}, {"time", "time_s"},
-               {"count", "count"},        {"total", "total_s"}};
-  for (const CollectiveRow& r : e.collectives)
-    t.rows.push_back({text_cell(r.group), text_cell(r.when), text_cell(std::string(collective_op_name(r.cost.op))),
-                      text_cell(r.cost.algorithm), text_cell("link:" + r.cost.link),
-                      text_cell(std::to_string(r.cost.group_size)), text_cell(format_bytes(r.cost.bytes)),
-                      text_cell(format_seconds(r.cost.time_s)), text_cell(format_raw(r.count)),
-                      text_cell(format_seconds(r.total_s()))});
-  write_text_table(t, out);
+  write_collectives_table(e.collectives, out);
 }
 
 const char* kCsvHeader =
@@ -152,6 +160,57 @@ void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std
   } else {
     write_text(e, out);
   }
+}
+
+void write_data_parallel_estimate(const DataParallelEstimate& e, OutputFormat format, std::ostream& out) {
+  if (format == OutputFormat::json) {
+    Json plan = Json::object();
+    plan["dp"] = e.dp;
+    plan["global_batch"] = e.global_batch;
+    plan["per_device_batch"] = e.settings.batch;
+    plan["dtype"] = std::string(dtype_name(e.settings.dtype));
+    plan["overlap"] = e.overlap;
+    Json t = Json::object();
+    t["iteration_time_s"] = e.iteration_time_s;
+    t["samples_per_s"] = e.samples_per_s;
+    t["mfu"] = e.mfu;
+    t["hfu"] = e.mfu;  // no recomputation
+    t["bubble_share"] = 0;
+    t["communication_time_s"] = e.exposed_s;
+    t["memory_per_device_bytes"] = e.memory_bytes;
+    t["fits"] = e.fits;
+    t["devices"] = e.dp;
+    t["params"] = e.params;
+    t["step_s"] = e.step_s;
+    t["backward_s"] = e.backward_s;
+    t["gradient_bytes"] = e.gradient_bytes;
+    t["dp_communication_s"] = e.collectives.empty() ? 0.0 : e.collectives.front().total_s();
+    t["dp_exposed_s"] = e.exposed_s;
+    t["model_flops"] = e.model_flops;
+    t["capacity_bytes"] = e.capacity_bytes;
+    Json j = Json::object();
+    j["model"] = e.model;
+    j["system"] = e.system;
+    j["plan"] = plan;
+    j["totals"] = t;
+    j["collectives"] = collectives_json(e.collectives);
+    write_json(out, j);
+    return;
+  }
+  out << e.model << " on " << e.system << ": data parallel dp=" << e.dp << "\n  " << e.dp << " devices, global batch "
+      << e.global_batch << " = " << e.settings.batch << " per device, " << dtype_name(e.settings.dtype) << "\n\n";
+  auto line = [&](const std::string& k, const std::string& v) { out << "  " << std::left << std::setw(22) << k << v << "\n"; };
+  line("iteration time", format_seconds(e.iteration_time_s));
+  line("samples/s", format_count(e.samples_per_s));
+  line("MFU", pct(e.mfu));
+  line("device step", format_seconds(e.step_s) + " (backward " + format_seconds(e.backward_s) + ")");
+  line("gradient all-reduce", format_bytes(e.gradient_bytes) + ", " + format_seconds(e.exposed_s) + " exposed" +
+                                  (e.overlap ? " (overlapped with backward)" : " (no overlap)"));
+  out << "\n  memory per device " << format_bytes(e.memory_bytes) << " of " << format_bytes(e.capacity_bytes) << ": "
+      << (e.fits ? "fits" : "DOES NOT FIT") << "\n";
+  if (e.collectives.empty()) return;
+  out << "\n";
+  write_collectives_table(e.collectives, out);
 }
 
 void write_plan_search(const SearchResult& r, OutputFormat format, std::ostream& out) {

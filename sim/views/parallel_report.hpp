@@ -1,9 +1,11 @@
-// Views of a parallel training estimate (`analyze` / `memory` with --parallel) and of
+// Views of a parallel training estimate (`analyze` / `memory` with --parallel; a
+// data-parallel one for models that are not transformers) and of
 // a plan search (`ridge plan`): text, CSV and JSON. They format finished numbers only.
 #pragma once
 
 #include <ostream>
 
+#include "sim/parallel/data_parallel.hpp"
 #include "sim/parallel/plan_search.hpp"
 #include "sim/parallel/training_estimate.hpp"
 #include "sim/views/json.hpp"
@@ -17,6 +19,8 @@ Json plan_json(const ParallelPlan& p);
 Json training_totals_json(const TrainingEstimate& e);
 
 void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out);
+// Text or JSON (the keys of write_training_estimate's totals where they apply).
+void write_data_parallel_estimate(const DataParallelEstimate& e, OutputFormat format, std::ostream& out);
 void write_plan_search(const SearchResult& r, OutputFormat format, std::ostream& out);
 
 }  // namespace ridge

@@ -1,7 +1,8 @@
-// Convolutions, pools, Pad and Resize over [N, C, H, W]: Conv -> conv2d, ConvTranspose ->
-// conv_transpose2d, MaxPool / AveragePool -> max_pool2d / avg_pool2d, GlobalAveragePool ->
-// global_avg_pool2d, GlobalMaxPool -> adaptive_max_pool2d, Resize / Upsample -> resize; a
-// zero Pad is folded into the Conv or pool that reads it.
+// Convolutions, pools, Pad and Resize over [N, C, *S] with 1, 2 or 3 spatial axes S
+// (the layer names end in 1d, 2d, 3d): Conv -> conv2d, ConvTranspose -> conv_transpose2d,
+// MaxPool / AveragePool -> max_pool2d / avg_pool2d, GlobalAveragePool ->
+// global_avg_pool2d, GlobalMaxPool -> adaptive_max_pool2d, Resize / Upsample -> resize;
+// a zero Pad is folded into the Conv or pool that reads it.
 #include "sim/workload/onnx/translator.hpp"
 
 #include <algorithm>
@@ -21,9 +22,22 @@ void Translator::check_channels(const onnx::NodeProto& n, const Tensor& x, int64
          "the graph's shapes disagree: export it again");
 }
 
-// A Pad of zeros on the two spatial axes of [N, C, H, W], the same before and after
-// (torch exports avg_pool2d(padding=1) as Pad + AveragePool): the Conv or pool reading
-// it takes it as its own padding, which costs the same.
+namespace {
+// The layer name of `family` at `rank` spatial axes: "conv" + 3 -> "conv3d".
+std::string at_rank(const std::string& family, size_t rank) { return family + std::to_string(rank) + "d"; }
+}  // namespace
+
+// The spatial axes of a conv, pool or resize input [N, C, *S]: 1, 2 or 3.
+size_t Translator::spatial_rank(const onnx::NodeProto& n, const Tensor& x, const char* what) {
+  if (x.shape.size() < 2 || x.shape.size() > 4)
+    fail(n, std::string("ridge models ") + what + " over 1, 2 or 3 spatial axes (the input is [N, " +
+                shape_to_string(x.shape) + "])");
+  return x.shape.size() - 1;
+}
+
+// A Pad of zeros on the spatial axes of [N, C, *S], the same before and after (torch
+// exports avg_pool2d(padding=1) as Pad + AveragePool): the Conv or pool reading it takes
+// it as its own padding, which costs the same.
 void Translator::pad(const onnx::NodeProto& n) {
   const Tensor& x = activation(n, 0);
   batch_first(n, x);
@@ -36,113 +50,123 @@ void Translator::pad(const onnx::NodeProto& n) {
   else if (auto f = attr_float(n, "value")) value = *f;
   if ((mode && mode->s() != "constant") || value.value_or(0.0) != 0.0)
     fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
-  if (pads.size() != 8 || x.shape.size() != 3 || pads[0] || pads[1] || pads[4] || pads[5] || pads[2] != pads[6] ||
-      pads[3] != pads[7])
-    fail(n, "pads " + value_list(pads) + " are not the same on both sides of H and W of [N, C, H, W]",
+  const size_t rank = x.shape.size() + 1;  // with the batch axis
+  auto symmetric = [&] {
+    if (pads.size() != 2 * rank || rank < 3 || rank > 5 || pads[0] || pads[1] || pads[rank] || pads[rank + 1])
+      return false;
+    for (size_t i = 2; i < rank; ++i)
+      if (pads[i] != pads[rank + i]) return false;
+    return true;
+  };
+  if (!symmetric())
+    fail(n, "pads " + value_list(pads) + " are not the same on both sides of the spatial axes of [N, C, *S]",
          "ridge folds a zero Pad into the Conv or pool that follows it");
   Tensor t = x;
-  t.pad = {checked_add(t.pad.first, pads[2]), checked_add(t.pad.second, pads[3])};
+  t.pad.resize(rank - 2, 0);
+  for (size_t i = 0; i + 2 < rank; ++i) t.pad[i] = checked_add(t.pad[i], pads[i + 2]);
   tensors_[n.output(0)] = std::move(t);
 }
 
-// ConvTranspose: weight [C, out / groups, kh, kw]; symmetric pads and no output_shape.
+// ConvTranspose: weight [C, out / groups, *k]; symmetric pads and no output_shape.
 void Translator::conv_transpose(const onnx::NodeProto& n, int index) {
   const Tensor& x = activation(n, 0);
   const Tensor& w = constant(n, 1);
   batch_first(n, x);
-  if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D transposed convolutions only");
+  const size_t rank = spatial_rank(n, x, "transposed convolutions");
+  if (w.shape.size() != rank + 2)
+    fail(n, "the weight " + shape_list(w.shape) + " does not fit the input [N, " + shape_to_string(x.shape) +
+                "]: it must be [C, out / groups, one kernel size per spatial axis]");
   if (attr(n, "output_shape")) fail(n, "output_shape is not modelled", "give pads and output_padding instead");
   const onnx::AttributeProto* ap = attr(n, "auto_pad");
   if (ap && ap->s() != "NOTSET" && ap->s() != "VALID") fail(n, "auto_pad " + ap->s() + " is not modelled");
-  std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
-  if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
+  std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>(2 * rank, 0));
+  if (pads.size() != 2 * rank || !std::equal(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(rank),
+                                             pads.begin() + static_cast<std::ptrdiff_t>(rank)))
     fail(n, "pads " + value_list(pads) + " are not the same on both sides");
   int64_t groups = attr_int(n, "group", 1);
-  check_channels(n, x, w.shape[0], w.shape);  // ConvTranspose's weight: [C, out / groups, kh, kw]
+  check_channels(n, x, w.shape[0], w.shape);  // ConvTranspose's weight: [C, out / groups, *k]
   toml::table a;
   a.insert("out_channels", checked_mul(w.shape[1], groups));
-  const auto [k, s, d] = window(n, std::vector<int64_t>{w.shape[2], w.shape[3]});
+  const auto [k, s, d] = window(n, rank, std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()));
   a.insert("kernel", to_array(k));
   a.insert("stride", to_array(s));
-  a.insert("padding", to_array({pads[0], pads[1]}));
-  a.insert("output_padding", to_array(attr_ints(n, "output_padding").value_or(std::vector<int64_t>{0, 0})));
+  a.insert("padding", to_array(std::vector<int64_t>(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(rank))));
+  a.insert("output_padding", to_array(attr_ints(n, "output_padding").value_or(std::vector<int64_t>(rank, 0))));
   a.insert("dilation", to_array(d));
   a.insert("groups", groups);
   a.insert("bias", has_input(n, 2));
   Tensor xin = x;
-  layer(n, index, "conv_transpose2d", {&xin}, std::move(a));
+  layer(n, index, at_rank("conv_transpose", rank), {&xin}, std::move(a));
 }
 
 void Translator::conv(const onnx::NodeProto& n, int index) {
   const Tensor& x = activation(n, 0);
   const Tensor& w = constant(n, 1);
   batch_first(n, x);
-  if (w.shape.size() != 4 || x.shape.size() != 3) fail(n, "ridge models 2-D convolutions only");
-  const auto [k, s, d] = window(n, std::vector<int64_t>{w.shape[2], w.shape[3]});
+  const size_t rank = spatial_rank(n, x, "convolutions");
+  if (w.shape.size() != rank + 2)
+    fail(n, "the weight " + shape_list(w.shape) + " does not fit the input [N, " + shape_to_string(x.shape) +
+                "]: it must be [out, C / groups, one kernel size per spatial axis]");
+  const Window win = window(n, rank, std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()));
   const int64_t groups = attr_int(n, "group", 1);
   if (groups >= 1 && groups <= x.shape[0]) check_channels(n, x, checked_mul(w.shape[1], groups), w.shape);
-  auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
-  ph = checked_add(ph, x.pad.first);
-  pw = checked_add(pw, x.pad.second);
   toml::table a;
   a.insert("out_channels", w.shape[0]);
-  a.insert("kernel", to_array(k));
-  a.insert("stride", to_array(s));
-  a.insert("padding", to_array({ph, pw}));
-  a.insert("dilation", to_array(d));
+  a.insert("kernel", to_array(win.kernel));
+  a.insert("stride", to_array(win.stride));
+  a.insert("padding", to_array(pads(n, x, win)));
+  a.insert("dilation", to_array(win.dilation));
   a.insert("groups", groups);
   a.insert("bias", has_input(n, 2));
   Tensor xin = x;
-  xin.pad = {0, 0};
-  layer(n, index, "conv2d", {&xin}, std::move(a));
+  xin.pad.clear();
+  layer(n, index, at_rank("conv", rank), {&xin}, std::move(a));
 }
 
 void Translator::pool(const onnx::NodeProto& n, int index, bool is_max) {
   const Tensor& x = activation(n, 0);
   batch_first(n, x);
-  if (x.shape.size() != 3) fail(n, "ridge models 2-D pools only");
-  const auto [k, s, d] = window(n, std::nullopt);
-  auto [ph, pw] = pads_2d(n, x.shape, k[0], k[1], s[0], s[1], d[0], d[1]);
-  ph = checked_add(ph, x.pad.first);
-  pw = checked_add(pw, x.pad.second);
+  const size_t rank = spatial_rank(n, x, "pools");
+  const Window win = window(n, rank, std::nullopt);
   toml::table a;
-  a.insert("kernel", to_array(k));
-  a.insert("stride", to_array(s));
-  a.insert("padding", to_array({ph, pw}));
-  if (is_max) a.insert("dilation", to_array(d));
+  a.insert("kernel", to_array(win.kernel));
+  a.insert("stride", to_array(win.stride));
+  a.insert("padding", to_array(pads(n, x, win)));
+  if (is_max) a.insert("dilation", to_array(win.dilation));
   a.insert("ceil_mode", attr_int(n, "ceil_mode", 0) != 0);
   Tensor xin = x;
-  xin.pad = {0, 0};
-  layer(n, index, is_max ? "max_pool2d" : "avg_pool2d", {&xin}, std::move(a));
+  xin.pad.clear();
+  layer(n, index, at_rank(is_max ? "max_pool" : "avg_pool", rank), {&xin}, std::move(a));
 }
 
 void Translator::global_average_pool(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
   batch_first(n, x);
-  return layer(n, index, "global_avg_pool2d", {&x});
+  return layer(n, index, at_rank("global_avg_pool", spatial_rank(n, x, "pools")), {&x});
 }
 
 void Translator::global_max_pool(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
   toml::table a;
   a.insert("output_size", 1);
-  return layer(n, index, "adaptive_max_pool2d", {&x}, std::move(a));
+  return layer(n, index, at_rank("adaptive_max_pool", spatial_rank(n, x, "pools")), {&x}, std::move(a));
 }
 
 // Resize (opset 11+: X, roi, scales, sizes; Upsample and opset 10: X, scales) of
-// [N, C, H, W] by constant scales or sizes; nearest or (bi)linear.
+// [N, C, *S] by constant scales or sizes; nearest or (bi-, tri-)linear.
 void Translator::resize(const onnx::NodeProto& n, int index) {
   const Tensor& x = activation(n, 0);
   batch_first(n, x);
-  if (x.shape.size() != 3) fail(n, "ridge models the resizing of [N, C, H, W] only");
+  const size_t rank = spatial_rank(n, x, "resizing");
+  const size_t axes = rank + 2;
   int scales_at = n.input_size() <= 2 ? 1 : 2;
   Shape full = full_shape(x);
   std::vector<int64_t> size;
   if (has_input(n, 3)) {
     size = values(n, 3);
-  } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == 4) {
+  } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == axes) {
     const std::vector<double>& f = *constant(n, scales_at).reals;
-    for (size_t i = 0; i < 4; ++i) {
+    for (size_t i = 0; i < axes; ++i) {
       double s = std::floor(static_cast<double>(full[i]) * f[i]);
       if (!(s >= 1 && s <= static_cast<double>(kMaxResized))) {  // (also nan and inf)
         std::ostringstream scale;  // as the float it was (6 digits)
@@ -155,13 +179,13 @@ void Translator::resize(const onnx::NodeProto& n, int index) {
   } else {
     fail(n, "needs constant scales or sizes");
   }
-  if (size.size() != 4 || size[0] != 1 || size[1] != full[1])
-    fail(n, "resizes more than H and W (to " + shape_list(size) + ")");
+  if (size.size() != axes || size[0] != 1 || size[1] != full[1])
+    fail(n, "resizes more than the spatial axes (to " + shape_list(size) + ")");
   const onnx::AttributeProto* m = attr(n, "mode");
   std::string mode = m ? m->s() : "nearest";
   if (mode != "nearest" && mode != "linear") fail(n, "mode " + mode + " is not modelled (nearest and linear are)");
   toml::table a;
-  a.insert("size", to_array({size[2], size[3]}));
+  a.insert("size", to_array(std::vector<int64_t>(size.begin() + 2, size.end())));
   a.insert("mode", mode);
   Tensor xin = x;
   layer(n, index, "resize", {&xin}, std::move(a));

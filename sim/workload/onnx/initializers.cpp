@@ -127,13 +127,48 @@ void Translator::read_input() {
              "give the input's shape: --input " + input->name() + "=1x3x224x224");
     }
   }
-  if (full.size() < 2) fail("input '" + input->name() + "' has no dimension besides the batch");
-  input_shape_.assign(full.begin() + 1, full.end());
   Tensor t;
   t.activation = true;
   t.layer = "@input";
+  if (unbatched(input->name(), full)) {
+    // One sample is the whole input; the batch is the outer factor of its first axis.
+    unbatched_ = true;
+    input_shape_ = full;
+    t.at = {0, true, full[0]};
+  } else {
+    if (full.size() < 2) fail("input '" + input->name() + "' has no dimension besides the batch");
+    input_shape_.assign(full.begin() + 1, full.end());
+  }
   t.shape = input_shape_;
   tensors_[input->name()] = t;
+}
+
+// An input without a batch axis: one image [3, H, W], as torchvision's detection models
+// take it, rather than a batch of 3 [H, W] samples. Its first axis is fixed and larger
+// than 1, and a node reading it shows the axis is the sample's own: an Unsqueeze that
+// puts a new axis 0 in front of it (to make the batch of one a Conv needs), or an
+// elementwise op with a constant that varies along it (the per-channel mean and std).
+bool Translator::unbatched(const std::string& input, const Shape& full) const {
+  if (full.size() < 2 || full[0] <= 1) return false;
+  auto constant_along_first = [&](const std::string& name) {
+    auto it = tensors_.find(name);
+    return it != tensors_.end() && !it->second.activation && it->second.shape.size() == full.size() &&
+           it->second.shape[0] == full[0];
+  };
+  for (const onnx::NodeProto& n : model_.graph().node()) {
+    if (n.input_size() == 0 || n.input(0) != input) continue;
+    const std::string& op = n.op_type();
+    if (op == "Unsqueeze") {
+      std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
+      auto it = n.input_size() > 1 ? tensors_.find(n.input(1)) : tensors_.end();
+      if (axes.empty() && it != tensors_.end() && it->second.values) axes = *it->second.values;
+      if (std::find(axes.begin(), axes.end(), 0) != axes.end()) return true;
+    }
+    if ((op == "Sub" || op == "Add" || op == "Mul" || op == "Div") && n.input_size() == 2 &&
+        constant_along_first(n.input(1)))
+      return true;
+  }
+  return false;
 }
 
 void Translator::constant_node(const onnx::NodeProto& n, int) {

@@ -77,7 +77,7 @@ void Translator::layer(const onnx::NodeProto& n, int index, const std::string& o
   std::vector<std::string> names;
   std::vector<Shape> shapes;
   for (const Tensor* t : ins) {
-    if (t->pad != std::pair<int64_t, int64_t>{0, 0})
+    if (!t->pad.empty())
       fail(n, "reads a zero Pad that no Conv or pool folds in, which ridge does not model");
     names.push_back(t->layer);
     shapes.push_back(t->shape);

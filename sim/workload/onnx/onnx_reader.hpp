@@ -3,7 +3,8 @@
 // model.onnx` and `ridge import model.onnx -o model.toml` agree by construction.
 //
 // Shapes: the graph input's first dimension is the batch (dynamic or fixed, it is
-// replaced by ridge's --batch); the rest is one sample. Learned initializers become
+// replaced by ridge's --batch); the rest is one sample. An input without a batch axis
+// (one [3, H, W] image, initializers.cpp says how it is recognised) is one sample whole. Learned initializers become
 // parameters (only their shapes are read); Constant / Shape / ConstantOfShape / Range
 // and arithmetic on them are folded away. Layer names come from the node names
 // (torch's scoped "/layer1/layer1.0/conv1/Conv" reads "layer1.0.conv1").

@@ -19,10 +19,11 @@ toml::table Translator::translate() {
   check_opset();
   for (const onnx::NodeProto& n : g.node()) check_arity(n);
   for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
-  read_input();
-  // Constants first: a chain recogniser looks ahead at values made by later nodes.
+  // Constants first: a chain recogniser looks ahead at values made by later nodes, and
+  // read_input at those the input meets.
   for (int i = 0; i < g.node_size(); ++i)
     if (g.node(i).op_type() == "Constant") translate_node(g.node(i), i);
+  read_input();
   OnnxGraphView view{g, {}, {}, {}, {}};
   for (int i = 0; i < g.node_size(); ++i)
     for (const std::string& in : g.node(i).input()) view.consumers[in].push_back(i);
@@ -51,7 +52,10 @@ toml::table Translator::translate() {
   root.insert("name", std::filesystem::path(file_).stem().string());
   std::string producer = model_.producer_name();
   if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
-  root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer));
+  root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer) +
+                           (unbatched_ ? "; its input has no batch axis: a sample is one " + shape_list(input_shape_) +
+                                             " input, --batch N counts N of them"
+                                       : ""));
   if (const char* dtype = weight_dtype()) root.insert("dtype", dtype);
   toml::table input;
   input.insert("shape", to_array(input_shape_));

@@ -40,9 +40,9 @@ struct Tensor {
   std::optional<std::vector<double>> reals;    // constant: its values when small and floating-point
   bool learned = false;                        // an initializer (a trained weight)
   std::string source;  // constant: the initializer it was computed from (gathered, reshaped, ...)
-  // activation: a zero Pad not yet applied, [top, left] = [bottom, right], which the
-  // Conv or pool that reads it folds into its own padding.
-  std::pair<int64_t, int64_t> pad{0, 0};
+  // activation: a zero Pad not yet applied, one value per spatial axis (the same at
+  // both ends; empty: none), which the Conv or pool that reads it folds into its own padding.
+  std::vector<int64_t> pad;
 };
 
 

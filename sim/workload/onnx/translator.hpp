@@ -46,7 +46,7 @@ constexpr int64_t kMaxResized = int64_t{1} << 40;       // an axis a Resize's sc
 // so a larger one is a corrupt or hostile file.
 constexpr int64_t kMaxTensorElements = int64_t{1} << 37;
 
-// The kernel, strides and dilations of a conv or pool (two values each).
+// The kernel, strides and dilations of a conv or pool (one value per spatial axis each).
 struct Window {
   std::vector<int64_t> kernel, stride, dilation;
 };
@@ -129,6 +129,7 @@ class Translator {
   // initializers.cpp
   void constants_from(const onnx::TensorProto& t, bool learned);
   void read_input();
+  bool unbatched(const std::string& input, const Shape& full) const;
 
   // matmul_ops.cpp
   void check_features(const onnx::NodeProto& n, const Tensor& x, int64_t k, const Shape& weight);
@@ -136,11 +137,12 @@ class Translator {
   void check_channels(const onnx::NodeProto& n, const Tensor& x, int64_t channels, const Shape& weight);
 
   // conv_attributes.cpp
-  std::vector<int64_t> window_attr(const onnx::NodeProto& n, const std::string& name,
+  std::vector<int64_t> window_attr(const onnx::NodeProto& n, const std::string& name, size_t rank,
                                    std::optional<std::vector<int64_t>> fallback);
-  Window window(const onnx::NodeProto& n, std::optional<std::vector<int64_t>> kernel);
-  std::pair<int64_t, int64_t> pads_2d(const onnx::NodeProto& n, const Shape& x, int64_t kh, int64_t kw, int64_t sh,
-                                      int64_t sw, int64_t dh, int64_t dw);
+  Window window(const onnx::NodeProto& n, size_t rank, std::optional<std::vector<int64_t>> kernel);
+  std::vector<int64_t> pads(const onnx::NodeProto& n, const Tensor& x, const Window& w);
+  // conv_ops.cpp
+  size_t spatial_rank(const onnx::NodeProto& n, const Tensor& x, const char* what);
 
   // layout_ops.cpp
   std::vector<int64_t> unsqueezed_axes(const onnx::NodeProto& n, const std::vector<int64_t>& axes, size_t in_rank);
@@ -189,6 +191,7 @@ class Translator {
   };
   std::map<std::string, WeightUse> weight_users_;
   Shape input_shape_;
+  bool unbatched_ = false;  // the graph input has no batch axis (read_input)
   toml::array layers_;
 };
 

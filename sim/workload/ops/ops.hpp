@@ -6,15 +6,23 @@
 
 namespace ridge::ops {
 
-OpResult conv2d(TomlFields& attrs, const std::vector<Shape>& in);
-OpResult conv_transpose2d(TomlFields& attrs, const std::vector<Shape>& in);
+// Over R = 1, 2 or 3 spatial axes (spatial.hpp): conv<2> is conv2d.
+template <int R>
+OpResult conv(TomlFields& attrs, const std::vector<Shape>& in);
+template <int R>
+OpResult conv_transpose(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult linear(TomlFields& attrs, const std::vector<Shape>& in);
 
-OpResult max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
-OpResult avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
-OpResult adaptive_max_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
-OpResult adaptive_avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
-OpResult global_avg_pool2d(TomlFields& attrs, const std::vector<Shape>& in);
+template <int R>
+OpResult max_pool(TomlFields& attrs, const std::vector<Shape>& in);
+template <int R>
+OpResult avg_pool(TomlFields& attrs, const std::vector<Shape>& in);
+template <int R>
+OpResult adaptive_max_pool(TomlFields& attrs, const std::vector<Shape>& in);
+template <int R>
+OpResult adaptive_avg_pool(TomlFields& attrs, const std::vector<Shape>& in);
+template <int R>
+OpResult global_avg_pool(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult relu(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult relu6(TomlFields& attrs, const std::vector<Shape>& in);

@@ -1,5 +1,8 @@
-// 2-D pooling: max and average with a fixed window, their adaptive forms (output size
-// given, window per cell as PyTorch computes it) and global average pooling.
+// Pooling over R = 1, 2 or 3 spatial axes ([C, L], [C, H, W], [C, D, H, W]; the ops'
+// names end in 1d, 2d, 3d): max and average with a fixed window, their adaptive forms
+// (output size given, window per cell as PyTorch computes it) and global average
+// pooling. A window is the product of one range per axis, so its taps and the sums
+// below are products of per-axis counts.
 // FLOPs: a max over k elements is k-1 comparisons; an average is k-1 adds + 1 divide.
 // PyTorch clips a fixed window to the input: a tap in the padding, or past the end in
 // ceil mode, is neither compared nor added, so only the taps inside the input count
@@ -14,15 +17,11 @@
 #include "sim/base/checked_math.hpp"
 #include "sim/base/floor_sum.hpp"
 #include "sim/workload/ops/ops.hpp"
+#include "sim/workload/ops/spatial.hpp"
 
 namespace ridge::ops {
 
 namespace {
-
-const Shape& chw(const std::vector<Shape>& in, const char* op) {
-  if (in[0].size() != 3) throw ShapeMismatch(std::string(op) + " needs a [C, H, W] input, got " + shape_to_string(in[0]));
-  return in[0];
-}
 
 int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
   int64_t effective = checked_add(checked_mul(d, k - 1), 1);
@@ -92,43 +91,80 @@ OpResult finish(const Shape& x, Shape out, int64_t window_elems_total, int64_t w
   return r;
 }
 
+template <int R>
 OpResult fixed_window(TomlFields& a, const std::vector<Shape>& in, bool is_max) {
-  const Shape& x = chw(in, is_max ? "max_pool2d" : "avg_pool2d");
-  auto [kh, kw] = a.pair("kernel", 0);
-  if (kh == 0) a.fail("kernel", "is required");
-  auto [sh, sw] = a.pair("stride", 0);
-  if (sh == 0) sh = kh, sw = kw;  // PyTorch: stride defaults to the kernel
-  auto [ph, pw] = a.pair("padding", 0, true);
-  auto [dh, dw] = is_max ? a.pair("dilation", 1) : std::pair<int64_t, int64_t>{1, 1};
+  const Shape& x = spatial_input(in, R, op_name(is_max ? "max_pool" : "avg_pool", R));
+  std::vector<int64_t> k = spatial_attr(a, "kernel", R, 0);
+  if (k[0] == 0) a.fail("kernel", "is required");
+  std::vector<int64_t> s = spatial_attr(a, "stride", R, 0);
+  if (s[0] == 0) s = k;  // PyTorch: stride defaults to the kernel
+  std::vector<int64_t> p = spatial_attr(a, "padding", R, 0, true);
+  std::vector<int64_t> d = is_max ? spatial_attr(a, "dilation", R, 1) : std::vector<int64_t>(R, 1);
   bool ceil_mode = a.boolean("ceil_mode", false);
-  if (ph > kh / 2 || pw > kw / 2) a.fail("padding", "must be at most half the kernel");
-  int64_t ho = pool_out(x[1], kh, sh, ph, dh, ceil_mode);
-  int64_t wo = pool_out(x[2], kw, sw, pw, dw, ceil_mode);
-  AxisTaps th = axis_taps(x[1], kh, sh, ph, dh, ho), tw = axis_taps(x[2], kw, sw, pw, dw, wo);
-  return finish(x, {x[0], ho, wo}, checked_product({x[0], th.inside, tw.inside}),
-                checked_product({x[0], th.cells_with_one, tw.cells_with_one}), is_max);
+  for (size_t i = 0; i < R; ++i)
+    if (p[i] > k[i] / 2) a.fail("padding", "must be at most half the kernel");
+  Shape out = {x[0]};
+  int64_t inside = x[0], with_one = x[0];
+  for (size_t i = 0; i < R; ++i) {
+    out.push_back(pool_out(x[i + 1], k[i], s[i], p[i], d[i], ceil_mode));
+    AxisTaps t = axis_taps(x[i + 1], k[i], s[i], p[i], d[i], out.back());
+    inside = checked_mul(inside, t.inside);
+    with_one = checked_mul(with_one, t.cells_with_one);
+  }
+  return finish(x, std::move(out), inside, with_one, is_max);
 }
 
+template <int R>
 OpResult adaptive(TomlFields& a, const std::vector<Shape>& in, bool is_max) {
-  const Shape& x = chw(in, is_max ? "adaptive_max_pool2d" : "adaptive_avg_pool2d");
-  auto [oh, ow] = a.pair("output_size", 0);
-  if (oh == 0) a.fail("output_size", "is required");
-  int64_t window_total = checked_product({x[0], adaptive_window_sum(x[1], oh), adaptive_window_sum(x[2], ow)});
-  Shape out = {x[0], oh, ow};
+  const Shape& x = spatial_input(in, R, op_name(is_max ? "adaptive_max_pool" : "adaptive_avg_pool", R));
+  std::vector<int64_t> size = spatial_attr(a, "output_size", R, 0);
+  if (size[0] == 0) a.fail("output_size", "is required");
+  Shape out = {x[0]};
+  int64_t window_total = x[0];
+  for (size_t i = 0; i < R; ++i) {
+    out.push_back(size[i]);
+    window_total = checked_mul(window_total, adaptive_window_sum(x[i + 1], size[i]));
+  }
   int64_t windows = element_count(out);  // adaptive windows are never empty
   return finish(x, std::move(out), window_total, windows, is_max);
 }
 
 }  // namespace
 
-OpResult max_pool2d(TomlFields& a, const std::vector<Shape>& in) { return fixed_window(a, in, true); }
-OpResult avg_pool2d(TomlFields& a, const std::vector<Shape>& in) { return fixed_window(a, in, false); }
-OpResult adaptive_max_pool2d(TomlFields& a, const std::vector<Shape>& in) { return adaptive(a, in, true); }
-OpResult adaptive_avg_pool2d(TomlFields& a, const std::vector<Shape>& in) { return adaptive(a, in, false); }
-
-OpResult global_avg_pool2d(TomlFields&, const std::vector<Shape>& in) {
-  const Shape& x = chw(in, "global_avg_pool2d");
-  return finish(x, {x[0], 1, 1}, element_count(x), x[0], false);
+template <int R>
+OpResult max_pool(TomlFields& a, const std::vector<Shape>& in) {
+  return fixed_window<R>(a, in, true);
 }
+template <int R>
+OpResult avg_pool(TomlFields& a, const std::vector<Shape>& in) {
+  return fixed_window<R>(a, in, false);
+}
+template <int R>
+OpResult adaptive_max_pool(TomlFields& a, const std::vector<Shape>& in) {
+  return adaptive<R>(a, in, true);
+}
+template <int R>
+OpResult adaptive_avg_pool(TomlFields& a, const std::vector<Shape>& in) {
+  return adaptive<R>(a, in, false);
+}
+
+template <int R>
+OpResult global_avg_pool(TomlFields&, const std::vector<Shape>& in) {
+  const Shape& x = spatial_input(in, R, op_name("global_avg_pool", R));
+  Shape out(R + 1, 1);
+  out[0] = x[0];
+  return finish(x, std::move(out), element_count(x), x[0], false);
+}
+
+#define RIDGE_POOLS_AT(R)                                                        \
+  template OpResult max_pool<R>(TomlFields&, const std::vector<Shape>&);          \
+  template OpResult avg_pool<R>(TomlFields&, const std::vector<Shape>&);          \
+  template OpResult adaptive_max_pool<R>(TomlFields&, const std::vector<Shape>&); \
+  template OpResult adaptive_avg_pool<R>(TomlFields&, const std::vector<Shape>&); \
+  template OpResult global_avg_pool<R>(TomlFields&, const std::vector<Shape>&);
+RIDGE_POOLS_AT(1)
+RIDGE_POOLS_AT(2)
+RIDGE_POOLS_AT(3)
+#undef RIDGE_POOLS_AT
 
 }  // namespace ridge::ops
