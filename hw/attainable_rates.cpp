@@ -36,7 +36,7 @@ double attainable_level_Bps(const HardwareSpec& hw, int level, const ClassEffici
 
 double ridge_point(const HardwareSpec& hw, DType dtype, size_t level) {
   if (level >= hw.memory.size()) return 0;
-  return ratio(hw.peak(dtype).value_or(0) * hw.compute_efficiency, attainable_level_Bps(hw, static_cast<int>(level)));
+  return ratio(hw.peak(dtype).value_or(0) * hw.compute_fraction(dtype), attainable_level_Bps(hw, static_cast<int>(level)));
 }
 
 std::pair<double, double> gemm_shape_slowdowns(double positions, double reduction, double positions_half,
@@ -52,7 +52,7 @@ double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal) {
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   const ClassEfficiency* cal = calibrated(work, hw, dtype);
   const double peak = hw.peak(dtype).value_or(0);
-  if (!cal) return peak * hw.compute_efficiency;
+  if (!cal) return peak * hw.compute_fraction(dtype);
   if (work.flops <= 0) return peak * cal->compute;
   return peak * cal->compute * work.flops / (work.flops + cal->n_half_flops) * gemm_shape_factor(work, *cal);
 }

@@ -142,6 +142,17 @@ double read_fraction(TomlFields& f, std::string_view key) {
   return *v;
 }
 
+// [efficiency] compute = { fp16 = 0.8, ... }: a fraction per dtype.
+std::map<DType, double> read_dtype_fractions(const toml::table& table, const std::string& file) {
+  TomlFields f(table, file, "efficiency.compute");
+  std::map<DType, double> out;
+  for (const auto& [key, value] : table) {
+    const std::string name(key.str());
+    out[dtype_key(name, value, f, {})] = read_fraction(f, name);
+  }
+  return out;
+}
+
 }  // namespace
 
 HardwareSpec build_hardware_spec(const toml::table& root, const std::string& file, const std::string& id) {
@@ -193,8 +204,14 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   }
   if (const toml::table* eff = r.optional_table("efficiency")) {
     TomlFields e(*eff, file, "efficiency");
-    reject_unknown_first(e, {"compute", "memory", "source"});
-    s.compute_efficiency = read_fraction(e, "compute");
+    reject_unknown_first(e, {"compute", "memory", "dequant_ops", "request_overhead", "source"});
+    if ((*eff)["compute"].is_table())
+      s.compute_efficiency_by_dtype = read_dtype_fractions(*e.optional_table("compute"), file);
+    else
+      s.compute_efficiency = read_fraction(e, "compute");
+    s.dequant_ops_per_weight = e.optional_number("dequant_ops").value_or(0.0);
+    if (s.dequant_ops_per_weight < 0) e.fail("dequant_ops", "must be >= 0 (operations per weight)");
+    s.request_overhead_s = read_optional_quantity(e, "request_overhead", Quantity::time, true).value_or(0.0);
     s.memory_efficiency = read_fraction(e, "memory");
     s.efficiency_source = e.string("source");
     if (s.efficiency_source.empty()) e.fail("source", "must say where the factors come from");
@@ -246,7 +263,7 @@ std::vector<std::string> key_paths_of(const toml::table& root) {
   for (const auto& level : memory_level_names(root))
     for (const char* k : kMemoryKeys) paths.push_back("memory." + level + "." + k);
   for (const char* k : {"link.name", "link.bandwidth", "overhead.kernel_launch", "efficiency.compute",
-                        "efficiency.memory", "efficiency.source", "power.board", "power.idle", "power.cpu",
+                        "efficiency.memory", "efficiency.dequant_ops", "efficiency.request_overhead", "efficiency.source", "power.board", "power.idle", "power.cpu",
                         "power.dram", "power.process_nm", "price.launch_usd", "price.cloud_usd_per_hour",
                         "price.cloud_offer"})
     paths.emplace_back(k);

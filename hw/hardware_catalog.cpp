@@ -12,17 +12,21 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> shipped_hardware_names() { return toml_stems(data_root() / "configs" / "hw"); }
 
-HardwareDescriptor open_hardware(const std::string& arg) {
-  if (names_a_file(arg)) {
-    if (!path_present(arg))
-      throw InputError({}, "no hardware descriptor file '" + arg + "'", "check the path, or use a shipped name (ridge list hardware)");
-    return HardwareDescriptor::read_file(arg, arg);
-  }
+std::optional<std::string> hardware_file(const std::string& arg) {
+  if (names_a_file(arg)) return path_present(arg) ? std::optional<std::string>(arg) : std::nullopt;
   fs::path shipped = data_root() / "configs" / "hw" / (arg + ".toml");
-  if (!shipped_file_exists(shipped))
+  if (shipped_file_exists(shipped)) return shipped.string();
+  return std::nullopt;
+}
+
+HardwareDescriptor open_hardware(const std::string& arg) {
+  std::optional<std::string> file = hardware_file(arg);
+  if (!file && names_a_file(arg))
+    throw InputError({}, "no hardware descriptor file '" + arg + "'", "check the path, or use a shipped name (ridge list hardware)");
+  if (!file)
     throw InputError({}, "unknown hardware '" + arg + "'",
                      suggestion_hint(arg, shipped_hardware_names()) + " (ridge list hardware)");
-  return HardwareDescriptor::read_file(shipped.string(), arg);
+  return HardwareDescriptor::read_file(*file, arg);
 }
 
 HardwareSpec load_hardware(const std::string& name_or_path, const std::vector<std::string>& overrides) {

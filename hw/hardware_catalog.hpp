@@ -3,6 +3,7 @@
 // checked exactly as if it were written in the file.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ namespace ridge {
 
 // Names of the shipped descriptors, sorted.
 std::vector<std::string> shipped_hardware_names();
+
+// The file HW names: configs/hw/NAME.toml in the data folder for a shipped name, else
+// the path itself; nothing when there is none (open_hardware then says why).
+std::optional<std::string> hardware_file(const std::string& name_or_path);
 
 // Reads (parses, does not yet validate) a shipped descriptor or a file; a sweep opens
 // each once and calls spec(overrides) per variation. An unknown name lists close ones.

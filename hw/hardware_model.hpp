@@ -27,7 +27,8 @@ struct LayerTiming {
   double memory_s = 0;          // the slowest level's time
   double link_s = 0;            // host transfer, added
   double overhead_s = 0;        // kernel launch, added
-  double time_s = 0;            // roof_s() + link + overhead
+  double dequant_s = 0;         // widening weight-only quantised weights ([efficiency] dequant_ops), added
+  double time_s = 0;            // roof_s() + link + overhead + dequant
   // Compute and memory overlap (the roofline: the slower one sets the time); false for a
   // calibrated class whose kernel waits on its loads, where they add.
   bool overlapped = true;

@@ -37,8 +37,15 @@ struct HardwareSpec {
   std::vector<MemoryLevel> memory;     // far to near; memory[0] is the device DRAM
   std::optional<HostLink> link;
   double kernel_launch_s = 0;          // per-kernel overhead
+  // [efficiency]: what real kernels achieve on this machine, from public measurements
+  // (docs/reference/hardware-descriptors.md, "Efficiency"); `--efficiency none` drops it.
   double compute_efficiency = 1.0;     // achievable fraction of peak compute, (0, 1]
+  std::map<DType, double> compute_efficiency_by_dtype;  // per dtype, overriding compute_efficiency
   double memory_efficiency = 1.0;      // achievable fraction of peak bandwidth, (0, 1]
+  // Weight-only quantisation (W8A16, W4A16): operations per weight to widen it in the
+  // kernel (unpack, scale, convert), at the fp32 vector rate, added to the layer's time.
+  double dequant_ops_per_weight = 0;
+  double request_overhead_s = 0;       // an engine's fixed time per request before its first token
   std::string efficiency_source;       // where the efficiency factors come from (empty: none given)
   // Measured per-class efficiencies ([calibration]); none: the pure roofline (with the
   // [efficiency] factors above). `--efficiency none` drops it.
@@ -56,6 +63,19 @@ struct HardwareSpec {
     return it->second;
   }
   const MemoryLevel& dram() const { return memory.front(); }
+  // The achievable fraction of a dtype's peak ([efficiency]; 1 without one).
+  double compute_fraction(DType t) const {
+    auto it = compute_efficiency_by_dtype.find(t);
+    return it == compute_efficiency_by_dtype.end() ? compute_efficiency : it->second;
+  }
+  // `--efficiency none`: the datasheet roofline, without [efficiency] or [calibration].
+  void drop_efficiency() {
+    compute_efficiency = memory_efficiency = 1.0;
+    compute_efficiency_by_dtype.clear();
+    dequant_ops_per_weight = request_overhead_s = 0;
+    efficiency_source.clear();
+    calibration.reset();
+  }
 };
 
 }  // namespace ridge

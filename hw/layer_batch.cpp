@@ -12,6 +12,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.output_bytes = output_bytes[i];
   w.weight_bytes = weight_bytes[i];
   w.kv_bytes = kv_bytes[i];
+  w.dequant_weights = dequant_weights[i];
   w.link_bytes = link_bytes[i];
   w.kernels = static_cast<int>(kernels[i]);
   w.op_class = static_cast<OpClass>(op_class[i]);
@@ -25,7 +26,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
 LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   const auto n = static_cast<Eigen::Index>(work.size());
   LayerWorkArrays a;
-  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.link_bytes,
+  for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.dequant_weights, &a.link_bytes,
                                &a.kernels, &a.gemm_positions, &a.gemm_reduction, &a.step_weight_bytes,
                                &a.step_kv_bytes})
     col->resize(n);
@@ -37,6 +38,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.output_bytes[i] = w.output_bytes;
     a.weight_bytes[i] = w.weight_bytes;
     a.kv_bytes[i] = w.kv_bytes;
+    a.dequant_weights[i] = w.dequant_weights;
     a.link_bytes[i] = w.link_bytes;
     a.kernels[i] = w.kernels;
     a.op_class[i] = static_cast<int>(w.op_class);
@@ -49,7 +51,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
 }
 
 void LayerTimingArrays::resize(Eigen::Index n) {
-  for (Eigen::ArrayXd* col : {&compute_s, &memory_s, &link_s, &overhead_s, &time_s}) col->resize(n);
+  for (Eigen::ArrayXd* col : {&compute_s, &memory_s, &link_s, &overhead_s, &dequant_s, &time_s}) col->resize(n);
   bound_level.resize(n);
 }
 
@@ -99,7 +101,7 @@ double sum_in_layer_order(const Eigen::ArrayXd& a) {
 
 TimingSums finish_batch(LayerTimingArrays& out) {
   // Same expression, and so the same rounding, as finish_timing per layer.
-  out.time_s = out.compute_s.max(out.memory_s) + out.link_s + out.overhead_s;
+  out.time_s = out.compute_s.max(out.memory_s) + out.link_s + out.overhead_s + out.dequant_s;
   TimingSums s;
   s.compute_s = sum_in_layer_order(out.compute_s);
   s.memory_s = sum_in_layer_order(out.memory_s);

@@ -24,6 +24,7 @@ struct LayerWorkArrays {
   Eigen::ArrayXd output_bytes;
   Eigen::ArrayXd weight_bytes;
   Eigen::ArrayXd kv_bytes;
+  Eigen::ArrayXd dequant_weights;
   Eigen::ArrayXd link_bytes;
   Eigen::ArrayXd kernels;  // launches, as doubles so they multiply without conversion
   Eigen::ArrayXi op_class;  // OpClass values
@@ -45,6 +46,7 @@ struct LayerTimingArrays {
   Eigen::ArrayXd memory_s;
   Eigen::ArrayXd link_s;
   Eigen::ArrayXd overhead_s;
+  Eigen::ArrayXd dequant_s;
   Eigen::ArrayXd time_s;
   Eigen::ArrayXi bound_level;  // -1 compute-bound, else the binding memory level
   std::vector<double> level_bytes;  // bytes per memory level over all layers (add_level_batch sums them)

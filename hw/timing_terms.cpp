@@ -25,16 +25,23 @@ void require_link(const HardwareSpec& hw) {
 }
 }  // namespace
 
+double dequant_seconds_per_weight(const HardwareSpec& hw, DType dtype) {
+  if (hw.dequant_ops_per_weight <= 0) return 0;
+  const double vector_rate = hw.peak(DType::fp32).value_or(hw.peak(dtype).value_or(0));
+  return vector_rate > 0 ? hw.dequant_ops_per_weight / vector_rate : 0;
+}
+
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   LayerTiming t;
   const ClassEfficiency* cal = calibrated(work, hw, dtype);
-  double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute * gemm_shape_factor(work, *cal) : hw.compute_efficiency);
+  double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute * gemm_shape_factor(work, *cal) : hw.compute_fraction(dtype));
   // Calibrated: attained = peak x compute x shape x W / (W + n_half), so time = (W + n_half) / (peak x compute x shape).
   double flops = cal && work.flops > 0 ? work.flops + cal->n_half_flops : work.flops;
   t.compute_s = work.flops > 0 && peak > 0 ? flops / peak : 0;
   if (work.link_bytes > 0) require_link(hw);
   t.link_s = work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
   t.overhead_s = work.kernels * hw.kernel_launch_s;
+  t.dequant_s = work.dequant_weights * dequant_seconds_per_weight(hw, dtype);
   t.required_input_Bps = required(work.input_bytes, t.compute_s);
   t.required_output_Bps = required(work.output_bytes, t.compute_s);
   t.required_weight_Bps = required(work.weight_bytes, t.compute_s);
@@ -72,13 +79,13 @@ void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const
   // Ties go to compute: a layer is memory-bound only when memory is strictly slower.
   t.bound_level = t.memory_s > t.compute_s ? slowest : -1;
   t.overlapped = !cal || cal->overlap;
-  t.time_s = t.roof_s() + t.link_s + t.overhead_s;
+  t.time_s = t.roof_s() + t.link_s + t.overhead_s + t.dequant_s;
 }
 
 void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype, LayerTimingArrays& out) {
   out.resize(work.size());
   out.level_bytes.assign(hw.memory.size(), 0.0);
-  const double peak = hw.peak(dtype).value_or(0) * hw.compute_efficiency;
+  const double peak = hw.peak(dtype).value_or(0) * hw.compute_fraction(dtype);
   if (peak > 0)
     out.compute_s = (work.flops > 0).select(work.flops / peak, 0.0);
   else
@@ -89,6 +96,7 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
   else
     out.link_s.setZero();
   out.overhead_s = work.kernels * hw.kernel_launch_s;
+  out.dequant_s = work.dequant_weights * dequant_seconds_per_weight(hw, dtype);
   out.memory_s.setZero();
   out.bound_level.setConstant(-1);
 }

@@ -17,6 +17,12 @@ namespace ridge {
 // compute_s (infinite when bytes move but nothing is computed). `dtype` must be supported.
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
+// Time to widen one weight-only quantised weight in the kernel: [efficiency] dequant_ops
+// / the fp32 vector peak (the dtype's peak without one); 0 without dequant_ops. Added to the layer's time, not overlapped: fitted on gpt-fast's
+// A100 int8 and int4 decode, whose extra time over the weights' streaming is the same
+// (docs/accuracy-llm.md).
+double dequant_seconds_per_weight(const HardwareSpec& hw, DType dtype);
+
 // The cache rule of a calibration: the layer's whole working set (input + output +
 // weights) is served by the nearest level whose capacity holds it, else by DRAM.
 // Sets the streams' levels in `t`; returns the bytes per level.

@@ -25,7 +25,7 @@ std::vector<Roof> roofs_of(const HardwareSpec& hw, DType run_dtype) {
   for (DType t : kAllDTypes) {
     auto p = hw.peak(t);
     if (!p) continue;
-    double f = *p * hw.compute_efficiency;
+    double f = *p * hw.compute_fraction(t);
     Roof& r = by_peak.try_emplace(f, Roof{f, {}, false, "", 0, 0}).first->second;
     r.dtypes.push_back(t);
     if (t == run_dtype) r.run = true;

@@ -307,7 +307,7 @@ TEST_F(BadInput, BadCommandLineValues) {
       {"--dtype fp13", "--dtype: unknown data type 'fp13'"},
       {"--format xml", "--format: 'xml' is not a format this command writes"},
       {"--phase trianing", "--phase: unknown phase 'trianing'"},
-      {"--optimizer adamm", "--optimizer: unknown optimizer 'adamm'"},
+      {"--phase training --optimizer adamm", "--optimizer: unknown optimizer 'adamm'"},
       {"--no-such-option", "unrecognised option '--no-such-option'"},
       {"--hw v100 --hw a100", "--hw is given 2 times; this command takes one"},
       {"--hw-model roofline", "--hw-model needs --hw"},

@@ -495,6 +495,8 @@ const Case kCases[] = {
     {"hw/descriptor_reader.cpp", HW_HEAD "sockets = 2\n" HW_COMPUTE HW_MEM, ANALYZE_HW, "only multiplies derived figures", true},
     {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM "[efficiency]\ncompute = 0.5\nmemory = 0.5\nsource = \"\"\n", ANALYZE_HW,
      "must say where the factors come from", true},
+    {"hw/descriptor_reader.cpp", HW_HEAD HW_COMPUTE HW_MEM "[efficiency]\ndequant_ops = -1\nsource = \"s\"\n", ANALYZE_HW,
+     "'dequant_ops' must be >= 0", true},
     {"hw/descriptor_reader.cpp", "", SET "compute.fp32", "an override must be KEY=VALUE (got 'compute.fp32')", false},
     {"hw/descriptor_reader.cpp", "", SET "=1", "an override has no key before '='", false},
     {"hw/descriptor_reader.cpp", "", SET "'compute.fp32=\"1\n2 TFLOPS\"'", "an override value must be one line", false},
@@ -597,7 +599,7 @@ const Case kCases[] = {
     {"plots/layers_plot.cpp", "", "RIDGE plot layers mlp --hw v100 --output o.png --size 1.5x1.5", "--size is too small for 2 bars with these names", false},
     // sim/views/: tables as asked for
     {"sim/views/field_table.cpp", "", "RIDGE analyze mlp --columns name,,op", "--columns: an empty name in 'name,,op'", false},
-    {"sim/views/output_format.cpp", "", "RIDGE query mlp --hw v100 --layer fc --format csv", "--format: 'csv' is not a format this command writes", false},
+    {"sim/views/output_format.cpp", "", "RIDGE query mlp --hw v100 --layer fc --format md", "--format: 'md' is not a format this command writes", false},
     // the engine's checks of a run against its model and hardware
 #define NO_LINK HW_HEAD HW_COMPUTE HW_MEM
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp8,1,1,1\n", CALIBRATE, "v100 has no fp8 peak to calibrate against", true, "in.csv"},
@@ -624,7 +626,7 @@ const Case kCases[] = {
 #define RO "sim/cli/run_options.cpp"
     {"sim/cli/run_main.cpp", "", "RIDGE analyse mlp", "unknown command 'analyse'", false},
     {"sim/base/output_file.cpp", MODEL LAYER("l", "relu"), "RIDGE analyze ./in.toml --output in.toml", "the output would overwrite an input file of this run", true},
-    {"sim/cli/cmd_analyze.cpp", "", "RIDGE analyze", "analyze: which model?", false},
+    {"sim/cli/analyze_request.cpp", "", "RIDGE analyze", "analyze: which model?", false},
     {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --price-basis rent", "--price-basis: unknown basis 'rent'", false},
     {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --years 0", "--years must be in (0, 100] (got 0)", false},
     {"sim/cli/compare_options.cpp", "", "RIDGE compare mlp --hw v100 --usd-per-kwh 200", "--usd-per-kwh must be in [0, 100] (got 200)", false},
@@ -730,6 +732,7 @@ const Case kCases[] = {
     {PO, "", "RIDGE analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256 --microbatch 4",
      "--microbatch does not apply to data parallelism of model 'resnet50'", false},
     {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
+    {PO, "", "RIDGE memory gpt3 --zero 1", "--zero applies to a parallel training plan (--parallel)", false},
     {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
     {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
     {PO, "", PAR "tp=8 --hw a100", "--hw does not go with --parallel", false},
@@ -744,6 +747,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --seq -1", "plan: --seq must be positive", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 9000 --global-batch 8", "plan: --gpus 9000 is more than the 4480 devices of system 'dgx-a100'", false},
     {RO, "", AM " --batch 0", "--batch must be a positive integer (got 0)", false},
+    {RO, "", AM " --optimizer sgd", "--optimizer applies to training only (this run is inference)", false},
     {RO, "", AM " --weight-dtype int4 --weight-group 100", "--weight-group must be 32, 64 or 128 (got 100)", false},
     {RO, "", AM " --weight-group 64", "--weight-group applies with --weight-dtype", false},
     {RO, "", "RIDGE analyze gpt2 --all-logits", "--all-logits applies to --phase prefill", false},
@@ -945,7 +949,7 @@ TEST_F(InputErrorTable, SystemsAndParallelPlans) {
     run_rows(reader);
 }
 TEST_F(InputErrorTable, CommandLineCommands) {
-  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/cmd_analyze.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
+  for (const char* reader : {"sim/cli/run_main.cpp", "sim/cli/analyze_request.cpp", "sim/cli/cmd_compare.cpp", "sim/cli/compare_options.cpp", "sim/cli/cmd_calibrate.cpp", "sim/cli/cmd_generate.cpp",
                              "sim/cli/cmd_import.cpp", "sim/cli/cmd_list.cpp", "sim/cli/cmd_memory.cpp", "sim/cli/cmd_plot.cpp",
                              "sim/cli/cmd_probe.cpp", "sim/cli/cmd_query.cpp", "sim/cli/cmd_sweep.cpp"})
     run_rows(reader);

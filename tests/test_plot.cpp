@@ -39,6 +39,7 @@ TimedRun timed(const std::string& model, const std::vector<std::string>& hws, in
   CostAnalysis costs = analyze_costs(r.model, r.settings);
   for (const std::string& h : hws) {
     HardwareSpec spec = load_hardware(h);
+    spec.drop_efficiency();  // datasheet roofs (--efficiency none): the figures below are the datasheets'
     RunResult t = derive(r.model, costs, spec, select_hardware_model(spec, ""));
     r.runs.push_back({spec, t});
   }
@@ -202,7 +203,7 @@ TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {
     const auto& roof = blocks.at(base + 0);
     const auto& dram = blocks.at(base + 2);
     const auto& ridges = blocks.at(base + 4);
-    double peak = *hw.peak(DType::fp16) * hw.compute_efficiency, bw = hw.memory[0].bandwidth_Bps * hw.memory_efficiency;
+    double peak = *hw.peak(DType::fp16) * hw.compute_fraction(DType::fp16), bw = hw.memory[0].bandwidth_Bps * hw.memory_efficiency;
     double rx = std::stod(ridges.at(0).at(0)), ry = std::stod(ridges.at(0).at(1));
     expect_rel(rx, ridge_point(hw, DType::fp16, 0), "ridge x");
     expect_rel(rx, peak / bw, "ridge x by hand");

@@ -94,6 +94,22 @@ TEST_F(SweepCli, SummaryGoesToStdoutWhenWritingAFile) {
   EXPECT_NE(csv.find("\nalexnet,v100,roofline,inference,fp32,adam,256,ok,"), std::string::npos);
 }
 
+// A sweep file's model and descriptor files are found beside it, whatever the working
+// directory (issue 23): here a model and a descriptor sit next to the sweep's folder and
+// ridge runs from a third folder. The rows keep the names as the file wrote them.
+TEST_F(SweepCli, FilePathsAreRelativeToTheSweepFile) {
+  fs::create_directories(dir_ / "sweeps");
+  fs::create_directories(dir_ / "elsewhere" / "deeper");  // where neither name resolves
+  fs::copy_file(RIDGE_SOURCE_DIR "/models/mlp.toml", dir_ / "my-mlp.toml");
+  fs::create_directories(dir_ / "sweeps" / "hw");
+  fs::copy_file(RIDGE_SOURCE_DIR "/configs/hw/v100.toml", dir_ / "sweeps" / "hw" / "gpu.toml");
+  std::string sweep = write("sweeps/s.toml", "models = [\"../my-mlp.toml\"]\nhardware = [\"hw/gpu.toml\"]\n");
+  ridge_test::RidgeRun r = ridge_test::run_ridge("sweep " + sweep + " --output out.csv", {path("elsewhere/deeper"), ""});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read(path("elsewhere/deeper/out.csv")).find("\n../my-mlp.toml,hw/gpu.toml,roofline,inference,fp32,adam,1,ok,"),
+            std::string::npos);
+}
+
 TEST_F(SweepCli, BadSweepFilesExit2WithALocatedErrorAndNoOutput) {
   const std::string head = "models = [\"alexnet\"]\nhardware = [\"v100\"]\n";
   struct Case {

@@ -7,9 +7,9 @@
 
 namespace ridge {
 
-std::filesystem::path data_root() {
+namespace {
+std::filesystem::path root_beside_executable() {
   namespace fs = std::filesystem;
-  if (const char* env = std::getenv("RIDGE_DATA_DIR"); env && *env) return env;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -22,6 +22,14 @@ std::filesystem::path data_root() {
     }
   }
   return RIDGE_SOURCE_DIR;
+}
+}  // namespace
+
+std::filesystem::path data_root() {
+  if (const char* env = std::getenv("RIDGE_DATA_DIR"); env && *env) return env;
+  // Looked up once: the executable does not move while it runs (the Python module asks on every call).
+  static const std::filesystem::path beside_executable = root_beside_executable();
+  return beside_executable;
 }
 
 std::vector<std::string> toml_stems(const std::filesystem::path& dir) {

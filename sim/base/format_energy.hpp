@@ -1,20 +1,13 @@
-// Energy for people: "12.35 uJ", "3.200 mJ", "1.500 J" (as format_seconds scales time).
+// Energy for people: "12.35 µJ", "3.200 mJ", "1.500 J" (4 significant digits, as
+// format_seconds scales time).
 #pragma once
 
-#include <cmath>
-#include <cstdio>
 #include <string>
+
+#include "sim/base/format_units.hpp"
 
 namespace ridge {
 
-inline std::string format_joules(double j) {
-  char buf[64];
-  double a = std::fabs(j);
-  if (a == 0) return "0 J";
-  if (a < 1e-3) std::snprintf(buf, sizeof buf, "%.3f uJ", j * 1e6);
-  else if (a < 1) std::snprintf(buf, sizeof buf, "%.3f mJ", j * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f J", j);
-  return buf;
-}
+inline std::string format_joules(double j) { return format_in_units(j, {{1, "J"}, {1e-3, "mJ"}, {1e-6, "\u00b5J"}, {1e-9, "nJ"}}); }
 
 }  // namespace ridge

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace ridge {
 
@@ -37,6 +38,14 @@ std::string scaled(double v, const char* const* prefixes, int count, double step
   if (!unit.empty()) return s + " " + p + unit;
   return s + p;
 }
+// Four significant digits from 1 to 999.9 ("1.757", "45.60", "458.5"); 1000 and up
+// whole ("1663").
+std::string significant4(double v) {
+  double a = std::fabs(v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", a >= 999.95 ? 0 : a >= 99.995 ? 1 : a >= 9.9995 ? 2 : 3, v);
+  return buf;
+}
 }  // namespace
 
 std::string format_count(double n) {
@@ -50,15 +59,18 @@ std::string format_bytes(double b) {
 }
 
 std::string format_seconds(double s) {
-  char buf[64];
   double a = std::fabs(s);
   if (a == 0) return "0 s";
   if (a >= kFixedPointLimit) return scientific(s, "s");
-  if (a < 1e-6) std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
-  else if (a < 1e-3) std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
-  else if (a < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
+  return format_in_units(s, {{1, "s"}, {1e-3, "ms"}, {1e-6, "\u00b5s"}, {1e-9, "ns"}});
+}
+
+std::string format_in_units(double v, std::initializer_list<std::pair<double, const char*>> units) {
+  if (v == 0 || units.size() == 0) return "0" + std::string(units.size() ? " " + std::string(units.begin()->second) : "");
+  // The unit whose value rounds to at least 1 (0.9995 ms is "999.5 µs", 0.99996 ms "1.000 ms").
+  for (auto it = units.begin(); it != units.end(); ++it)
+    if (std::fabs(v) >= it->first * 0.99995 || it + 1 == units.end()) return significant4(v / it->first) + " " + it->second;
+  return "";
 }
 
 std::string format_rate(double per_s, const std::string& unit) {

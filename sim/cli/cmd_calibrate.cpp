@@ -14,6 +14,7 @@
 #include "sim/base/output_file.hpp"
 #include "sim/base/toml_text.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/calibration_fit.hpp"
 #include "sim/engine/measured_layers.hpp"
@@ -57,6 +58,7 @@ const CommandHelp kHelp = {
 
 int run_calibrate(const Args& args) {
   std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
+  bool quiet = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (columns: docs/guide/calibrate.md)")(
       "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
@@ -67,6 +69,7 @@ int run_calibrate(const Args& args) {
       "cv-by", po::value(&cv_by)->default_value(cv_by), "CSV column whose values are held out in turn")(
       "time-column", po::value(&time_column)->default_value(time_column),
       "CSV column of measured seconds to fit (e.g. min_seconds, the fastest repetition, on a loaded host)");
+  add_quiet_option(visible, quiet);
   po::positional_options_description pos;
   pos.add("measured", 1);
   po::variables_map vm;
@@ -82,7 +85,12 @@ int run_calibrate(const Args& args) {
   options.cv_column = cv_by;
   options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;
   options.date = today_utc();
-  CalibrationResult result = fit_calibration(rows, hw, model, options);
+  CalibrationResult result;
+  {
+    ProgressLine progress(std::cerr, progress_wanted(quiet),
+                          "calibrate: fitting " + std::to_string(rows.size()) + " measured layers, each --cv-by value held out in turn");
+    result = fit_calibration(rows, hw, model, options);
+  }
 
   if (!predictions.empty()) write_file_atomically(predictions, calibration_predictions_csv(rows, result));
   if (!output.empty()) {

@@ -74,7 +74,7 @@ int run_compare(const Args& args) {
       ("dataset-size", po::value(&dataset_size), "training run: samples per epoch")
       ("train-tokens", po::value(&train_tokens), "training run of a language model: tokens in all (/ its input length per sample)");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(cost).add(output_option_group(out, kFormats, false));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo, "; repeat for each device to compare")).add(cost).add(output_option_group(out, kFormats, false));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;

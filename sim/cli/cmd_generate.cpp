@@ -7,6 +7,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/fit_check.hpp"
 #include "sim/cli/run_options.hpp"
 #include "hw/model_registry.hpp"
@@ -15,12 +16,13 @@
 #include "sim/parallel/serving_communication.hpp"
 #include "sim/parallel/system_reader.hpp"
 #include "sim/views/generate_report.hpp"
+#include "sim/views/json_record.hpp"
 #include "sim/workload/model_catalog.hpp"
 
 namespace ridge::cli {
 
 namespace {
-const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::json};
+const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::json, OutputFormat::csv};
 
 const CommandHelp kHelp = {
     "ridge generate MODEL --hw HW --prompt P --gen G [--batch B] [options]",
@@ -28,7 +30,7 @@ const CommandHelp kHelp = {
     "prompt gives the first token (time to first token), then one decode step per further token, each attending\n"
     "to a KV cache one token longer. Reports the time per output token (the mean over the decode steps, summed\n"
     "exactly, and the step at the mean context), total latency, tokens/s and the share of the time that is\n"
-    "memory-bound. The model must have attention layers.",
+    "memory-bound. The model must have attention layers. --format csv writes the JSON's keys as one record.",
     {"ridge generate llama-2-7b --hw a100 --dtype fp16 --prompt 512 --gen 256",
      "ridge generate llama-3-8b --hw h100 --dtype fp16 --prompt 2048 --gen 512 --batch 32 --kv-dtype fp8",
      "ridge generate mistral-7b --hw l4 --dtype fp16 --weight-dtype int4 --prompt 128 --gen 128 --overhead graph",
@@ -73,6 +75,8 @@ void write_generation(const Model& model, const RunSettings& settings, const Har
   write_output(out.output, [&](std::ostream& os) {
     if (format == OutputFormat::json)
       write_json(os, generate_json(model, settings, hw, g));
+    else if (format == OutputFormat::csv)
+      write_csv(json_record_table(generate_json(model, settings, hw, g)), os);
     else
       os << generate_text(model, settings, hw, g);
   });
@@ -117,6 +121,7 @@ int run_parallel_generate(const std::string& model_arg, const std::string& paral
 int run_generate(const Args& args) {
   std::string model_arg;
   int64_t prompt = 0, gen = 0;
+  bool quiet = false;
   RunOptionValues run;
   HardwareOptionValues hwo;
   OutputOptionValues out;
@@ -124,6 +129,7 @@ int run_generate(const Args& args) {
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file")(
       "prompt", po::value(&prompt), "prompt tokens per sequence (prefilled in one step)")(
       "gen", po::value(&gen), "tokens generated per sequence (the first by prefill, the rest one decode step each)");
+  add_quiet_option(general, quiet);
   po::options_description runs("Run options");
   runs.add_options()("batch,b", po::value(&run.batch)->default_value(run.batch), "sequences generated together")(
       "dtype,d", po::value(&run.dtype), "weights and activations: fp16 (default) | bf16 | fp32 | ...")(
@@ -136,7 +142,7 @@ int run_generate(const Args& args) {
   par.add_options()("parallel", po::value(&parallel), "tp=T,pp=P: tensor- and pipeline-parallel degrees (instead of --hw)")(
       "system", po::value(&system_name), "with --parallel: system descriptor (ridge list systems); default dgx-a100");
   po::options_description visible;
-  visible.add(general).add(runs).add(par).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false));
+  visible.add(general).add(runs).add(par).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false, false));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
@@ -158,7 +164,11 @@ int run_generate(const Args& args) {
   SelectedHardware hw = *to_hardware(hwo);
   Model prefill_model = load_model(model_arg, prompt);
   Model decode_model = load_model(model_arg, 1);
-  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  GenerationResult g;
+  {
+    ProgressLine progress(std::cerr, progress_wanted(quiet), "generate: timing the prefill and " + std::to_string(gen - 1) + " decode steps");
+    g = simulate_generation(prefill_model, decode_model, settings, {prompt, gen}, hw.spec, *hw.model);
+  }
   // After simulate_generation, which checks prompt + gen against max_positions. The
   // footprint peaks at the prefill (the prompt's activations) or at the last decode
   // step (the longest KV cache); a configuration that cannot hold either is refused.

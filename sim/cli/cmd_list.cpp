@@ -18,6 +18,7 @@
 #include "sim/views/field.hpp"
 #include "sim/views/hardware_view.hpp"
 #include "sim/base/format_units.hpp"
+#include "sim/base/output_file.hpp"
 #include "sim/parallel/system_reader.hpp"
 
 namespace ridge::cli {
@@ -27,31 +28,29 @@ namespace {
 // 4 significant digits: 15.7, 989.4, 1979, 0.47.
 std::string short_number(double v) { return human_text(v, Unit::number); }
 
-int list_models() {
+ColumnTable list_models() {
   ColumnTable t;
-  t.columns = {{"model", "model", false}, {"params", "params"}, {"GMACs@1", "gmacs_batch1"}, {"source", "source", false}};
+  t.columns = {{"model", "model", false}, {"params", "params"}, {"MACs@1", "macs_batch1"}, {"source", "source", false, true}};
   for (const std::string& name : zoo_names()) {
     Model m = load_model(name);
     CostAnalysis c = analyze_costs(m, RunSettings{});
     t.rows.push_back({text_cell(name), {format_count(static_cast<double>(c.totals.params)), format_raw(c.totals.params)},
-                      {short_number(static_cast<double>(c.totals.macs) / 1e9), format_raw(c.totals.macs / 1e9)},
+                      {format_count(static_cast<double>(c.totals.macs)), format_raw(c.totals.macs)},
                       text_cell(m.source)});
   }
-  write_text_table(t, std::cout);
-  return 0;
+  return t;
 }
 
-int list_hw_models() {
+ColumnTable list_hw_models() {
   ColumnTable t;
-  t.columns = {{"hw-model", "hw_model", false}, {"what it computes", "summary", false}};
+  t.columns = {{"hw-model", "hw_model", false}, {"what it computes", "summary", false, true}};
   for (const HardwareModel* m : hardware_models())
     t.rows.push_back({text_cell(std::string(m->name())), text_cell(std::string(m->summary()))});
-  write_text_table(t, std::cout);
-  return 0;
+  return t;
 }
 
 
-int list_hardware() {
+ColumnTable list_hardware() {
   ColumnTable t;
   t.preamble = {"dense peaks in TFLOP/s (int8: TOP/s), '-' = not supported; ridge point = achievable peak / achievable DRAM bandwidth (FLOP/B)"};
   t.columns = {{"id", "id", false}, {"name", "name", false}};
@@ -60,8 +59,8 @@ int list_hardware() {
                                      {"bandwidth", "dram_bandwidth_Bps"},
                                      {"capacity", "dram_capacity_bytes"},
                                      {"ridge fp32", "ridge_fp32"},
-                                     {"ridge best", "ridge_best", false}});
-  std::vector<std::string> notes;
+                                     {"ridge best", "ridge_best"},
+                                     {"at", "ridge_best_dtype", false}});
   for (const std::string& id : shipped_hardware_names()) {
     HardwareSpec s = load_hardware(id);
     const MemoryLevel& dram = s.dram();
@@ -77,20 +76,16 @@ int list_hardware() {
                            {capacity_text(dram.capacity_bytes), format_raw(dram.capacity_bytes)},
                            fp32 ? Cell{format_fixed(ridge_point(s, DType::fp32, 0), 1), format_raw(ridge_point(s, DType::fp32, 0))}
                                 : Cell{"-", ""},
-                           text_cell(format_fixed(ridge_point(s, best->first, 0), 1) + " (" +
-                                     std::string(dtype_name(best->first)) + ")")});
+                           {format_fixed(ridge_point(s, best->first, 0), 1), format_raw(ridge_point(s, best->first, 0))},
+                           text_cell(std::string(dtype_name(best->first)))});
     t.rows.push_back(std::move(row));
-    for (const std::string& d : s.derivations) notes.push_back(id + ": " + d);
+    for (const std::string& d : s.derivations) t.footer.push_back("  " + id + ": " + d);
   }
-  write_text_table(t, std::cout);
-  if (!notes.empty()) {
-    std::cout << "\nderived:\n";
-    for (const std::string& n : notes) std::cout << "  " << n << "\n";
-  }
-  return 0;
+  if (!t.footer.empty()) t.footer.insert(t.footer.begin(), "\nderived:");
+  return t;
 }
 
-int list_systems() {
+ColumnTable list_systems() {
   ColumnTable t;
   t.columns = {{"id", "id", false},        {"device", "device", false},  {"per domain", "devices_per_domain"},
                {"domains", "domains"},     {"devices", "devices"},       {"scale-up", "scale_up", false},
@@ -104,30 +99,42 @@ int list_systems() {
                       text_cell(s.in_switch_reduction ? "yes" : "no"), text_cell(s.scale_out.name),
                       {format_rate(s.scale_out.bandwidth_Bps, "B/s"), format_raw(s.scale_out.bandwidth_Bps)}});
   }
-  write_text_table(t, std::cout);
-  return 0;
+  return t;
 }
 
 }  // namespace
 
 int run_list(const Args& args) {
   std::string what;
+  OutputOptionValues out;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("what", po::value(&what), "models | hardware | hw-models | systems");
+  const std::vector<OutputFormat> formats = {OutputFormat::table, OutputFormat::csv};
+  general.add(output_option_group(out, formats, false, false));
   po::positional_options_description pos;
   pos.add("what", 1);
   po::variables_map vm;
   const CommandHelp help = {"ridge list models|hardware|hw-models|systems",
-                            "Lists the zoo (parameters and GMACs at batch 1, with each model's source), the shipped hardware\n"
+                            "Lists the zoo (parameters and MACs at batch 1, with each model's source), the shipped hardware\n"
                             "descriptors (dense peaks per dtype, DRAM, ridge points, and how derived figures were computed) or\n"
-                            "the hardware models, or the shipped multi-device systems (devices, domains, scale-up and scale-out bandwidth).",
-                            {"ridge list models", "ridge list hardware"}};
+                            "the hardware models, or the shipped multi-device systems (devices, domains, scale-up and scale-out\n"
+                            "bandwidth). --format csv writes the same columns, numbers in full precision (bytes, B/s, TFLOP/s).",
+                            {"ridge list models", "ridge list hardware", "ridge list hardware --format csv --output hardware.csv"}};
   if (!parse_command_line(args, general, pos, vm, help)) return 0;
-  if (what == "models") return list_models();
-  if (what == "hardware") return list_hardware();
-  if (what == "hw-models") return list_hw_models();
-  if (what == "systems") return list_systems();
-  const std::vector<std::string> known = {"models", "hardware", "hw-models", "systems"};
+  OutputFormat format = to_output_format(out, formats);
+  const std::vector<std::pair<std::string, ColumnTable (*)()>> lists = {
+      {"models", list_models}, {"hardware", list_hardware}, {"hw-models", list_hw_models}, {"systems", list_systems}};
+  std::vector<std::string> known;
+  for (const auto& [name, make] : lists) {
+    known.push_back(name);
+    if (name != what) continue;
+    ColumnTable t = make();
+    write_output(out.output, [&](std::ostream& os) {
+      if (format == OutputFormat::csv) write_csv(t, os);
+      else write_text_table(t, os);
+    });
+    return 0;
+  }
   throw InputError({}, "list: unknown list '" + what + "'", suggestion_hint(what, known));
 }
 

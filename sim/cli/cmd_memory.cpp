@@ -57,6 +57,7 @@ int run_memory(const Args& args) {
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "memory: which model?", "ridge memory mlp --batch 256 (ridge list models)");
   if (wants_parallel(par)) return write_parallel_plan(model_arg, par, hwo, run, out, vm);  // many devices
+  refuse_plan_options(vm);
 
   // Decode without --context: the longest context the model takes (its max_positions - 1).
   const bool full_context = run.phase == "decode" && run.context == -1;

@@ -6,6 +6,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/parallel/plan_search.hpp"
 #include "sim/parallel/system_reader.hpp"
@@ -44,6 +45,7 @@ std::pair<int64_t, int64_t> parse_shard(const std::string& s) {
 int run_plan(const Args& args) {
   std::string model_arg, system_arg = "dgx-a100", shard = "1/1";
   int64_t gpus = 0, batch = 0, seq = 0, top = 10;
+  bool quiet = false;
   OutputOptionValues out;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
@@ -55,6 +57,7 @@ int run_plan(const Args& args) {
       ("seq", po::value(&seq), "tokens per sequence (the model's [params] seq)")
       ("top", po::value(&top)->default_value(top), "how many of the best plans to show")
       ("shard", po::value(&shard)->default_value(shard), "K/N: evaluate only the K-th of N parts of the search");
+  add_quiet_option(general, quiet);
   po::options_description visible;
   visible.add(general).add(plan).add(output_option_group(out, kFormats, false));
   po::positional_options_description pos;
@@ -79,7 +82,11 @@ int run_plan(const Args& args) {
     throw InputError({}, "plan: --gpus " + std::to_string(gpus) + " is more than the " +
                              std::to_string(system.total_devices()) + " devices of system '" + system.id + "'",
                      "ridge list systems");
-  SearchResult result = search_plans(r, system, select_hardware_model(system.device, ""));
+  SearchResult result;
+  {
+    ProgressLine progress(std::cerr, progress_wanted(quiet), "plan: searching tensor x pipeline x data parallel plans");
+    result = search_plans(r, system, select_hardware_model(system.device, ""));
+  }
   write_output(out.output, [&](std::ostream& os) { write_plan_search(result, format, os); });
   return 0;
 }

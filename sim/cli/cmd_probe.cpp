@@ -9,6 +9,7 @@
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/host_probe.hpp"
 
@@ -27,9 +28,11 @@ const CommandHelp kHelp = {
 int run_probe(const Args& args) {
   std::string output;
   int threads = 0;
+  bool quiet = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("output,o", po::value(&output), "write the descriptor here (else stdout)")(
       "threads", po::value(&threads)->default_value(0), "threads to measure with (0: all hardware threads, as many as fit in half the memory)");
+  add_quiet_option(visible, quiet);
   po::positional_options_description pos;
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
@@ -40,7 +43,11 @@ int run_probe(const Args& args) {
                          " hardware threads, and each probe thread streams 256 MiB (at most half the memory)");
   ProbeOptions options;
   options.threads = static_cast<unsigned>(threads);
-  ProbeResult r = probe_host(options);
+  ProbeResult r;
+  {
+    ProgressLine progress(std::cerr, progress_wanted(quiet), "probe: measuring peak FLOP/s and bandwidth per level");
+    r = probe_host(options);
+  }
   std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   gmtime_r(&now, &tm);

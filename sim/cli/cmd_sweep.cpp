@@ -1,18 +1,14 @@
 // `ridge sweep FILE.toml`: every point of a sweep file's cartesian product, in
 // parallel, as CSV or JSON rows in point order (the same bytes for any --jobs), with a
 // short summary for people. Ctrl-C stops the workers and leaves no output file.
-#include <unistd.h>
-
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <iostream>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/run_options.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
@@ -41,50 +37,10 @@ class SigintGuard {
   void (*old_)(int);
 };
 
-// A progress bar on stderr, shown only when stderr is a terminal and the sweep has run
-// for more than a second; erased when done.
-class ProgressBar {
- public:
-  ProgressBar(const std::atomic<size_t>& done, size_t total) : done_(done), total_(total) {
-    if (::isatty(STDERR_FILENO)) thread_ = std::thread([this] { loop(); });
-  }
-  ~ProgressBar() { stop(); }
-  void stop() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  void loop() {
-    using namespace std::chrono;
-    const auto start = steady_clock::now();
-    bool shown = false;
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!cv_.wait_for(lock, milliseconds(100), [this] { return stopping_; })) {
-      if (steady_clock::now() - start < seconds(1)) continue;
-      size_t done = std::min(done_.load(), total_);
-      int filled = total_ ? static_cast<int>(40 * done / total_) : 40;
-      std::cerr << "\r[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(40 - filled), ' ')
-                << "] " << done << "/" << total_ << " points" << std::flush;
-      shown = true;
-    }
-    if (shown) std::cerr << "\r" << std::string(70, ' ') << "\r" << std::flush;
-  }
-  const std::atomic<size_t>& done_;
-  size_t total_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  std::thread thread_;
-};
-
 // A sweep file with `system`: every training plan it names, as `analyze --parallel`
 // estimates each (on one thread: a plan costs microseconds once its layers are timed).
-int run_parallel_sweep_file(const SweepFile& sweep, bool per_layer, const OutputOptionValues& out, OutputFormat format) {
+int run_parallel_sweep_file(const SweepFile& sweep, bool per_layer, bool quiet, const OutputOptionValues& out,
+                            OutputFormat format) {
   if (per_layer) throw InputError({sweep.path}, "--per-layer does not apply to a parallel sweep (one with 'system')");
   if (!out.columns.empty())
     throw InputError({sweep.path}, "--columns does not apply to a parallel sweep (one with 'system')", "every column is written");
@@ -92,7 +48,7 @@ int run_parallel_sweep_file(const SweepFile& sweep, bool per_layer, const Output
   std::ostringstream text;
   write_parallel_sweep(result, format, text, out.csv);
   write_output(out.output, [&](std::ostream& os) { os << text.str(); });
-  (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << parallel_sweep_summary_text(result);
+  if (!quiet) (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << parallel_sweep_summary_text(result);
   return 0;
 }
 
@@ -108,9 +64,10 @@ const CommandHelp kHelp = {
     "phase x dtype x optimizer x batch) in parallel, one row per point (or per point and layer with --per-layer)\n"
     "in the file's order, the same bytes for any --jobs. A point that cannot run is a row whose status says why.\n"
     "A short summary (the fastest hardware per model and phase; where the bound flips) goes to stdout with\n"
-    "--output, else to stderr. Ctrl-C stops the workers and leaves no output file. A file that names `system`\n"
-    "instead of `hardware` sweeps training plans (a [parallel] table: tp, pp, dp, microbatch, ...), each point\n"
-    "what analyze --parallel reports for it.",
+    "--output, else to stderr (not with --quiet). On a terminal, a progress line on stderr shows the points done.\n"
+    "Ctrl-C stops the workers and leaves no output file. A file that names `system` instead of `hardware`\n"
+    "sweeps training plans (a [parallel] table: tp, pp, dp, microbatch, ...), each point what analyze --parallel\n"
+    "reports for it.",
     {"ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv",
      "ridge sweep configs/sweeps/hbm-bandwidth-whatif.toml --format table --columns model,memory.HBM2.bandwidth,batch,time_s,bound",
      "ridge sweep configs/sweeps/full-zoo.toml --jobs 2 --format json --output zoo.json"}};
@@ -120,13 +77,14 @@ const CommandHelp kHelp = {
 int run_sweep(const Args& args) {
   std::string file;
   int64_t jobs = 0;
-  bool per_layer = false;
+  bool per_layer = false, quiet = false;
   OutputOptionValues out;
   out.format = "csv";
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("file", po::value(&file), "sweep file (configs/sweeps/*.toml)")(
       "jobs,j", po::value(&jobs), "worker threads (default: all cores)")(
       "per-layer", po::bool_switch(&per_layer), "one row per point and layer instead of per point");
+  add_quiet_option(general, quiet);
   po::options_description visible;
   visible.add(general).add(output_option_group(out, kFormats, true));
   po::positional_options_description pos;
@@ -141,32 +99,31 @@ int run_sweep(const Args& args) {
   ColumnChoice columns = parse_column_choice(out.columns);
   unsigned threads = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
 
-  SweepFile sweep = read_sweep_file(file);
-  if (sweep.parallel_sweep()) return run_parallel_sweep_file(sweep, per_layer, out, format);
-  SweepPlan plan = plan_sweep(std::move(sweep));
+  SweepFile sweep_file = read_sweep_file(file);
+  if (sweep_file.parallel_sweep()) return run_parallel_sweep_file(sweep_file, per_layer, quiet, out, format);
+  // From reading the models to the finished report: the points done, then the writing.
+  std::atomic<size_t> done{0};
+  ProgressLine progress(std::cerr, progress_wanted(quiet), "sweep", &done, sweep_file.point_count(), "points");
+  SweepPlan plan = plan_sweep(std::move(sweep_file));
 
   g_interrupted = false;
   SigintGuard guard;
-  std::atomic<size_t> done{0};
-  SweepResult result;
-  {
-    ProgressBar bar(done, plan.point_count());
-    result = ridge::run_sweep(plan, {threads, per_layer, &g_interrupted, &done});
-  }
-  if (result.cancelled || g_interrupted) {
-    std::cerr << "interrupted: no output written\n";
-    return kInterruptedExit;
-  }
+  SweepResult result = ridge::run_sweep(plan, {threads, per_layer, &g_interrupted, &done});
   std::ostringstream text;
-  write_sweep(plan, result, per_layer, format, columns, text, out.csv);
+  if (!result.cancelled && !g_interrupted) write_sweep(plan, result, per_layer, format, columns, text, out.csv);
+  progress.stop();
   // The whole report is in memory; the file appears complete (temporary + rename) or not at all.
-  if (g_interrupted) {
+  if (result.cancelled || g_interrupted) {
     std::cerr << "interrupted: no output written\n";
     return kInterruptedExit;
   }
   write_output(out.output, [&](std::ostream& os) { os << text.str(); });
   std::string summary = sweep_summary_text(plan, result, summarize_sweep(plan, result));
-  (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << summary;
+  if (out.output.empty() || out.output == "-") {
+    if (!quiet) std::cerr << summary;  // beside the rows on stdout: --quiet leaves only the rows
+  } else {
+    std::cout << summary;
+  }
   return 0;
 }
 

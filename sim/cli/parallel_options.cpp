@@ -30,6 +30,14 @@ po::options_description parallel_option_group(ParallelOptionValues& v) {
 
 bool wants_parallel(const ParallelOptionValues& v) { return !v.parallel.empty() || !v.system.empty(); }
 
+void refuse_plan_options(const po::variables_map& given) {
+  for (const char* option : {"gpus", "sequence-parallel", "global-batch", "microbatch", "zero", "recompute", "interleave",
+                             "no-overlap"})
+    if (given.count(option) && !given[option].defaulted())
+      throw InputError({}, std::string("--") + option + " applies to a parallel training plan (--parallel)",
+                       std::string("add --parallel tp=T,pp=P,dp=D, or drop --") + option);
+}
+
 ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   ParallelPlan p;
   if (v.parallel.empty()) throw InputError({}, "--system needs --parallel", "e.g. --parallel tp=8,pp=1,dp=1");

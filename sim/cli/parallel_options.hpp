@@ -26,6 +26,9 @@ struct ParallelOptionValues {
 po::options_description parallel_option_group(ParallelOptionValues& v);
 // Whether the command was asked for a parallel plan (--parallel or --system given).
 bool wants_parallel(const ParallelOptionValues& v);
+// Without a plan, a plan option given (--recompute, --zero, --microbatch, ...) is an
+// InputError: one device's run would ignore it.
+void refuse_plan_options(const po::variables_map& given);
 // The plan --parallel and its companions describe (not yet checked against a model).
 ParallelPlan to_parallel_plan(const ParallelOptionValues& v);
 // Loads the system and model, checks the plan and estimates one training iteration;

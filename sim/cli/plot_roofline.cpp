@@ -22,7 +22,7 @@ int run_plot_roofline(const Args& args) {
       ("labels", po::value(&labels)->default_value(8), "how many of the heaviest points to name (a note says when fewer fit)")
       ("no-group", po::bool_switch(&no_group), "one point per layer: do not merge repeated blocks on one spot");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(points).add(plot_option_group(plot));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo, "; repeat to overlay")).add(points).add(plot_option_group(plot));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;

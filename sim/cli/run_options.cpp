@@ -30,7 +30,7 @@ po::options_description run_option_group(RunOptionValues& v, bool data_placement
       ("seq", po::value(&v.seq), "prefill: prompt tokens per sequence (default: the model file's input length)")
       ("context", po::value(&v.context), "decode: tokens already in the KV cache per sequence")
       ("kv-dtype", po::value(&v.kv_dtype), "prefill / decode: the KV cache's type, fp8 | int8 | fp16 | bf16 | fp32 (default --dtype)")
-      ("optimizer", po::value(&v.optimizer)->default_value(v.optimizer), "training: sgd | momentum | adam | adamw")
+      ("optimizer", po::value(&v.optimizer), "training: sgd | momentum | adam | adamw (default adam)")
       ("precision", po::value(&v.precision)->default_value(v.precision),
        "uniform (all in --dtype) | mixed (--dtype fp16|bf16 weights, activations, gradients; fp32 master weights "
        "and optimizer state)")
@@ -50,25 +50,26 @@ po::options_description run_option_group(RunOptionValues& v, bool data_placement
   return g;
 }
 
-po::options_description hardware_option_group(HardwareOptionValues& v) {
+po::options_description hardware_option_group(HardwareOptionValues& v, const std::string& repeat) {
   po::options_description g("Hardware options");
   g.add_options()
-      ("hw", po::value(&v.hw)->composing(), "shipped descriptor name (ridge list hardware) or descriptor file; plot roofline: repeat to overlay")
+      ("hw", po::value(&v.hw)->composing(), ("shipped descriptor name (ridge list hardware) or descriptor file" + repeat).c_str())
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
       ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
        "e.g. model.seq=2048 (repeatable)")
       ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
-       "calibrated: a descriptor's [calibration] applies; none: the pure roofline bound");
+       "calibrated: a descriptor's [efficiency] (achievable roofs from public measurements) and [calibration] apply, "
+       "a prediction; none: the datasheet roofline, a bound");
   return g;
 }
 
 po::options_description output_option_group(OutputOptionValues& v, const std::vector<OutputFormat>& formats,
-                                            bool columns) {
+                                            bool columns, bool csv_extras) {
   po::options_description g("Output options");
   g.add_options()
       ("format,f", po::value(&v.format)->default_value(v.format), format_choices(formats).c_str())
       ("output,o", po::value(&v.output), "write to FILE (atomically) instead of stdout");
-  if (std::find(formats.begin(), formats.end(), OutputFormat::csv) != formats.end())
+  if (csv_extras && std::find(formats.begin(), formats.end(), OutputFormat::csv) != formats.end())
     g.add_options()
         ("comments", po::bool_switch(&v.csv.comments), "csv: add the settings and conventions as leading # lines")
         ("totals", po::bool_switch(&v.csv.totals), "csv: add the totals row (JSON always has the totals)");
@@ -106,14 +107,18 @@ RunSettings to_run_settings(const RunOptionValues& v) {
     throw InputError({}, "--context applies to --phase decode", "use --seq with prefill");
   }
   if (!v.kv_dtype.empty()) {
-    if (!s.uses_kv_cache()) throw InputError({}, "--kv-dtype applies to --phase prefill or decode");
+    if (!s.uses_kv_cache()) throw InputError({}, "--kv-dtype applies to --phase prefill or decode", "add --phase prefill or --phase decode --context N");
     auto kv = parse_dtype(v.kv_dtype);
     if (!kv || *kv == DType::tf32 || *kv == DType::fp64)
       throw InputError({}, "--kv-dtype: unknown KV cache type '" + v.kv_dtype + "'", "use fp8, int8, fp16, bf16 or fp32");
     s.kv_dtype = *kv;
   }
-  auto opt = parse_optimizer(v.optimizer);
-  if (!opt) throw InputError({}, "--optimizer: unknown optimizer '" + v.optimizer + "'", "use sgd, momentum, adam or adamw");
+  if (!v.optimizer.empty() && s.phase != Phase::training)
+    throw InputError({}, "--optimizer applies to training only (this run is " + std::string(phase_name(s.phase)) + ")",
+                     "drop --optimizer, or add --phase training");
+  const std::string optimizer = v.optimizer.empty() ? "adam" : v.optimizer;
+  auto opt = parse_optimizer(optimizer);
+  if (!opt) throw InputError({}, "--optimizer: unknown optimizer '" + optimizer + "'", "use sgd, momentum, adam or adamw");
   s.optimizer = *opt;
   auto prec = parse_precision(v.precision);
   if (!prec) throw InputError({}, "--precision: unknown recipe '" + v.precision + "'", "use uniform or mixed");
@@ -140,7 +145,7 @@ RunSettings to_run_settings(const RunOptionValues& v) {
                              " applies with --weight-dtype", "e.g. --weight-dtype int4 --weight-group 64");
   }
   if (v.all_logits) {
-    if (s.phase != Phase::prefill) throw InputError({}, "--all-logits applies to --phase prefill");
+    if (s.phase != Phase::prefill) throw InputError({}, "--all-logits applies to --phase prefill", "add --phase prefill");
     s.all_logits = true;
   }
   if (v.data_on == "device") s.data_on = DataPlacement::device;
@@ -193,12 +198,11 @@ OnnxOptions to_onnx_options(const RunOptionValues& v) {
   return o;
 }
 
-Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
-                     RunSettings& settings) {
-  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
-  // A model stored in another type (an fp16 ONNX export) runs in it unless --dtype says.
+namespace {
+// A model stored in another type (an fp16 ONNX export) runs in it unless --dtype says;
+// with --allow-unknown, stderr says what the totals leave out, so it is never silent.
+void adopt_cli_model(const Model& m, const RunOptionValues& run, RunSettings& settings) {
   if (run.dtype.empty() && m.dtype) settings.dtype = *m.dtype;
-  // --allow-unknown: say on stderr what the totals leave out, so it is never silent.
   std::string unmodelled;
   size_t count = 0;
   for (const Layer& l : m.layers)
@@ -206,10 +210,25 @@ Model load_cli_model(const std::string& arg, const RunOptionValues& run, const H
   if (count)
     std::cerr << "note: " << count << " unmodelled layer(s) counted at zero cost: " << unmodelled
               << (count > 8 ? ", ..." : "") << '\n';
+}
+}  // namespace
+
+Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
+                     RunSettings& settings) {
+  Model m = load_model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
+  adopt_cli_model(m, run, settings);
   return m;
 }
 
-std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
+std::shared_ptr<const Model> load_cli_model(const std::string& arg, const RunOptionValues& run,
+                                            const HardwareOptionValues& hw, RunSettings& settings,
+                                            const Loaders& loaders) {
+  std::shared_ptr<const Model> m = loaders.model(arg, model_overrides(hw), to_onnx_options(run), settings.tokens_per_step());
+  adopt_cli_model(*m, run, settings);
+  return m;
+}
+
+std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v, const Loaders& loaders) {
   std::vector<std::string> hw_sets;
   for (const std::string& set : v.sets)
     if (!is_model_set(set)) hw_sets.push_back(set);
@@ -222,19 +241,19 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v) {
   std::vector<SelectedHardware> out;
   for (const std::string& name : v.hw) {
     SelectedHardware s;
-    s.spec = load_hardware(name, hw_sets);  // model.NAME sets go to the model, not here
-    if (v.efficiency == "none") s.spec.calibration.reset();
+    s.spec = loaders.hardware(name, hw_sets);  // model.NAME sets go to the model, not here
+    if (v.efficiency == "none") s.spec.drop_efficiency();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }
   return out;
 }
 
-std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v) {
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v, const Loaders& loaders) {
   if (v.hw.size() > 1)
     throw InputError({}, "--hw is given " + std::to_string(v.hw.size()) + " times; this command takes one",
                      "to compare hardware use ridge sweep, or overlay them with ridge plot roofline");
-  std::vector<SelectedHardware> list = to_hardware_list(v);
+  std::vector<SelectedHardware> list = to_hardware_list(v, loaders);
   if (list.empty()) return std::nullopt;
   return std::move(list.front());
 }

@@ -11,6 +11,7 @@
 
 #include "hw/hardware_model.hpp"
 #include "hw/hardware_spec.hpp"
+#include "sim/cli/model_loaders.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/run_settings.hpp"
@@ -28,7 +29,7 @@ struct RunOptionValues {
   int64_t batch = 1;
   std::string dtype;  // "": fp32, or fp16 for prefill and decode
   std::string phase = "inference";
-  std::string optimizer = "adam";
+  std::string optimizer;  // "": adam; given, it applies to training only
   std::string precision = "uniform";
   std::string data_on = "device";
   int64_t seq = kSeqNotGiven;  // --seq 0 is an error, not the default
@@ -72,11 +73,14 @@ struct CommandHelp {
 po::options_description run_option_group(RunOptionValues& v, bool data_placement = true);
 // --weight-group and --quantize-lm-head (also in `generate`'s own run options).
 void weight_only_options(po::options_description& g, RunOptionValues& v);
-po::options_description hardware_option_group(HardwareOptionValues& v);
+// `repeat`: what a repeated --hw does, for the commands that take several ("; repeat
+// to overlay"); the others take one.
+po::options_description hardware_option_group(HardwareOptionValues& v, const std::string& repeat = "");
 // --format (one of `formats`, from the shared table in views/output_format), --output,
-// and --columns where the report is a table of fields.
+// --columns where the report is a table of fields, and with CSV --comments and --totals
+// where the CSV has comment lines and a totals row (`csv_extras`; one-record CSVs have not).
 po::options_description output_option_group(OutputOptionValues& v, const std::vector<OutputFormat>& formats,
-                                            bool columns);
+                                            bool columns, bool csv_extras = true);
 
 // Validated settings; bad values are InputErrors naming the option.
 RunSettings to_run_settings(const RunOptionValues& v);
@@ -91,17 +95,21 @@ OnnxOptions to_onnx_options(const RunOptionValues& v);
 // when --dtype is not given.
 Model load_cli_model(const std::string& arg, const RunOptionValues& run, const HardwareOptionValues& hw,
                      RunSettings& settings);
+// The same read through `loaders` (a cache keeps the model it returns).
+std::shared_ptr<const Model> load_cli_model(const std::string& arg, const RunOptionValues& run,
+                                            const HardwareOptionValues& hw, RunSettings& settings,
+                                            const Loaders& loaders);
 
 struct SelectedHardware {
   HardwareSpec spec;
   const HardwareModel* model = nullptr;
 };
 // Every descriptor named by --hw (with --set overrides) and its hardware model, in the
-// order given; --hw-model or --set without --hw is an InputError.
-std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v);
+// order given, read through `loaders`; --hw-model or --set without --hw is an InputError.
+std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v, const Loaders& loaders = file_loaders());
 // The one descriptor named by --hw, or nothing without it; more than one --hw is an
 // InputError for commands that take one.
-std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v);
+std::optional<SelectedHardware> to_hardware(const HardwareOptionValues& v, const Loaders& loaders = file_loaders());
 
 // Parses `args` against `visible` plus positionals; prints the help (usage,
 // description, options, examples) and returns false on --help. Unknown options and

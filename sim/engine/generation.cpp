@@ -26,7 +26,7 @@ bool same_work(const LayerWork& a, const LayerWork& b) {
   return a.flops == b.flops && a.epilogue_flops == b.epilogue_flops && a.input_bytes == b.input_bytes &&
          a.output_bytes == b.output_bytes && a.weight_bytes == b.weight_bytes && a.kv_bytes == b.kv_bytes &&
          a.link_bytes == b.link_bytes && a.kernels == b.kernels && a.step_weight_bytes == b.step_weight_bytes &&
-         a.step_kv_bytes == b.step_kv_bytes;
+         a.step_kv_bytes == b.step_kv_bytes && a.dequant_weights == b.dequant_weights;
 }
 
 // Work at step k = first + k x step, as one array per field over `steps` steps (every
@@ -41,6 +41,7 @@ LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_
   a.output_bytes = line(first.output_bytes, next.output_bytes);
   a.weight_bytes = line(first.weight_bytes, next.weight_bytes);
   a.kv_bytes = line(first.kv_bytes, next.kv_bytes);
+  a.dequant_weights = line(first.dequant_weights, next.dequant_weights);
   a.link_bytes = line(first.link_bytes, next.link_bytes);
   a.kernels = line(first.kernels, next.kernels);
   a.step_weight_bytes = line(first.step_weight_bytes, next.step_weight_bytes);
@@ -137,8 +138,9 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
   pre.seq = req.prompt;
   r.hardware_model = std::string(hw_model.name());
   r.prefill = derive(prefill_model, analyze_costs(prefill_model, pre), hw, hw_model);
-  r.ttft_s = r.prefill.totals.timing.time_s;
-  double memory_bound_s = r.prefill.memory_bound_share * r.ttft_s;
+  // The engine's fixed time per request ([efficiency] request_overhead) is part of the first token's.
+  r.ttft_s = r.prefill.totals.timing.time_s + hw.request_overhead_s;
+  double memory_bound_s = r.prefill.memory_bound_share * r.prefill.totals.timing.time_s;
   r.prefill_memory_bound_share = r.prefill.memory_bound_share;
   r.mean_context = req.prompt + (r.decode_steps > 0 ? (r.decode_steps - 1) / 2 : 0);
   if (r.decode_steps > 0) {

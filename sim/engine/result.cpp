@@ -67,6 +67,7 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
                StreamResult{"kv", r.work.kv_bytes, t.kv_level, "", t.required_kv_Bps, 0}};
   // A calibrated layer attains its class's bandwidth and compute rate (hw/attainable_rates.hpp), as its timing does.
   const ClassEfficiency* cal = calibrated(r.work, hw, dtype);
+  r.calibrated = cal != nullptr;
   std::vector<double> level_bytes(hw.memory.size(), 0.0);
   for (StreamResult& s : r.streams) {
     s.available_Bps = attainable_level_Bps(hw, s.level, cal);
@@ -104,6 +105,7 @@ void add_work(LayerWork& sum, const LayerWork& w) {
   sum.output_bytes += w.output_bytes;
   sum.weight_bytes += w.weight_bytes;
   sum.kv_bytes += w.kv_bytes;
+  sum.dequant_weights += w.dequant_weights;
   sum.link_bytes += w.link_bytes;
   sum.kernels += w.kernels;
 }
@@ -115,6 +117,7 @@ void add_times(LayerTiming& sum, const LayerTiming& t) {
   sum.memory_s += t.memory_s;
   sum.link_s += t.link_s;
   sum.overhead_s += t.overhead_s;
+  sum.dequant_s += t.dequant_s;
   sum.time_s += t.time_s;
 }
 

@@ -82,6 +82,9 @@ struct LayerResult {
   double required_level_Bps = 0;            // the streams at the level in question
   double available_level_Bps = 0;           // that level's attainable bandwidth for this layer (its class's, if calibrated)
   double ridge_point = 0;                   // this layer's, at the level in question, FLOP/B (its class's, if calibrated)
+  // The descriptor's [calibration] has a fit for this layer's op class at the run's dtype;
+  // false on a calibrated descriptor means the layer runs at the pure roofline.
+  bool calibrated = false;
 };
 
 // The hardware a run was timed on, as reports describe it.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -14,6 +15,7 @@
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/workload/model_catalog.hpp"
+#include "sim/base/data_paths.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/input_file.hpp"
 
@@ -306,6 +308,12 @@ const std::vector<std::string>& sweep_parallel_key_names() {
   static const std::vector<std::string> names = {"tp",         "pp",        "dp",         "sequence_parallel", "microbatch",
                                                  "global_batch", "zero",    "recompute",  "interleave",        "overlap"};
   return names;
+}
+
+std::string SweepFile::resolve(const std::string& name) const {
+  std::filesystem::path file(name);
+  if (!names_a_file(name) || file.is_absolute()) return name;
+  return (std::filesystem::path(path).parent_path() / file).lexically_normal().string();
 }
 
 size_t SweepFile::point_count() const { return checked_point_count(*this).value_or(0); }

@@ -3,7 +3,8 @@
 // model or hardware is reported where it was written). See docs/guide/sweep-hardware.md.
 //
 //   models   = ["alexnet", "gpt2"]              # zoo names or model files; "*": the zoo
-//   hardware = ["v100", "configs/hw/x.toml"]    # shipped names or files; "*": all shipped
+//   hardware = ["v100", "my-gpu.toml"]          # shipped names or files; "*": all shipped
+//                                               # (file paths relative to the sweep file)
 //   batch    = [1, 8, 64]                       # default [1]
 //   dtype    = ["fp32", "fp16"]                 # default ["fp32"]
 //   phase    = ["inference", "training"]        # default ["inference"]
@@ -104,6 +105,11 @@ struct SweepFile {
   std::vector<SweepItem> gpus;
   std::vector<SweepParallelKey> parallel;
   bool parallel_sweep() const { return !systems.empty(); }
+
+  // A model or hardware entry as it is read: a relative file path ("my-gpu.toml",
+  // "../models/x.toml") is taken from the sweep file's folder, not the working directory;
+  // shipped names and absolute paths are unchanged.
+  std::string resolve(const std::string& name) const;
 
   // The number of points: the product of every list's length (parse_sweep has checked
   // that it is at most kMaxSweepPoints, so it cannot wrap).

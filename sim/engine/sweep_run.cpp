@@ -107,7 +107,7 @@ SweepPlan plan_sweep(SweepFile file) {
     }
   for (const SweepItem& m : file.models) {
     if (!model_keys.empty()) {  // check the keys against the model's own [params] first
-      Model base = located_at(m.where, [&] { return load_model(m.text); });
+      Model base = located_at(m.where, [&] { return load_model(file.resolve(m.text)); });
       std::vector<std::string> names;
       for (const auto& [name, value] : base.params) names.push_back("model." + name);
       for (size_t k : model_keys)
@@ -126,16 +126,16 @@ SweepPlan plan_sweep(SweepFile file) {
         rest /= v.values.size();
         overrides.insert(overrides.begin(), {v.key.substr(kModelPrefix.size()), value.text, value.where});
       }
-      plan.models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides); }));
-      if (decodes) plan.decode_models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides, {}, 1); }));
+      plan.models.push_back(located_at(m.where, [&] { return load_model(file.resolve(m.text), overrides); }));
+      if (decodes) plan.decode_models.push_back(located_at(m.where, [&] { return load_model(file.resolve(m.text), overrides, {}, 1); }));
       for (int64_t seq : file.seqs)
-        if (seq > 0) plan.seq_models.push_back(located_at(m.where, [&] { return load_model(m.text, overrides, {}, seq); }));
+        if (seq > 0) plan.seq_models.push_back(located_at(m.where, [&] { return load_model(file.resolve(m.text), overrides, {}, seq); }));
     }
   }
   size_t combos = vary_combinations(file);
   for (size_t h = 0; h < file.hardware.size(); ++h) {
     const SweepItem& item = file.hardware[h];
-    HardwareDescriptor d = located_at(item.where, [&] { return open_hardware(item.text); });
+    HardwareDescriptor d = located_at(item.where, [&] { return open_hardware(file.resolve(item.text)); });
     std::vector<std::string> keys = d.key_paths();
     for (const SweepVary& v : file.vary)
       if (!is_model_key(v) && std::find(keys.begin(), keys.end(), v.key) == keys.end())

@@ -106,6 +106,10 @@ SystemSpec system_from_text(const std::string& text, const std::string& file, co
   if (const toml::table* eff = r.optional_table("efficiency")) {
     TomlFields e(*eff, file, "efficiency");
     known_keys(e, {"compute", "memory", "source"});
+    // It replaces the device's own [efficiency]: a system's factors are fitted as a whole.
+    std::optional<Calibration> calibration = s.device.calibration;
+    s.device.drop_efficiency();
+    s.device.calibration = calibration;
     s.device.compute_efficiency = e.has("compute") ? fraction(e, "compute") : s.device.compute_efficiency;
     s.device.memory_efficiency = e.has("memory") ? fraction(e, "memory") : s.device.memory_efficiency;
     s.device.efficiency_source = e.string("source");
@@ -131,7 +135,7 @@ SystemSpec load_system(const std::string& arg, bool pure) {
   if (!text) throw InputError({path}, "cannot read system descriptor '" + path + "'", "check that the file is readable");
   SystemSpec s = system_from_text(*text, path, arg);
   if (pure) {
-    s.device.compute_efficiency = s.device.memory_efficiency = 1.0;
+    s.device.drop_efficiency();
     s.efficiency_source.clear();
   }
   return s;

@@ -1,19 +1,27 @@
 // The compiled half of the Python module (`ridge._ridge`): runs one ridge command
-// in-process, exactly as the command line would, and returns what it printed. Bad input
-// raises ridge.InputError (with file, line, column and hint), a run-time failure
-// ridge.RunError. The Python half (ridge/__init__.py) turns keyword arguments into the
-// command's options and the JSON report into Python objects.
+// in-process, exactly as the command line would, and returns what it printed; and
+// `analyze`, which parses the same options as `ridge analyze` but reads models and
+// descriptors through a cache (load_cache.hpp) and returns the RunResult itself, whose
+// layers, totals and whole report become Python objects only when asked for (with the
+// JSON report's keys and values). Bad input raises ridge.InputError (with file, line,
+// column and hint), a run-time failure ridge.RunError. The Python half
+// (ridge/__init__.py) turns keyword arguments into the command's options.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <boost/program_options/errors.hpp>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "sim/base/error.hpp"
+#include "sim/cli/analyze_request.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/python/load_cache.hpp"
+#include "sim/python/python_json.hpp"
+#include "sim/views/analyze_report.hpp"
 
 namespace py = pybind11;
 
@@ -44,6 +52,30 @@ std::string run_command(const std::string& name, const std::vector<std::string>&
   throw ridge::InputError({}, "unknown command '" + name + "'");
 }
 
+ridge::python::LoadCache& load_cache() {
+  static ridge::python::LoadCache cache;
+  return cache;
+}
+
+// One `ridge analyze` run, kept as computed; the report's parts are built on request.
+struct Analysis {
+  ridge::RunResult run;
+  ridge::ColumnChoice columns;  // as JSON carries them
+};
+
+// `ridge analyze ARGS` as an Analysis, or None where the command writes another report
+// (--parallel / --system: a training plan) or only its help: the caller runs the command.
+std::shared_ptr<Analysis> analyze(const std::vector<std::string>& args) {
+  namespace cli = ridge::cli;
+  static cli::AnalyzeParser parser;  // the Python interpreter lock: one call at a time
+  cli::AnalyzeRequest r;
+  if (!parser.parse(args, r) || cli::wants_parallel(r.par)) return nullptr;
+  ridge::RunSettings settings = cli::to_run_settings(r.run);
+  cli::to_output_format(r.out, cli::analyze_formats());  // checked as the command checks it
+  ridge::ColumnChoice columns = ridge::machine_columns(ridge::parse_column_choice(r.out.columns));
+  return std::make_shared<Analysis>(Analysis{cli::analyze_run(r, settings, load_cache().loaders()), columns});
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_ridge, m) {
@@ -57,6 +89,25 @@ PYBIND11_MODULE(_ridge, m) {
   m.attr("RunError") = run_error;
   m.def("run", &run_command, py::arg("command"), py::arg("args"),
         "Runs `ridge COMMAND ARGS...` and returns its standard output.");
+  py::class_<Analysis, std::shared_ptr<Analysis>>(m, "Analysis", "one `ridge analyze` run (use ridge.analyze)")
+      .def_property_readonly("model", [](const Analysis& a) { return a.run.model; })
+      .def("layer_count", [](const Analysis& a) { return a.run.layers.size(); })
+      .def("layers", [](const Analysis& a) { return ridge::python::to_python(ridge::analyze_layers_json(a.run, a.columns)); },
+           "the report's \"layers\": a list of dicts")
+      .def("totals", [](const Analysis& a) { return ridge::python::to_python(ridge::analyze_totals_json(a.run, a.columns)); },
+           "the report's \"totals\": a dict")
+      .def("report", [](const Analysis& a) { return ridge::python::to_python(ridge::analyze_json(a.run, a.columns)); },
+           "the whole report, as `ridge analyze --format json` writes it");
+  m.def("analyze", &analyze, py::arg("args"),
+        "`ridge analyze ARGS...` as an Analysis, or None where the command writes another report.");
+  m.def("cache_info", [] {
+    py::dict d;
+    d["models"] = load_cache().models();
+    d["hardware"] = load_cache().hardware();
+    d["limit"] = ridge::python::kCacheEntries;
+    return d;
+  }, "entries in the model and descriptor caches");
+  m.def("cache_clear", [] { load_cache().clear(); }, "forgets every cached model and descriptor");
   py::register_exception_translator([](std::exception_ptr p) {
     auto raise = [](const py::object& kind, const std::string& message, const py::dict& attrs) {
       py::object e = kind(message);

@@ -1,6 +1,8 @@
 // Building the analyze report (see analyze_report.hpp).
 #include "sim/views/analyze_report.hpp"
 
+#include <algorithm>
+
 #include "sim/base/format_units.hpp"
 #include "sim/views/conventions.hpp"
 #include "sim/views/hardware_view.hpp"
@@ -62,6 +64,36 @@ std::vector<std::string> preamble(const RunResult& run) {
   return lines;
 }
 
+// On a calibrated descriptor, the op classes of the layers that do work but have no fit
+// at the run's dtype (they run at the pure roofline), with how many layers each.
+std::vector<std::pair<std::string, size_t>> uncalibrated_classes(const RunResult& run) {
+  std::vector<std::pair<std::string, size_t>> classes;
+  if (!run.hardware || !run.hardware->spec.calibration) return classes;
+  for (const LayerResult& l : run.layers) {
+    if (l.calibrated || (l.work.flops <= 0 && l.work.bytes() <= 0)) continue;
+    std::string name(op_class_name(l.work.op_class));
+    auto it = std::find_if(classes.begin(), classes.end(), [&](const auto& c) { return c.first == name; });
+    if (it == classes.end()) classes.push_back({name, 1});
+    else ++it->second;
+  }
+  return classes;
+}
+
+// "pure roofline (no fit in v100-calibrated for fp32): 12 of 23 layers, classes ...".
+std::string uncalibrated_line(const RunResult& run) {
+  std::vector<std::pair<std::string, size_t>> classes = uncalibrated_classes(run);
+  if (classes.empty()) return "";
+  size_t count = 0;
+  std::string list;
+  for (const auto& [name, n] : classes) {
+    count += n;
+    list += (list.empty() ? "" : ", ") + name + " (" + std::to_string(n) + ")";
+  }
+  return "uncalibrated: " + std::to_string(count) + " of " + std::to_string(run.layers.size()) + " layers have no fit in " +
+         run.hardware->spec.id + "'s [calibration] for their class at " + std::string(dtype_name(run.settings.dtype)) +
+         " and run at the pure roofline: " + list + " (--columns name,op_class,calibrated,time_s lists them)";
+}
+
 // Layers that stand in, at zero cost, for ONNX nodes ridge does not model (--allow-unknown).
 std::vector<std::string> unmodelled_layers(const RunResult& run) {
   std::vector<std::string> names;
@@ -80,6 +112,7 @@ ColumnTable analyze_table(const RunResult& run, const ColumnChoice& columns) {
   add_columns(t, chosen);
   for (const LayerResult& l : run.layers) t.rows.push_back(field_cells(chosen, l));
   t.totals = field_cells(chosen, run.totals);
+  if (std::string line = uncalibrated_line(run); !line.empty()) t.footer.push_back(line);
   if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {
     std::string names;
     for (size_t i = 0; i < u.size() && i < 8; ++i) names += (i ? ", " : "") + u[i];
@@ -89,9 +122,38 @@ ColumnTable analyze_table(const RunResult& run, const ColumnChoice& columns) {
   return t;
 }
 
-Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
+Json analyze_layers_json(const RunResult& run, const ColumnChoice& columns) {
   std::vector<Field<LayerResult>> fields = layer_fields(run);
   std::vector<const Field<LayerResult>*> chosen = choose_fields(fields, columns);
+  Json layers = Json::array();
+  for (const LayerResult& l : run.layers) {
+    Json j = Json::object();
+    put_fields(j, chosen, l);
+    layers.push_back(std::move(j));
+  }
+  return layers;
+}
+
+Json analyze_totals_json(const RunResult& run, const ColumnChoice& columns) {
+  std::vector<Field<LayerResult>> fields = layer_fields(run);
+  Json totals = Json::object();
+  put_fields(totals, choose_fields(fields, columns), run.totals);
+  std::vector<Field<RunResult>> extra = run_fields(run);
+  put_fields(totals, all_fields(extra), run);
+  if (run.hardware && run.hardware->spec.calibration) {
+    Json classes = Json::array();
+    for (const auto& [op_class, layers] : uncalibrated_classes(run)) classes.push_back(op_class);
+    totals["uncalibrated_classes"] = std::move(classes);
+  }
+  if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {  // counted at zero cost (--allow-unknown)
+    Json unmodelled = Json::array();
+    for (const std::string& name : u) unmodelled.push_back(name);
+    totals["unmodelled"] = std::move(unmodelled);
+  }
+  return totals;
+}
+
+Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
   Json root = report_root(run.model, run.settings);
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push_back(line);
@@ -100,32 +162,19 @@ Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
     root["data_on"] = run.settings.data_on == DataPlacement::host ? "host" : "device";
     root["hardware"] = hardware_json(*run.hardware);
   }
-  Json layers = Json::array();
-  for (const LayerResult& l : run.layers) {
-    Json j = Json::object();
-    put_fields(j, chosen, l);
-    layers.push_back(std::move(j));
-  }
-  root["layers"] = std::move(layers);
-  Json totals = Json::object();
-  put_fields(totals, chosen, run.totals);
-  std::vector<Field<RunResult>> extra = run_fields(run);
-  put_fields(totals, all_fields(extra), run);
-  if (std::vector<std::string> u = unmodelled_layers(run); !u.empty()) {  // counted at zero cost (--allow-unknown)
-    Json unmodelled = Json::array();
-    for (const std::string& name : u) unmodelled.push_back(name);
-    totals["unmodelled"] = std::move(unmodelled);
-  }
-  root["totals"] = std::move(totals);
+  root["layers"] = analyze_layers_json(run, columns);
+  root["totals"] = analyze_totals_json(run, columns);
   return root;
+}
+
+ColumnChoice machine_columns(const ColumnChoice& columns) {
+  return columns.kind == ColumnChoice::Kind::compact ? ColumnChoice{ColumnChoice::Kind::all, {}} : columns;
 }
 
 void write_analyze(const RunResult& run, OutputFormat format, const ColumnChoice& columns, std::ostream& out,
                    const CsvStyle& csv) {
   bool machine = format == OutputFormat::csv || format == OutputFormat::json;
-  ColumnChoice effective = machine && columns.kind == ColumnChoice::Kind::compact
-                               ? ColumnChoice{ColumnChoice::Kind::all, {}}
-                               : columns;
+  ColumnChoice effective = machine ? machine_columns(columns) : columns;
   write_report(format, out, [&] { return analyze_json(run, effective); }, [&] { return analyze_table(run, effective); }, csv);
 }
 

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "sim/base/format_units.hpp"
+#include "sim/views/column_table.hpp"
+#include "sim/views/text_width.hpp"
 
 namespace ridge {
 
@@ -23,12 +25,6 @@ double quantile(std::vector<double> errors, double q) {
 }
 
 std::string pct(double v) { return format_fixed(100 * v, 1) + "%"; }
-
-std::string pad(std::string s, size_t w) {
-  if (s.size() < w) s += std::string(w - s.size(), ' ');
-  return s + " ";
-}
-std::string rpad(const std::string& s, size_t w) { return (s.size() < w ? std::string(w - s.size(), ' ') : "") + s + " "; }
 
 std::string csv_number(double v) {
   std::ostringstream out;
@@ -58,12 +54,17 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
                                const CalibrationResult& result, const std::string& cv_column) {
   std::ostringstream out;
   const Calibration& cal = result.calibration;
-  out << "calibrated " << hw.id << " (" << hw.name << ") on " << rows.size() << " measured layers of " << cal.data
-      << "\n|error| = |predicted / measured - 1|; held out: each '" << cv_column
-      << "' predicted by a fit on the others (a class missing there stays at the pure roofline)\n\n";
-  out << pad("op class", 14) << pad("dtype", 5) << rpad("rows", 5) << rpad("compute", 8) << rpad("n_half", 12)
-      << pad(" shape halves", 16) << pad("time", 15) << rpad("pure med", 9) << rpad("fitted med", 11) << rpad("held-out med", 13) << rpad("held-out p90", 13)
-      << " memory (x level bandwidth)\n";
+  out << wrap_lines("calibrated " + hw.id + " (" + hw.name + ") on " + std::to_string(rows.size()) +
+                    " measured layers of " + cal.data + "\n|error| = |predicted / measured - 1|; held out: each '" +
+                    cv_column + "' predicted by a fit on the others (a class missing there stays at the pure roofline); " +
+                    "kept: no when held out is no better than pure (the class then stays at the pure roofline)\n\n");
+  ColumnTable classes;
+  classes.key_columns = 2;
+  classes.columns = {{"op class", "op_class", false}, {"dtype", "dtype", false}, {"rows", "rows"},
+                     {"compute", "compute"}, {"n_half", "n_half_flops"}, {"shape halves", "shape_halves", false},
+                     {"time", "time", false}, {"pure med", "pure_median"}, {"fitted med", "fitted_median"},
+                     {"held-out med", "held_out_median"}, {"held-out p90", "held_out_p90"},
+                     {"memory (x level bandwidth)", "memory", false}, {"kept", "kept", false}};
   std::map<std::pair<OpClass, DType>, std::vector<size_t>> groups;
   for (size_t i = 0; i < rows.size(); ++i) groups[{rows[i].work.op_class, rows[i].dtype}].push_back(i);
   std::vector<double> all_pure, all_held;
@@ -78,18 +79,20 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
     }
     all_pure.insert(all_pure.end(), pure.begin(), pure.end());
     all_held.insert(all_held.end(), held.begin(), held.end());
-    out << pad(std::string(op_class_name(key.first)), 14) << pad(std::string(dtype_name(key.second)), 5)
-        << rpad(std::to_string(idx.size()), 5) << rpad(format_fixed(c.compute, 3), 8)
-        << rpad(format_count(c.n_half_flops) + " FLOP", 12) << pad(" " + shape_halves(c), 16)
-        << pad(c.overlap ? "max(cmp, mem)" : "cmp + mem", 15) << rpad(pct(quantile(pure, 0.5)), 9)
-        << rpad(pct(quantile(fitted, 0.5)), 11) << rpad(pct(quantile(held, 0.5)), 13)
-        << rpad(pct(quantile(held, 0.9)), 13) << " " << memory_fractions(c)
-        << (dropped ? "  (not kept: held out no better than pure)" : "") << "\n";
+    classes.rows.push_back({text_cell(std::string(op_class_name(key.first))), text_cell(std::string(dtype_name(key.second))),
+                            text_cell(std::to_string(idx.size())), text_cell(format_fixed(c.compute, 3)),
+                            text_cell(format_count(c.n_half_flops) + " FLOP"), text_cell(shape_halves(c)),
+                            text_cell(c.overlap ? "max(cmp, mem)" : "cmp + mem"), text_cell(pct(quantile(pure, 0.5))),
+                            text_cell(pct(quantile(fitted, 0.5))), text_cell(pct(quantile(held, 0.5))),
+                            text_cell(pct(quantile(held, 0.9))), text_cell(memory_fractions(c)),
+                            text_cell(dropped ? "no" : "yes")});
   }
   // The same columns as above, the class-only ones left blank.
-  out << pad("all", 14) << pad("", 5) << rpad(std::to_string(rows.size()), 5) << rpad("", 8) << rpad("", 12) << pad("", 16)
-      << pad("", 15) << rpad(pct(quantile(all_pure, 0.5)), 9) << rpad("", 11) << rpad(pct(quantile(all_held, 0.5)), 13)
-      << rpad(pct(quantile(all_held, 0.9)), 13) << "\n";
+  classes.totals = {text_cell("all"), text_cell(""), text_cell(std::to_string(rows.size())), text_cell(""), text_cell(""),
+                    text_cell(""), text_cell(""), text_cell(pct(quantile(all_pure, 0.5))), text_cell(""),
+                    text_cell(pct(quantile(all_held, 0.5))), text_cell(pct(quantile(all_held, 0.9))), text_cell(""),
+                    text_cell("")};
+  write_text_table(classes, out);
 
   // Whole networks: every layer of a model at one batch and dtype, summed.
   struct Sum {
@@ -104,13 +107,16 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
     s.held += result.rows[i].held_out_s;
     ++s.layers;
   }
-  out << "\nper model, batch and dtype (sum over its measured layers):\n"
-      << pad("model", 20) << rpad("batch", 6) << pad("dtype", 5) << rpad("layers", 7) << rpad("measured", 11)
-      << rpad("pure err", 9) << rpad("held-out err", 13) << "\n";
+  out << "\nper model, batch and dtype (sum over its measured layers):\n";
+  ColumnTable networks;
+  networks.columns = {{"model", "model", false, true}, {"batch", "batch"}, {"dtype", "dtype", false}, {"layers", "layers"},
+                      {"measured", "measured_s"}, {"pure err", "pure_error"}, {"held-out err", "held_out_error"}};
   for (const auto& [key, s] : nets)
-    out << pad(std::get<0>(key), 20) << rpad(std::to_string(std::get<1>(key)), 6) << pad(std::get<2>(key), 5)
-        << rpad(std::to_string(s.layers), 7) << rpad(format_seconds(s.measured), 11)
-        << rpad(pct(s.pure / s.measured - 1), 9) << rpad(pct(s.held / s.measured - 1), 13) << "\n";
+    networks.rows.push_back({text_cell(std::get<0>(key)), text_cell(std::to_string(std::get<1>(key))),
+                             text_cell(std::get<2>(key)), text_cell(std::to_string(s.layers)),
+                             text_cell(format_seconds(s.measured)), text_cell(pct(s.pure / s.measured - 1)),
+                             text_cell(pct(s.held / s.measured - 1))});
+  write_text_table(networks, out);
   return out.str();
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "sim/views/text_width.hpp"
+
 namespace ridge {
 
 Cell text_cell(const std::string& s) { return {s, s}; }
@@ -15,67 +17,106 @@ std::string csv_quote(const std::string& s) {
 }
 
 namespace {
-// Width on screen of UTF-8 text (counts code points, enough for our symbols).
-size_t display_width(const std::string& s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 std::string pad(const std::string& s, size_t width, bool right) {
   size_t w = display_width(s);
   std::string fill(width > w ? width - w : 0, ' ');
   return right ? fill + s : s + fill;
 }
 
-
-// `line` as "# " comment lines no wider than kTextWidth, broken at spaces.
-void write_comment(const std::string& line, std::ostream& out) {
-  constexpr size_t kTextWidth = 120;
-  std::string rest = line, prefix = "# ";
-  while (display_width(prefix) + display_width(rest) > kTextWidth) {
-    size_t cut = rest.rfind(' ', kTextWidth - prefix.size());
-    if (cut == std::string::npos || cut == 0) break;
-    out << prefix << rest.substr(0, cut) << '\n';
-    rest = rest.substr(cut + 1);
-    prefix = "#   ";
-  }
-  out << prefix << rest << '\n';
+size_t line_width(const std::vector<size_t>& width, const std::vector<size_t>& columns) {
+  size_t w = 0;
+  for (size_t c : columns) w += width[c];
+  return w + 2 * (columns.empty() ? 0 : columns.size() - 1);
 }
-}  // namespace
 
-void write_text_table(const ColumnTable& t, std::ostream& out) {
-  for (const auto& line : t.preamble) write_comment(line, out);
+std::vector<size_t> column_widths(const ColumnTable& t) {
   std::vector<size_t> width(t.columns.size());
   for (size_t c = 0; c < t.columns.size(); ++c) {
     width[c] = display_width(t.columns[c].title);
     for (const auto& row : t.rows) width[c] = std::max(width[c], display_width(row[c].text));
     if (!t.totals.empty()) width[c] = std::max(width[c], display_width(t.totals[c].text));
   }
-  auto line = [&](const std::vector<std::string>& cells) {
+  return width;
+}
+
+// Narrows the columns of `group` that may be elided (names, descriptions, status), the
+// widest first, down to kMinTextColumn or their title, until the group fits kTextWidth.
+void narrow_text_columns(const ColumnTable& t, const std::vector<size_t>& group, std::vector<size_t>& width) {
+  constexpr size_t kMinTextColumn = 12;
+  while (line_width(width, group) > kTextWidth) {
+    size_t widest = width.size(), floor = 0;
+    for (size_t c : group) {
+      size_t least = std::max(kMinTextColumn, display_width(t.columns[c].title));
+      if (t.columns[c].elide && width[c] > least && (widest == width.size() || width[c] > width[widest]))
+        widest = c, floor = least;
+    }
+    if (widest == width.size()) return;
+    size_t excess = line_width(width, group) - kTextWidth;
+    width[widest] = width[widest] > floor + excess ? width[widest] - excess : floor;
+  }
+}
+
+// Columns in groups that each fit kTextWidth with the key columns repeated in front: one
+// group when the table fits, else a second (third...) block printed under the first.
+std::vector<std::vector<size_t>> column_groups(const ColumnTable& t, const std::vector<size_t>& width) {
+  size_t keys = std::min(t.key_columns, t.columns.size());
+  std::vector<std::vector<size_t>> groups;
+  std::vector<size_t> group;
+  for (size_t c = 0; c < keys; ++c) group.push_back(c);
+  for (size_t c = keys; c < t.columns.size(); ++c) {
+    group.push_back(c);
+    if (line_width(width, group) > kTextWidth && group.size() > keys + 1) {
+      group.pop_back();
+      groups.push_back(group);
+      group.resize(keys);
+      group.push_back(c);
+    }
+  }
+  groups.push_back(group);
+  return groups;
+}
+
+void write_group(const ColumnTable& t, const std::vector<size_t>& width, const std::vector<size_t>& group,
+                 std::ostream& out) {
+  auto line = [&](auto cell_text) {
     std::string s;
-    for (size_t c = 0; c < cells.size(); ++c) s += (c ? "  " : "") + pad(cells[c], width[c], t.columns[c].numeric);
+    for (size_t i = 0; i < group.size(); ++i) {
+      size_t c = group[i];
+      std::string text = cell_text(c);
+      text = c < t.key_columns ? elide_middle(text, width[c]) : elide_end(text, width[c]);
+      s += (i ? "  " : "") + pad(text, width[c], t.columns[c].numeric);
+    }
     while (!s.empty() && s.back() == ' ') s.pop_back();
     out << s << '\n';
   };
-  std::vector<std::string> head;
-  for (const auto& col : t.columns) head.push_back(col.title);
-  line(head);
   std::string rule;
-  for (size_t c = 0; c < width.size(); ++c) rule += (c ? "  " : "") + std::string(width[c], '-');
+  for (size_t i = 0; i < group.size(); ++i) rule += (i ? "  " : "") + std::string(width[group[i]], '-');
+  line([&](size_t c) { return t.columns[c].title; });
   out << rule << '\n';
-  for (const auto& row : t.rows) {
-    std::vector<std::string> cells;
-    for (const auto& cell : row) cells.push_back(cell.text);
-    line(cells);
-  }
+  for (const auto& row : t.rows) line([&](size_t c) { return row[c].text; });
   if (!t.totals.empty()) {
     out << rule << '\n';
-    std::vector<std::string> cells;
-    for (const auto& cell : t.totals) cells.push_back(cell.text);
-    line(cells);
+    line([&](size_t c) { return t.totals[c].text; });
   }
-  for (const auto& note : t.footer) out << note << '\n';
+}
+}  // namespace
+
+void write_text_table(const ColumnTable& t, std::ostream& out) {
+  for (const auto& line : t.preamble) out << wrap_lines("# " + line + '\n');
+  // Eliding text is the lesser change when it makes the table fit; else the columns wrap
+  // into blocks, and only a block still too wide is elided.
+  std::vector<size_t> width = column_widths(t), narrowed = width;
+  std::vector<size_t> all(t.columns.size());
+  for (size_t c = 0; c < all.size(); ++c) all[c] = c;
+  narrow_text_columns(t, all, narrowed);
+  if (line_width(narrowed, all) <= kTextWidth) width = narrowed;
+  std::vector<std::vector<size_t>> groups = column_groups(t, width);
+  for (const auto& group : groups) narrow_text_columns(t, group, width);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (g) out << '\n';
+    write_group(t, width, groups[g], out);
+  }
+  for (const auto& note : t.footer) out << wrap_lines(note + '\n');
 }
 
 void write_csv_head(const ColumnTable& t, std::ostream& out, const CsvStyle& style) {

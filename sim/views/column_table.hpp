@@ -1,5 +1,9 @@
 // One tabular result, rendered four ways from the same cells so they cannot disagree:
 // an aligned text table, Markdown and LaTeX use each cell's human text, CSV its raw value.
+// The text table keeps to kTextWidth (120) columns: when cutting the columns marked
+// `elide` with "…" (key columns in the middle, others at the end; 12 columns at least)
+// makes it fit, that; else the columns past the key columns wrap into blocks printed one
+// under the other, and a block still too wide is elided.
 #pragma once
 
 #include <ostream>
@@ -17,6 +21,7 @@ struct Column {
   std::string title;     // table and Markdown header
   std::string csv_name;  // CSV header (snake_case)
   bool numeric = true;   // right-aligned
+  bool elide = false;    // text that may be cut with "…" to fit (names, descriptions, status)
 };
 
 struct ColumnTable {
@@ -25,6 +30,7 @@ struct ColumnTable {
   std::vector<std::vector<Cell>> rows;
   std::vector<Cell> totals;           // optional last row
   std::vector<std::string> footer;    // lines under the totals (what they leave out)
+  size_t key_columns = 1;             // repeated in front of each block of a wrapped table
 };
 
 Cell text_cell(const std::string& s);

@@ -34,6 +34,7 @@ std::string human_number(double d, Unit unit) {
     case Unit::fraction: return format_fixed(100 * d, 1) + "%";
     case Unit::integer: return format_fixed(d, 0);
     default: {
+      if (std::fabs(d) >= 1000) return format_count(d);  // "10.62k", as every count, not "1.062e+04"
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.4g", d);
       return buf;

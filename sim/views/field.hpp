@@ -25,7 +25,7 @@ enum class Unit {
   bandwidth,  // 1.093 TB/s ("inf" when bytes move and nothing is computed)
   intensity,  // 109.82 (FLOP/B)
   fraction,   // 82.4% (stored 0..1)
-  number,     // 4 significant digits
+  number,     // 4 significant digits: 0.08484, 1.594, 2.181k
   integer,    // 1048576
   flag,       // yes / no
   shape,      // 1x96x55x55

@@ -45,7 +45,8 @@ std::vector<const Field<Row>*> choose_fields(const std::vector<Field<Row>>& fiel
 
 template <class Row>
 void add_columns(ColumnTable& t, const std::vector<const Field<Row>*>& fields) {
-  for (const Field<Row>* f : fields) t.columns.push_back({f->title, f->key, f->unit != Unit::text && f->unit != Unit::shape});
+  for (const Field<Row>* f : fields)
+    t.columns.push_back({f->title, f->key, f->unit != Unit::text && f->unit != Unit::shape, f->unit == Unit::text});
 }
 
 // A row's cells; `raw_only` (CSV) skips the human text, which a machine format never

@@ -1,5 +1,6 @@
 // Formatting the generate report (see generate_report.hpp).
 #include "sim/views/generate_report.hpp"
+#include "sim/views/text_width.hpp"
 
 #include "sim/base/format_energy.hpp"
 #include "sim/base/format_units.hpp"
@@ -49,7 +50,7 @@ std::string generate_text(const Model& model, const RunSettings& s, const Hardwa
   t += "- KV cache at the end: " + format_bytes(static_cast<double>(g.kv_cache_bytes)) + " (" +
        std::to_string(g.prompt + g.gen - 1) + " tokens x batch " + std::to_string(g.batch) +
        (g.tp * g.pp > 1 ? ", one device's share" : "") + ")\n";
-  return t;
+  return wrap_lines(t);
 }
 
 std::vector<Field<GenerationResult>> generate_fields() {

@@ -9,9 +9,12 @@
 namespace ridge {
 
 std::string capacity_text(double bytes) {
-  for (auto [unit, scale] : {std::pair{"GiB", 1024.0 * 1024 * 1024}, std::pair{"MiB", 1024.0 * 1024}})
-    if (bytes >= scale && std::fmod(bytes, scale) == 0) return format_fixed(bytes / scale, 0) + " " + unit;
-  return format_bytes(bytes);
+  constexpr double kKiB = 1024;
+  for (auto [unit, scale] : {std::pair{"TiB", kKiB * kKiB * kKiB * kKiB}, std::pair{"GiB", kKiB * kKiB * kKiB},
+                             std::pair{"MiB", kKiB * kKiB}, std::pair{"KiB", kKiB}})
+    if (bytes >= scale)
+      return (std::fmod(bytes, scale) == 0 ? format_fixed(bytes / scale, 0) : format_count(bytes / scale)) + " " + unit;
+  return format_fixed(bytes, 0) + " B";
 }
 
 std::string hardware_line(const HardwareContext& ctx, DType dtype) {
@@ -22,9 +25,9 @@ std::string hardware_line(const HardwareContext& ctx, DType dtype) {
     line += "; " + m.name + " " + format_rate(m.bandwidth_Bps, "B/s") + ", " + capacity_text(m.capacity_bytes);
   if (hw.link) line += "; link " + hw.link->name + " " + format_rate(hw.link->bandwidth_Bps, "B/s");
   if (hw.kernel_launch_s > 0) line += "; launch " + format_seconds(hw.kernel_launch_s);
-  if (hw.compute_efficiency != 1.0 || hw.memory_efficiency != 1.0)
-    line += "; efficiency compute " + format_fixed(hw.compute_efficiency, 2) + ", memory " +
-            format_fixed(hw.memory_efficiency, 2);
+  if (hw.compute_fraction(dtype) != 1.0 || hw.memory_efficiency != 1.0)
+    line += "; achievable " + format_fixed(hw.compute_fraction(dtype), 2) + " x compute, " +
+            format_fixed(hw.memory_efficiency, 2) + " x bandwidth (--efficiency none for the datasheet roofline)";
   if (hw.calibration)
     line += "; calibrated (" + std::to_string(hw.calibration->classes.size()) + " op classes, " + hw.calibration->data +
             ", " + hw.calibration->date + "; --efficiency none for the pure bound)";
@@ -59,6 +62,11 @@ Json hardware_json(const HardwareContext& ctx) {
   j["hardware_model"] = ctx.hardware_model;
   j["peak_flops"] = ctx.peak_flops;
   j["compute_efficiency"] = hw.compute_efficiency;
+  if (!hw.compute_efficiency_by_dtype.empty()) {
+    Json by_dtype = Json::object();
+    for (const auto& [t, f] : hw.compute_efficiency_by_dtype) by_dtype[std::string(dtype_name(t))] = f;
+    j["compute_efficiency_by_dtype"] = by_dtype;
+  }
   j["memory_efficiency"] = hw.memory_efficiency;
   j["calibrated"] = hw.calibration.has_value();
   Json levels = Json::array();

@@ -14,8 +14,9 @@ std::string hardware_line(const HardwareContext& hw, DType dtype);
 // "step 2.13 ms, 469.5 samples/s, 61.2% of the time memory-bound, 45.1 TFLOP/s (37.6% of peak)"
 std::string run_summary_line(const RunResult& run);
 Json hardware_json(const HardwareContext& hw);
-// A capacity in GiB / MiB when it is a whole number of them (as descriptors write
-// memory), else in SI bytes.
+// A device's memory capacity, always in binary units (docs/reference/conventions.md):
+// "80 GiB" when a whole number of them (as descriptors write memory), else 4
+// significant digits ("131.3 GiB" for the H200's 141 GB); the largest unit it reaches.
 std::string capacity_text(double bytes);
 
 }  // namespace ridge

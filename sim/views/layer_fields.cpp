@@ -56,6 +56,8 @@ void add_timing_fields(std::vector<F>& f, const HardwareSpec& hw, bool kv) {
   f.push_back({"overhead_time_s", "launch", Unit::seconds, seconds(&LayerTiming::overhead_s)});
   f.push_back({"time_s", "time", Unit::seconds, seconds(&LayerTiming::time_s), true});
   f.push_back({"bound", "bound", Unit::text, per_layer([](R r) -> FieldValue { return r.bound.label; }), true});
+  if (hw.calibration)  // on a calibrated descriptor: no means the pure roofline (no fit for the class)
+    f.push_back({"calibrated", "calibrated", Unit::flag, per_layer([](R r) -> FieldValue { return r.calibrated; })});
   f.push_back({"step_share", "share", Unit::fraction, [](R r) -> FieldValue { return r.step_share; }, true});
   f.push_back({"attained_flops", "FLOP/s", Unit::flop_rate, [](R r) -> FieldValue { return r.attained_flops; }});
   f.push_back({"roofline_attained_flops", "roof FLOP/s", Unit::flop_rate,

@@ -12,7 +12,7 @@ namespace {
 
 std::string b(int64_t v) { return format_bytes(static_cast<double>(v)); }
 std::string exact(int64_t v) { return format_raw(v) + " B"; }
-// A capacity as descriptors write it: GiB when it is a whole number of them, and SI.
+// A capacity in GiB (capacity_text) and in SI bytes, as the memory report counts.
 std::string capacity_and_si(double bytes) {
   std::string written = capacity_text(bytes), si = format_bytes(bytes);
   return written == si ? si : written + " (" + si + ")";

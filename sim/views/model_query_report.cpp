@@ -1,5 +1,6 @@
 // Wording the whole-model query (see model_query_report.hpp).
 #include "sim/views/model_query_report.hpp"
+#include "sim/views/text_width.hpp"
 
 #include "sim/base/format_units.hpp"
 #include "sim/views/field_table.hpp"
@@ -85,7 +86,7 @@ std::string model_query_text(const ModelQuery& q) {
       sentence("Its largest linear layer, " + name + ", stays memory-bound up to batch " +
                std::to_string(b.searched_to_batch) + ".");
   }
-  return out;
+  return wrap_lines(out);
 }
 
 Json model_query_json(const ModelQuery& q) {

@@ -1,5 +1,6 @@
 // Wording the query answer (see query_report.hpp).
 #include "sim/views/query_report.hpp"
+#include "sim/views/text_width.hpp"
 
 #include "sim/base/format_units.hpp"
 #include "sim/views/field.hpp"
@@ -67,12 +68,12 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
   auto sentence = [&](const std::string& s) { out += "- " + s + "\n"; };
   if (w.flops <= 0 && w.bytes() <= 0) {
     sentence("It computes nothing and moves no bytes (a view of its input), so nothing bounds it.");
-    return out;
+    return wrap_lines(out);
   }
   if (t.compute_s <= 0) {
     sentence("It computes nothing but moves " + format_bytes(w.bytes()) + ", so it is bandwidth-limited at " + lvl +
              " (" + format_seconds(t.memory_s) + ") and no bandwidth makes it compute-bound.");
-    return out;
+    return wrap_lines(out);
   }
   // A calibrated class whose compute and traffic do not overlap pays both, one after the other.
   std::string timing = std::string(t.overlapped ? "" : "its class's compute and traffic do not overlap (calibrated), so they add: ") +
@@ -104,7 +105,7 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
              format_seconds(t.time_s) + ", more than compute, memory and link together, so it is bound by launch "
              "overhead (one launch per step, --overhead graph, removes it).");
   else if (t.overhead_s > 0) sentence("Kernel launch adds " + format_seconds(t.overhead_s) + ".");
-  return out;
+  return wrap_lines(out);
 }
 
 Json query_json(const LayerQuery& q, const HardwareSpec& hw) {

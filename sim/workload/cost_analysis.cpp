@@ -93,13 +93,17 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s, bool narrow, bool
   r.output_bytes = checked_product({c.output_elems, b, size});
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
   r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
-  if (narrow) r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype, s.weight_group);
+  if (narrow) {
+    r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype, s.weight_group);
+    r.dequant_weights = c.weight_elems;
+  }
   if (e.experts > 0 && s.phase != Phase::training) {
     // The step's tokens touch some experts; each touched one's weights are read once.
     double touched = ops::expected_experts_touched(e.experts, e.top_k, checked_mul(e.tokens, b));
     int64_t one = narrow ? quantized_weight_bytes(e.expert_weight_elems, s.weight_format, s.dtype, s.weight_group)
                          : checked_mul(e.expert_weight_elems, size);
     r.weight_bytes = std::llround(touched * static_cast<double>(one));
+    if (narrow) r.dequant_weights = std::llround(touched * static_cast<double>(e.expert_weight_elems));
   }
   if (s.uses_kv_cache() && c.kv_elems_per_token > 0) {
     // Written + read: the new tokens' keys and values, and the cached ones they see.

@@ -25,6 +25,9 @@ struct LayerCost {
   // A mixture-of-experts layer reads the experts its step's tokens touch: the expected
   // number under uniform routing (ops::expected_experts_touched) x one expert's bytes.
   int64_t weight_bytes = 0;
+  // Weight-only quantisation: the weights of `weight_bytes` stored narrow, which the
+  // kernel widens to the compute dtype (the touched experts' only, for a MoE layer).
+  int64_t dequant_weights = 0;
   // KV cache traffic of an attention layer in prefill and decode (its own stream, in the
   // cache's dtype): the new tokens' keys and values written, the cached ones read.
   int64_t kv_bytes = 0;

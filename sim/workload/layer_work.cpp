@@ -27,6 +27,7 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     w.output_bytes = static_cast<double>(c.output_bytes + c.backward_output_bytes);
     w.weight_bytes = static_cast<double>(c.weight_bytes + c.backward_weight_bytes + c.update_bytes);
     w.kv_bytes = static_cast<double>(c.kv_bytes);
+    w.dequant_weights = static_cast<double>(c.dequant_weights);
     // The forward's kernels (one, or an unfused attention chain's three), one for backward
     // and one for the update; views and skipped layers launch nothing.
     w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : c.forward_kernels;

@@ -17,6 +17,7 @@ struct LayerWork {
   double output_bytes = 0;  // activations written
   double weight_bytes = 0;  // weights (and, in training, gradients and optimizer state) moved
   double kv_bytes = 0;      // KV cache read and written (prefill, decode)
+  double dequant_weights = 0;  // weight-only quantised weights the kernel widens (LayerCost::dequant_weights)
   double link_bytes = 0;    // bytes that cross the host link (with --data-on host)
   int kernels = 1;          // kernel launches (0 for a view that moves nothing)
   OpClass op_class = OpClass::data_movement;  // selects the calibrated efficiency, if any

@@ -13,24 +13,28 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> zoo_names() { return toml_stems(data_root() / "models"); }
 
+std::optional<std::string> model_file(const std::string& arg) {
+  if (names_a_file(arg)) return path_present(arg) ? std::optional<std::string>(arg) : std::nullopt;
+  fs::path zoo = data_root() / "models" / (arg + ".toml");
+  if (shipped_file_exists(zoo)) return zoo.string();
+  if (path_present(arg)) return arg;
+  return std::nullopt;
+}
+
 Model load_model(const std::string& arg, const std::vector<ParamOverride>& overrides, const OnnxOptions& onnx,
                  std::optional<int64_t> tokens) {
-  if (names_a_file(arg)) {
-    if (!path_present(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
-    if (is_onnx_path(arg)) {
-      if (!overrides.empty())
-        throw InputError({}, "--set model." + overrides.front().name + ": an ONNX model has no [params]",
-                         "give its input's shape with --input NAME=1x3x224x224");
-      return read_model_table(onnx_model_table(arg, onnx), arg, {}, tokens);
-    }
-    return read_model_file(arg, overrides, tokens);
-  }
-  fs::path zoo = data_root() / "models" / (arg + ".toml");
-  if (!shipped_file_exists(zoo)) {
-    if (path_present(arg)) return read_model_file(arg, overrides, tokens);
+  std::optional<std::string> file = model_file(arg);
+  if (!file) {
+    if (names_a_file(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
-  return read_model_file(zoo.string(), overrides, tokens);
+  if (is_onnx_path(*file)) {
+    if (!overrides.empty())
+      throw InputError({}, "--set model." + overrides.front().name + ": an ONNX model has no [params]",
+                       "give its input's shape with --input NAME=1x3x224x224");
+    return read_model_table(onnx_model_table(*file, onnx), *file, {}, tokens);
+  }
+  return read_model_file(*file, overrides, tokens);
 }
 
 }  // namespace ridge

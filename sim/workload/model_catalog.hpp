@@ -14,6 +14,9 @@ namespace ridge {
 
 // Zoo model names, sorted.
 std::vector<std::string> zoo_names();
+// The file MODEL names: models/NAME.toml in the data folder for a zoo name, else the path
+// itself; nothing when there is none (load_model then says why).
+std::optional<std::string> model_file(const std::string& name_or_path);
 // Reads a zoo model by name, a model file by path with its [params] overridden, or an
 // ONNX file (*.onnx, read with `onnx`); an unknown name lists close ones. `tokens` as
 // read_model_file takes it (prefill and decode).

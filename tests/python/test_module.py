@@ -62,6 +62,67 @@ class Analyze(unittest.TestCase):
         self.assertEqual(list(df.columns), list(r.layers[0].keys()))
 
 
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+# A one-layer model: Linear(8, WIDTH) on 8 features, MACs = 8 x WIDTH per sample.
+LINEAR_MODEL = 'name = "lin"\n[params]\nwidth = {width}\n[input]\nshape = [8]\n[[layer]]\nname = "fc"\nop = "linear"\nout_features = "width"\n'
+
+
+class FastPath(unittest.TestCase):
+    """analyze() keeps models and descriptors between calls and builds its result directly."""
+
+    def test_parts_agree_with_the_whole_report(self):
+        # Layers and totals built alone are the report's, whichever is asked for first.
+        a = ridge.analyze("resnet50", hw="a100", batch=8)
+        layers, totals = a.layers, a.totals
+        self.assertEqual(len(a), len(layers))
+        self.assertIs(a.report["layers"], layers)
+        b = ridge.analyze("resnet50", hw="a100", batch=8)
+        self.assertEqual(b.report["layers"], layers)
+        self.assertEqual(b.report["totals"], totals)
+        self.assertEqual(b.report, cli_json("analyze", "resnet50", "--hw", "a100", "--batch", "8"))
+
+    def test_columns_choose_keys(self):
+        r = ridge.analyze("alexnet", hw="v100", columns="name,time_s")
+        self.assertEqual(list(r.layers[0].keys()), ["name", "time_s"])
+        self.assertEqual(r.report, cli_json("analyze", "alexnet", "--hw", "v100", "--columns", "name,time_s"))
+
+    def test_an_edited_file_is_read_again(self):
+        with tempfile.TemporaryDirectory() as d:
+            model, hw = os.path.join(d, "lin.toml"), os.path.join(d, "gpu.toml")
+            write(model, LINEAR_MODEL.format(width=4))
+            with open("configs/hw/v100.toml") as f:
+                v100 = f.read()
+            write(hw, v100)
+            first = ridge.analyze(model, hw=hw)
+            self.assertEqual(first.totals["macs"], 8 * 4)
+            write(model, LINEAR_MODEL.format(width=16))
+            # V100 HBM2 at 900 GB/s (datasheet); the copy at 1800 GB/s halves the memory time.
+            write(hw, v100.replace('bandwidth = "900 GB/s"', 'bandwidth = "1800 GB/s"'))
+            second = ridge.analyze(model, hw=hw)
+            self.assertEqual(second.totals["macs"], 8 * 16)
+            self.assertAlmostEqual(second.layers[0]["memory_time_s"],
+                                   ridge.analyze(model, hw="v100").layers[0]["memory_time_s"] / 2, delta=1e-15)
+
+    def test_the_cache_is_bounded(self):
+        ridge.cache_clear()
+        with tempfile.TemporaryDirectory() as d:
+            model = os.path.join(d, "lin.toml")
+            write(model, LINEAR_MODEL.format(width=4))
+            limit = ridge.cache_info()["limit"]
+            for width in range(1, limit + 11):
+                self.assertEqual(ridge.analyze(model, set={"model.width": width}).totals["macs"], 8 * width)
+        self.assertEqual(ridge.cache_info()["models"], limit)
+
+    def test_parallel_plans_are_the_commands_report(self):
+        r = ridge.analyze("gpt3", system="dgx-a100", parallel="tp=8,pp=8,dp=1", global_batch=64)
+        self.assertEqual(r.report, cli_json("analyze", "gpt3", "--system", "dgx-a100", "--parallel", "tp=8,pp=8,dp=1",
+                                            "--global-batch", "64"))
+
+
 class OtherCommands(unittest.TestCase):
     def test_query(self):
         q = ridge.query("alexnet", hw="v100", layer="conv1")

@@ -1,7 +1,7 @@
 """ridge from Python: the analytic roofline simulator's commands as functions.
 
 Each function runs the same command as the `ridge` binary, in-process, and returns its
-JSON report as Python objects with the same keys (docs/reference/json.md)::
+JSON report as Python objects with the same keys (docs/reference/json-schema.md)::
 
     import ridge
     r = ridge.analyze("resnet50", hw="a100", batch=64, dtype="fp16")
@@ -13,6 +13,11 @@ Keyword arguments are the command's options with '-' written '_' (seq=512,
 kv_dtype="fp8", allow_unknown=True); a list repeats the option; set={"model.seq": 512}
 (or a list of "KEY=VALUE") gives --set overrides. Bad input raises ridge.InputError,
 whose file, line, column and hint say where and what to do.
+
+analyze() is the fast path for sweeping from a notebook: it keeps the models and
+descriptors it has read (re-reading a file when its size or modification time changes;
+cache_info(), cache_clear()) and builds its layers, totals and report only when they are
+first used, directly from the computed result rather than from JSON text.
 """
 
 import json
@@ -24,10 +29,10 @@ _installed_data = os.path.normpath(os.path.join(os.path.dirname(__file__), "..",
 if not os.environ.get("RIDGE_DATA_DIR") and os.path.isdir(os.path.join(_installed_data, "models")):
     os.environ["RIDGE_DATA_DIR"] = _installed_data
 
-from ._ridge import InputError, RunError, run as _run
+from ._ridge import InputError, RunError, analyze as _analyze, cache_clear, cache_info, run as _run
 
 __all__ = ["analyze", "query", "memory", "generate", "compare", "sweep", "hardware", "Hardware", "Result", "Table",
-           "InputError", "RunError", "run"]
+           "InputError", "RunError", "run", "cache_info", "cache_clear"]
 
 
 class Hardware:
@@ -79,21 +84,53 @@ class Table:
 
 
 class Result(Table):
-    """An analyze report: .layers (list of dicts), .totals (dict), .report (the whole JSON)."""
+    """An analyze report: .layers (list of dicts), .totals (dict), .report (the whole JSON).
 
-    def __init__(self, report):
-        super().__init__(report.get("layers", []))
-        self.report = report
-        self.layers = self.rows
-        self.totals = report.get("totals", {})
+    Each part is built on first use, from the run itself (or from a parsed report, for
+    the training plans of --parallel / --system)."""
+
+    def __init__(self, run):
+        self._run = None if isinstance(run, dict) else run
+        self._report = run if isinstance(run, dict) else None
+        self._layers = None
+        self._totals = None
+
+    @property
+    def report(self):
+        if self._report is None:
+            self._report = self._run.report()
+            if self._layers is not None:  # one list of layers, whichever was asked for first
+                self._report["layers"] = self._layers
+            if self._totals is not None:
+                self._report["totals"] = self._totals
+        return self._report
+
+    @property
+    def layers(self):
+        if self._layers is None:
+            self._layers = self._run.layers() if self._report is None else self._report.get("layers", [])
+        return self._layers
+
+    @property
+    def totals(self):
+        if self._totals is None:
+            self._totals = self._run.totals() if self._report is None else self._report.get("totals", {})
+        return self._totals
+
+    @property
+    def rows(self):
+        return self.layers
+
+    def __len__(self):
+        return self._run.layer_count() if self._layers is None and self._run is not None else len(self.layers)
 
     def __getitem__(self, key):
         return self.report[key]
 
     def __repr__(self):
+        model = self._run.model if self._run is not None else self.report.get("model")
         step = self.totals.get("time_s")
-        return f"<ridge.Result {self.report.get('model')!r}, {len(self.layers)} layers" + (
-            f", step {step:.4g} s>" if step is not None else ">")
+        return f"<ridge.Result {model!r}, {len(self)} layers" + (f", step {step:.4g} s>" if step is not None else ">")
 
 
 def _option_args(options):
@@ -139,7 +176,9 @@ def _json(command, positional, hw, options):
 
 def analyze(model, hw=None, **options):
     """`ridge analyze MODEL`: per-layer counts (and times with hw=) as a Result."""
-    return Result(_json("analyze", [model], hw, options))
+    args = [str(model)] + _hw_args(hw) + _option_args(options) + ["--format", "json"]
+    run = _analyze(args)
+    return Result(run if run is not None else json.loads(_run("analyze", args)))
 
 
 def query(model, hw, layer=None, **options):

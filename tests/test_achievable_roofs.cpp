@@ -1,0 +1,108 @@
+// A descriptor's [efficiency] as a prediction (issue #25 item 4): a compute fraction per dtype,
+// a bandwidth fraction, the cost of widening weight-only quantised weights in the kernel and an
+// engine's fixed time per request; `--efficiency none` (drop_efficiency) gives the datasheet
+// roofline back. Expected times are worked by hand from the descriptor text in each test.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "hw/descriptor_reader.hpp"
+#include "hw/hardware_catalog.hpp"
+#include "hw/model_registry.hpp"
+#include "tests/run_ridge.hpp"
+
+using namespace ridge;
+
+namespace {
+
+const char* kChip = R"(name = "chip"
+kind = "gpu"
+source = "test"
+[compute]
+fp32 = "10 TFLOPS"
+fp16 = "100 TFLOPS"
+[[memory]]
+name = "HBM"
+capacity = "80 GiB"
+bandwidth = "1 TB/s"
+[efficiency]
+compute = { fp16 = 0.8 }
+memory = 0.5
+dequant_ops = 5
+request_overhead = "3 ms"
+source = "test figures"
+)";
+
+HardwareSpec chip() { return HardwareDescriptor::from_text(kChip, "chip.toml", "chip").spec({}); }
+
+LayerWork linear_work(double flops, double bytes, double dequant_weights) {
+  LayerWork w;
+  w.op_class = OpClass::linear;
+  w.flops = flops;
+  w.weight_bytes = bytes;
+  w.dequant_weights = dequant_weights;
+  return w;
+}
+
+double ttft_s(const std::string& args) {
+  ridge_test::RidgeRun r = ridge_test::run_ridge("generate llama-2-7b --hw a100 --prompt 128 --gen 1 --format json " + args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string key = "\"ttft_s\": ";
+  const size_t at = r.out.find(key);
+  return at == std::string::npos ? -1 : std::stod(r.out.substr(at + key.size()));
+}
+
+}  // namespace
+
+TEST(AchievableRoofs, ComputeFractionIsPerDtypeAndTheRestStayAtPeak) {
+  HardwareSpec hw = chip();
+  EXPECT_DOUBLE_EQ(hw.compute_fraction(DType::fp16), 0.8);
+  EXPECT_DOUBLE_EQ(hw.compute_fraction(DType::fp32), 1.0);  // not listed: the datasheet peak
+  // 1 TFLOP at 0.8 x 100 TFLOP/s = 12.5 ms; 1 GB at 0.5 x 1 TB/s = 2 ms.
+  LayerTiming t = find_hardware_model("roofline").time_layer(linear_work(1e12, 1e9, 0), hw, DType::fp16);
+  EXPECT_DOUBLE_EQ(t.compute_s, 1e12 / 80e12);
+  EXPECT_DOUBLE_EQ(t.memory_s, 1e9 / 0.5e12);
+}
+
+TEST(AchievableRoofs, DequantisingAddsOpsPerWeightAtTheFp32Rate) {
+  HardwareSpec hw = chip();
+  // A 4096 x 4096 int4 GEMV: 16,777,216 weights x 5 ops / 10 TFLOP/s = 8.388608 us, added
+  // after the roofline (2 x 16.8 MFLOP at 80 TFLOP/s is below 8.4 MB at 0.5 TB/s = 16.78 us).
+  const double weights = 4096.0 * 4096.0;
+  LayerTiming t = find_hardware_model("roofline").time_layer(linear_work(2 * weights, weights / 2, weights), hw, DType::fp16);
+  EXPECT_DOUBLE_EQ(t.dequant_s, weights * 5 / 10e12);
+  EXPECT_DOUBLE_EQ(t.time_s, t.memory_s + t.overhead_s + t.dequant_s);
+  EXPECT_NEAR(t.time_s, weights / 2 / 0.5e12 + 8.388608e-6, 1e-15);
+}
+
+TEST(AchievableRoofs, EfficiencyNoneIsTheDatasheetRoofline) {
+  HardwareSpec hw = chip();
+  hw.drop_efficiency();
+  const double weights = 4096.0 * 4096.0;
+  LayerTiming t = find_hardware_model("roofline").time_layer(linear_work(1e12, weights / 2, weights), hw, DType::fp16);
+  EXPECT_DOUBLE_EQ(t.compute_s, 1e12 / 100e12);
+  EXPECT_EQ(t.dequant_s, 0.0);
+  EXPECT_EQ(hw.request_overhead_s, 0.0);
+  EXPECT_DOUBLE_EQ(t.time_s, 1e12 / 100e12);
+}
+
+TEST(AchievableRoofs, RequestOverheadIsPartOfTheFirstTokenOnly) {
+  // The shipped a100 carries request_overhead = 5.2 ms (fitted, docs/accuracy-llm.md): the
+  // time to first token is the prefill plus exactly that.
+  const double with = ttft_s("");
+  const double without = ttft_s("--set efficiency.request_overhead=\"0 ms\"");
+  EXPECT_NEAR(with - without, 5.2e-3, 1e-12);
+  EXPECT_LT(ttft_s("--efficiency none"), without);  // datasheet peaks, no overhead: faster still
+}
+
+TEST(AchievableRoofs, ShippedGpusCarrySourcedEfficiency) {
+  for (const char* id : {"a100", "h100", "h200", "mi300x", "l4", "rtx4090"}) {
+    HardwareSpec hw = load_hardware(id);
+    EXPECT_FALSE(hw.efficiency_source.empty()) << id;
+    EXPECT_LT(hw.memory_efficiency, 1.0) << id;
+    EXPECT_GT(hw.dequant_ops_per_weight, 0.0) << id;
+  }
+  // ml-engineering's MAMF table: A100 SXM 267.9 of 312 TFLOPS, MI300X 781.9 of 1300.
+  EXPECT_NEAR(load_hardware("a100").compute_fraction(DType::bf16) * 312, 267.9, 0.1);
+  EXPECT_NEAR(load_hardware("mi300x").compute_fraction(DType::bf16) * 1300, 781.9, 0.2);
+}
