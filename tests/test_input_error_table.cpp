@@ -29,6 +29,7 @@ struct Case {
 };
 
 #define SWEEP "models = [\"mlp\"]\nhardware = [\"v100\"]\n"
+#define PSW "models = [\"gpt3\"]\nsystem = [\"dgx-a100\"]\n"
 #define VARY "[[vary]]\nkey = \"memory.HBM2.bandwidth\"\n"
 #define SET "RIDGE analyze mlp --hw v100 --set "
 #define HW_HEAD "name = \"h\"\nkind = \"gpu\"\nsource = \"t\"\n"
@@ -114,6 +115,23 @@ const Case kCases[] = {
      "a seq must be a positive integer", true},
     {"sim/engine/sweep_file.cpp", SWEEP "phase = [\"prefill\", \"inference\"]\nseq = [128]\n", "RIDGE sweep in.toml",
      "'seq' applies to phase = [\"prefill\"] only", true},
+    // Parallel sweeps (a sweep file with `system`): the lists, [parallel] and [[vary]] parallel.KEY.
+    {"sim/engine/sweep_file.cpp", PSW "[parallel]\ntp = 1.5\n", "RIDGE sweep in.toml", "parallel.tp: a value must be an integer, true / false or a string", true},
+    {"sim/engine/sweep_file.cpp", PSW "hardware = [\"a100\"]\n", "RIDGE sweep in.toml", "'hardware' does not apply to a parallel sweep", true},
+    {"sim/engine/sweep_file.cpp", PSW "gpus = [0]\n", "RIDGE sweep in.toml", "a gpus value must be a positive integer", true},
+    {"sim/engine/sweep_file.cpp", PSW "[parallel]\ntp = []\n", "RIDGE sweep in.toml", "'tp' is an empty list", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "[[vary]]\nkey = \"parallel.tp\"\nvalues = [2]\n", "RIDGE sweep in.toml", "'parallel.tp' needs a parallel sweep", true},
+    {"sim/engine/sweep_file.cpp", PSW "[[vary]]\nkey = \"parallel.xp\"\nvalues = [2]\n", "RIDGE sweep in.toml", "unknown plan key 'parallel.xp'", true},
+    {"sim/engine/sweep_file.cpp", PSW "[parallel]\ntp = 2\n[[vary]]\nkey = \"parallel.tp\"\nvalues = [4]\n", "RIDGE sweep in.toml",
+     "'parallel.tp' is also given in [parallel]", true},
+    {"sim/engine/sweep_file.cpp", SWEEP "gpus = [8]\n", "RIDGE sweep in.toml", "'gpus' needs a parallel sweep", true},
+    {"sim/engine/sweep_file.cpp", PSW VARY "values = [\"1 TB/s\"]\n", "RIDGE sweep in.toml", "'memory.HBM2.bandwidth' does not apply to a parallel sweep", true},
+    {"sim/parallel/parallel_sweep.cpp", PSW "[parallel]\nzero = 5\n", "RIDGE sweep in.toml", "parallel.zero must be an integer from 0 to 3 (got '5')", true},
+    {"sim/parallel/parallel_sweep.cpp", PSW "[parallel]\noverlap = 1\n", "RIDGE sweep in.toml", "parallel.overlap must be true or false (got '1')", true},
+    {"sim/parallel/parallel_sweep.cpp", PSW "[parallel]\nrecompute = \"fast\"\n", "RIDGE sweep in.toml", "parallel.recompute: unknown policy 'fast'", true},
+    {"sim/parallel/parallel_sweep.cpp", "models = [\"gpt3\"]\nsystem = [\"dgx-z\"]\n", "RIDGE sweep in.toml", "unknown system 'dgx-z'", true},
+    {"sim/cli/cmd_sweep.cpp", PSW, "RIDGE sweep in.toml --per-layer", "--per-layer does not apply to a parallel sweep", false},
+    {"sim/cli/cmd_sweep.cpp", PSW, "RIDGE sweep in.toml --columns tp", "--columns does not apply to a parallel sweep", false},
     // sim/workload/model_reader.cpp and ops (most are in the backlog below)
     {"sim/workload/model_reader.cpp", "name = \"m\"\nmax_positions = 0\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\n",
      "RIDGE analyze ./in.toml", "'max_positions' must be a positive integer (got 0)", false},
@@ -861,7 +879,11 @@ class InputErrorTable : public ridge_test::FolderTest {
 };
 
 TEST_F(InputErrorTable, SweepFileLists) { run_rows("sim/engine/sweep_file.cpp", 0, 12); }
-TEST_F(InputErrorTable, SweepFileRangesAndLimits) { run_rows("sim/engine/sweep_file.cpp", 12); }
+TEST_F(InputErrorTable, SweepFileRangesAndLimits) { run_rows("sim/engine/sweep_file.cpp", 12, 37); }
+TEST_F(InputErrorTable, ParallelSweepFiles) {
+  run_rows("sim/engine/sweep_file.cpp", 37);
+  run_rows("sim/parallel/parallel_sweep.cpp");
+}
 TEST_F(InputErrorTable, Units) { run_rows("sim/base/units.cpp"); }
 TEST_F(InputErrorTable, InputFile) { run_rows("sim/base/input_file.cpp"); }
 TEST_F(InputErrorTable, ModelParamsAndBlocks) { run_rows(MR, 0, 10); }

@@ -12,6 +12,8 @@
 #include "sim/cli/run_options.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
+#include "sim/parallel/parallel_sweep.hpp"
+#include "sim/views/parallel_sweep_report.hpp"
 #include "sim/views/sweep_report.hpp"
 #include "sim/engine/sweep_run.hpp"
 #include "sim/engine/sweep_summary.hpp"
@@ -35,6 +37,21 @@ class SigintGuard {
   void (*old_)(int);
 };
 
+// A sweep file with `system`: every training plan it names, as `analyze --parallel`
+// estimates each (on one thread: a plan costs microseconds once its layers are timed).
+int run_parallel_sweep_file(const SweepFile& sweep, bool per_layer, bool quiet, const OutputOptionValues& out,
+                            OutputFormat format) {
+  if (per_layer) throw InputError({sweep.path}, "--per-layer does not apply to a parallel sweep (one with 'system')");
+  if (!out.columns.empty())
+    throw InputError({sweep.path}, "--columns does not apply to a parallel sweep (one with 'system')", "every column is written");
+  ParallelSweep result = ridge::run_parallel_sweep(sweep);
+  std::ostringstream text;
+  write_parallel_sweep(result, format, text, out.csv);
+  write_output(out.output, [&](std::ostream& os) { os << text.str(); });
+  if (!quiet) (out.output.empty() || out.output == "-" ? std::cerr : std::cout) << parallel_sweep_summary_text(result);
+  return 0;
+}
+
 constexpr int64_t kMaxJobs = 1024;  // more threads than this only cost memory on any machine ridge runs on
 constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report it
 
@@ -48,7 +65,9 @@ const CommandHelp kHelp = {
     "in the file's order, the same bytes for any --jobs. A point that cannot run is a row whose status says why.\n"
     "A short summary (the fastest hardware per model and phase; where the bound flips) goes to stdout with\n"
     "--output, else to stderr (not with --quiet). On a terminal, a progress line on stderr shows the points done.\n"
-    "Ctrl-C stops the workers and leaves no output file.",
+    "Ctrl-C stops the workers and leaves no output file. A file that names `system` instead of `hardware`\n"
+    "sweeps training plans (a [parallel] table: tp, pp, dp, microbatch, ...), each point what analyze --parallel\n"
+    "reports for it.",
     {"ridge sweep configs/sweeps/gpu-generations.toml --output gens.csv",
      "ridge sweep configs/sweeps/hbm-bandwidth-whatif.toml --format table --columns model,memory.HBM2.bandwidth,batch,time_s,bound",
      "ridge sweep configs/sweeps/full-zoo.toml --jobs 2 --format json --output zoo.json"}};
@@ -81,6 +100,7 @@ int run_sweep(const Args& args) {
   unsigned threads = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
 
   SweepFile sweep_file = read_sweep_file(file);
+  if (sweep_file.parallel_sweep()) return run_parallel_sweep_file(sweep_file, per_layer, quiet, out, format);
   // From reading the models to the finished report: the points done, then the writing.
   std::atomic<size_t> done{0};
   ProgressLine progress(std::cerr, progress_wanted(quiet), "sweep", &done, sweep_file.point_count(), "points");

@@ -165,6 +165,13 @@ namespace {
 // The product of the list lengths, or nothing when it passes 2^64.
 std::optional<size_t> checked_point_count(const SweepFile& s) {
   size_t n = 1;
+  if (s.parallel_sweep()) {
+    std::vector<size_t> sizes = {s.models.size(), s.systems.size(), std::max<size_t>(1, s.gpus.size())};
+    for (const SweepParallelKey& k : s.parallel) sizes.push_back(k.values.size());
+    for (size_t k : sizes)
+      if (__builtin_mul_overflow(n, k, &n)) return std::nullopt;
+    return n;
+  }
   std::vector<size_t> sizes = {s.models.size(), s.hardware.size(), s.hw_models.size(), s.batches.size(),
                                s.dtypes.size(),  s.phases.size(),   s.optimizers.size(), s.contexts.size(),
                                s.seqs.size(),    s.kv_dtypes.size(), s.weight_formats.size(), s.overheads.size()};
@@ -178,7 +185,10 @@ void check_point_count(const SweepFile& s) {
   std::optional<size_t> n = checked_point_count(s);
   if (n && *n <= kMaxSweepPoints) return;
   std::string count = n ? std::to_string(*n) : "at least 2^64";
-  std::string lists = std::to_string(s.models.size()) + " models x " + std::to_string(s.hardware.size()) + " hardware";
+  std::string lists = std::to_string(s.models.size()) + " models x " +
+                      (s.parallel_sweep() ? std::to_string(s.systems.size()) + " systems"
+                                          : std::to_string(s.hardware.size()) + " hardware");
+  for (const SweepParallelKey& k : s.parallel) lists += " x " + std::to_string(k.values.size()) + " " + k.key;
   for (const SweepVary& v : s.vary) lists += " x " + std::to_string(v.values.size()) + " " + v.key;
   lists += " x " + std::to_string(s.batches.size()) + " batches x ...";
   throw InputError({s.path}, "the sweep has " + count + " points (" + lists + "), more than the limit of " +
@@ -234,7 +244,71 @@ CostBasis read_cost_basis(TomlFields& f, const std::string& path) {
   return b;
 }
 
+// A plan value as written: an integer, a boolean or a string, kept as text.
+SweepItem parallel_value(const toml::node& e, const SourceLoc& where, const std::string& key) {
+  if (e.is_integer()) return {std::to_string(e.as_integer()->get()), where};
+  if (e.is_boolean()) return {e.as_boolean()->get() ? "true" : "false", where};
+  if (e.is_string()) return {e.as_string()->get(), where};
+  throw InputError(where, "sweep: parallel." + key + ": a value must be an integer, true / false or a string",
+                   "e.g. tp = [1, 2, 4, 8], sequence_parallel = true, recompute = \"selective\"");
+}
+
+// A parallel sweep's system, gpus and [parallel] lists; the single-device keys do not apply.
+void read_parallel_lists(TomlFields& f, SweepFile& s) {
+  for (const char* k : {"hardware", "hw_model", "batch", "dtype", "phase", "optimizer", "context", "seq", "kv_dtype",
+                        "weight_dtype", "overhead", "cost"})
+    if (f.has(k))
+      f.fail(k, "does not apply to a parallel sweep (one with 'system')",
+             "a plan trains in bf16 mixed precision with Adam; its batch is parallel.global_batch and parallel.microbatch");
+  read_list(f, "system", true, [&](const toml::node& e, const SourceLoc& w) { s.systems.push_back({string_element(e, w, "system"), w}); });
+  read_list(f, "gpus", false, [&](const toml::node& e, const SourceLoc& w) {
+    auto g = integer_element(e);
+    if (!g || *g <= 0) throw InputError(w, "sweep: a gpus value must be a positive integer");
+    s.gpus.push_back({std::to_string(*g), w});
+  });
+  const toml::table* t = f.optional_table("parallel");
+  if (!t) return;
+  TomlFields p(*t, f.file(), "[parallel]");
+  for (const std::string& key : sweep_parallel_key_names()) {
+    const toml::node* n = p.node(key);
+    if (!n) continue;
+    SweepParallelKey k{key, p.where(key), {}};
+    if (const toml::array* a = n->as_array()) {
+      if (a->empty()) p.fail(key, "is an empty list, so the sweep would have no point", "give at least one value, or leave the key out");
+      for (const toml::node& e : *a) k.values.push_back(parallel_value(e, location_of(e, f.file()), key));
+    } else {
+      k.values.push_back(parallel_value(*n, k.where, key));
+    }
+    s.parallel.push_back(std::move(k));
+  }
+  p.reject_unknown_keys();
+}
+
+// A [[vary]] "parallel.KEY": its values join the plan keys (as a [parallel] list would).
+void read_parallel_vary(TomlFields& v, const std::string& name, SweepFile& s) {
+  if (!s.parallel_sweep()) v.fail("key", "'" + name + "' needs a parallel sweep", "add system = [\"dgx-a100\"] (ridge list systems)");
+  std::string key = name.substr(std::string("parallel.").size());
+  const auto& known = sweep_parallel_key_names();
+  if (std::find(known.begin(), known.end(), key) == known.end())
+    v.fail("key", "unknown plan key '" + name + "'", "use parallel. followed by tp, pp, dp, microbatch, global_batch, zero, recompute, interleave, sequence_parallel or overlap");
+  for (const SweepParallelKey& k : s.parallel)
+    if (k.key == key) v.fail("key", "'" + name + "' is also given in [parallel]", "give its values in one place");
+  SweepParallelKey k{key, v.where("key"), {}};
+  read_list(v, "values", true, [&](const toml::node& e, const SourceLoc& w) { k.values.push_back(parallel_value(e, w, key)); });
+  v.reject_unknown_keys();
+  s.parallel.push_back(std::move(k));
+  std::stable_sort(s.parallel.begin(), s.parallel.end(), [&](const SweepParallelKey& a, const SweepParallelKey& b) {
+    return std::find(known.begin(), known.end(), a.key) < std::find(known.begin(), known.end(), b.key);
+  });
+}
+
 }  // namespace
+
+const std::vector<std::string>& sweep_parallel_key_names() {
+  static const std::vector<std::string> names = {"tp",         "pp",        "dp",         "sequence_parallel", "microbatch",
+                                                 "global_batch", "zero",    "recompute",  "interleave",        "overlap"};
+  return names;
+}
 
 std::string SweepFile::resolve(const std::string& name) const {
   std::filesystem::path file(name);
@@ -257,8 +331,12 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
       for (std::string& n : all()) into.push_back({std::move(n), w});
     });
   };
+  const bool parallel = f.has("system");
+  if (parallel) read_parallel_lists(f, s);
+  for (const char* k : {"gpus", "parallel"})
+    if (!parallel && f.has(k)) f.fail(k, "needs a parallel sweep", "add system = [\"dgx-a100\"] (ridge list systems)");
   names("models", s.models, zoo_names);
-  names("hardware", s.hardware, shipped_hardware_names);
+  if (!parallel) names("hardware", s.hardware, shipped_hardware_names);
   read_list(f, "hw_model", false, [&](const toml::node& e, const SourceLoc& w) {
     std::string name = string_element(e, w, "hw_model");
     try {
@@ -312,6 +390,11 @@ SweepFile parse_sweep(const std::string& text, const std::string& path) {
       SweepVary sv;
       sv.key = v.string("key");
       sv.key_where = v.where("key");
+      if (sv.key.rfind("parallel.", 0) == 0) {
+        read_parallel_vary(v, sv.key, s);
+        continue;
+      }
+      if (parallel) v.fail("key", "'" + sv.key + "' does not apply to a parallel sweep", "vary parallel.KEY (tp, pp, dp, microbatch, ...)");
       if (!keys.insert(sv.key).second) v.fail("key", "is varied twice ('" + sv.key + "')", "give all its values in one [[vary]]");
       for (const char* k : {"values", "unit", "from", "to", "step", "count", "scale"}) v.accept(k);
       v.reject_unknown_keys();

@@ -28,6 +28,16 @@
 //   step = 900       # linear: from, from+step, ... <= to; log: from, from*step, ... <= to
 //   count = 4        # instead of step: count values from `from` to `to`, both included
 //   scale = "linear" # or "log" (evenly spaced exponents; from and to > 0)
+//
+// A parallel sweep (many devices) names systems instead of hardware; its plan keys are
+// kept here as written and parsed, checked and evaluated by sim/parallel/parallel_sweep
+// (this layer sits below sim/parallel):
+//   system = ["dgx-a100"]                       # system names or files
+//   gpus   = [64]                               # optional: dp = gpus / (tp x pp) when dp is not given
+//   [parallel]                                  # each key a value or a list of values
+//   tp = [1, 2, 4, 8]   pp = 8   microbatch = 1   global_batch = 512   zero = 1
+//   recompute = "selective"   interleave = 1   sequence_parallel = true   overlap = true
+//   [[vary]]  key = "parallel.tp"  values = [1, 2, 4, 8]   # the same as a [parallel] list
 #pragma once
 
 #include <cstdint>
@@ -53,6 +63,18 @@ struct SweepVary {
   std::vector<SweepItem> values;  // override values: "900 GB/s", "0.8"
 };
 
+// A [parallel] key (or a [[vary]] "parallel.KEY"): its values as written ("8", "true",
+// "selective"), parsed by sim/parallel/parallel_sweep.
+struct SweepParallelKey {
+  std::string key;  // "tp"
+  SourceLoc where;
+  std::vector<SweepItem> values;
+};
+
+// The keys a [parallel] table may hold, in the order a parallel sweep's rows vary them
+// (the last fastest).
+const std::vector<std::string>& sweep_parallel_key_names();
+
 struct SweepFile {
   std::string path;
   std::vector<SweepItem> models;
@@ -76,6 +98,13 @@ struct SweepFile {
   std::vector<LaunchOverhead> overheads;
   std::vector<SweepVary> vary;
   CostBasis cost;  // [cost]; the defaults of `ridge compare` without it
+  // A parallel sweep: systems instead of hardware (which is then empty, and the
+  // single-device lists above keep their one default entry), device counts (empty: not
+  // given) and plan keys in sweep_parallel_key_names() order.
+  std::vector<SweepItem> systems;
+  std::vector<SweepItem> gpus;
+  std::vector<SweepParallelKey> parallel;
+  bool parallel_sweep() const { return !systems.empty(); }
 
   // A model or hardware entry as it is read: a relative file path ("my-gpu.toml",
   // "../models/x.toml") is taken from the sweep file's folder, not the working directory;

@@ -9,8 +9,6 @@
 
 namespace ridge {
 
-namespace {
-
 Json plan_json(const ParallelPlan& p) {
   Json j = Json::object();
   j["tp"] = p.tp;
@@ -27,7 +25,7 @@ Json plan_json(const ParallelPlan& p) {
   return j;
 }
 
-Json totals_json(const TrainingEstimate& e) {
+Json training_totals_json(const TrainingEstimate& e) {
   Json t = Json::object();
   t["iteration_time_s"] = e.iteration_time_s;
   t["tokens_per_s"] = e.tokens_per_s;
@@ -53,6 +51,8 @@ Json totals_json(const TrainingEstimate& e) {
   t["hardware_flops"] = e.hardware_flops;
   return t;
 }
+
+namespace {
 
 Json memory_json(const TrainingEstimate& e) {
   Json m = Json::object();
@@ -90,7 +90,7 @@ Json estimate_json(const TrainingEstimate& e) {
   j["model"] = e.model;
   j["system"] = e.system;
   j["plan"] = plan_json(e.plan);
-  j["totals"] = totals_json(e);
+  j["totals"] = training_totals_json(e);
   j["memory"] = memory_json(e);
   j["collectives"] = collectives_json(e.collectives);
   return j;

@@ -8,9 +8,15 @@
 #include "sim/parallel/data_parallel.hpp"
 #include "sim/parallel/plan_search.hpp"
 #include "sim/parallel/training_estimate.hpp"
+#include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"
 
 namespace ridge {
+
+// The JSON of a plan (its degrees and choices) and of an estimate's totals, as
+// `analyze --parallel --format json` writes them under "plan" and "totals".
+Json plan_json(const ParallelPlan& p);
+Json training_totals_json(const TrainingEstimate& e);
 
 void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out);
 // Text or JSON (the keys of write_training_estimate's totals where they apply).

@@ -1,0 +1,133 @@
+// Parallel sweeps (see parallel_sweep.hpp).
+#include "sim/parallel/parallel_sweep.hpp"
+
+#include <charconv>
+#include <map>
+#include <tuple>
+
+#include "hw/model_registry.hpp"
+#include "sim/base/error.hpp"
+#include "sim/parallel/plan_check.hpp"
+#include "sim/parallel/system_reader.hpp"
+
+namespace ridge {
+
+namespace {
+
+// An integer plan value in [lo, hi]; anything else is an InputError where it was written.
+int64_t integer_value(const SweepItem& v, const std::string& key, int64_t lo, int64_t hi) {
+  int64_t n = 0;
+  const char* end = v.text.data() + v.text.size();
+  auto [ptr, ec] = std::from_chars(v.text.data(), end, n);
+  if (ec != std::errc() || ptr != end || n < lo || n > hi)
+    throw InputError(v.where, "sweep: parallel." + key + " must be an integer from " + std::to_string(lo) +
+                                  (hi == INT64_MAX ? " up" : " to " + std::to_string(hi)) + " (got '" + v.text + "')");
+  return n;
+}
+
+bool boolean_value(const SweepItem& v, const std::string& key) {
+  if (v.text == "true" || v.text == "false") return v.text == "true";
+  throw InputError(v.where, "sweep: parallel." + key + " must be true or false (got '" + v.text + "')");
+}
+
+// Sets `key` of `plan` from `v` (the key is one of sweep_parallel_key_names()).
+void set_plan_key(ParallelPlan& plan, const std::string& key, const SweepItem& v) {
+  if (key == "tp") plan.tp = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "pp") plan.pp = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "dp") plan.dp = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "microbatch") plan.microbatch = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "global_batch") plan.global_batch = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "interleave") plan.interleave = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "zero") plan.zero = static_cast<int>(integer_value(v, key, 0, 3));
+  else if (key == "sequence_parallel") plan.sequence_parallel = boolean_value(v, key);
+  else if (key == "overlap") plan.overlap = boolean_value(v, key);
+  else if (key == "recompute") {
+    std::optional<Recompute> r = parse_recompute(v.text);
+    if (!r) throw InputError(v.where, "sweep: parallel.recompute: unknown policy '" + v.text + "'", "use none, selective or full");
+    plan.recompute = *r;
+  }
+}
+
+// Runs `load` and relocates its InputError to where the name was written.
+template <typename Load>
+auto located(const SweepItem& item, Load load) {
+  try {
+    return load();
+  } catch (const InputError& e) {
+    throw InputError(item.where, e.what(), e.hint());
+  }
+}
+
+// Why the devices do not add up, or nothing; sets dp from gpus when the file gives no dp.
+std::string fit_gpus(ParallelPlan& plan, int64_t gpus, bool dp_given) {
+  if (gpus == 0) return {};
+  if (dp_given) {
+    if (gpus == plan.devices()) return {};
+    return "gpus " + std::to_string(gpus) + " is not tp x pp x dp = " + std::to_string(plan.devices());
+  }
+  if (gpus % (plan.tp * plan.pp) != 0)
+    return "tp x pp = " + std::to_string(plan.tp * plan.pp) + " does not divide gpus " + std::to_string(gpus);
+  plan.dp = gpus / (plan.tp * plan.pp);
+  return {};
+}
+
+}  // namespace
+
+ParallelSweep run_parallel_sweep(const SweepFile& file) {
+  ParallelSweep out;
+  out.path = file.path;
+  // Every value parsed before anything runs, so a bad one stops the sweep with no output.
+  bool dp_given = false;
+  for (const SweepParallelKey& k : file.parallel) {
+    dp_given |= k.key == "dp";
+    for (const SweepItem& v : k.values) {
+      ParallelPlan scratch;
+      set_plan_key(scratch, k.key, v);
+    }
+  }
+  std::vector<SystemSpec> systems;
+  for (const SweepItem& s : file.systems) systems.push_back(located(s, [&] { return load_system(s.text); }));
+  std::vector<TransformerParams> shapes;
+  for (const SweepItem& m : file.models) shapes.push_back(located(m, [&] { return transformer_params(m.text, {}); }));
+
+  // Sharded layers per (model, system, tp, microbatch): the work every plan with them shares.
+  std::map<std::tuple<size_t, size_t, int64_t, int64_t>, ShardedLayers> layer_cache;
+  auto layers = [&](size_t model, size_t system, int64_t tp, int64_t microbatch) -> const ShardedLayers& {
+    auto key = std::make_tuple(model, system, tp, microbatch);
+    auto it = layer_cache.find(key);
+    if (it != layer_cache.end()) return it->second;
+    const HardwareSpec& device = systems[system].device;
+    ShardedLayers l = time_sharded_layers(file.models[model].text, {}, tp, microbatch, device, select_hardware_model(device, ""));
+    return layer_cache.emplace(key, std::move(l)).first->second;
+  };
+
+  const size_t gpu_count = std::max<size_t>(1, file.gpus.size());
+  std::vector<size_t> dims = {file.models.size(), systems.size(), gpu_count};
+  for (const SweepParallelKey& k : file.parallel) dims.push_back(k.values.size());
+  std::vector<size_t> at(dims.size(), 0);
+  for (size_t n = file.point_count(); n > 0; --n) {
+    ParallelSweepPoint p;
+    p.model = file.models[at[0]].text;
+    p.system = file.systems[at[1]].text;
+    p.gpus = file.gpus.empty() ? 0 : std::stoll(file.gpus[at[2]].text);
+    for (size_t k = 0; k < file.parallel.size(); ++k)
+      set_plan_key(p.plan, file.parallel[k].key, file.parallel[k].values[at[3 + k]]);
+    std::string problem = fit_gpus(p.plan, p.gpus, dp_given);
+    if (problem.empty()) problem = plan_problem(p.plan, shapes[at[0]], systems[at[1]], false).what;
+    if (problem.empty()) {
+      p.status = "ok";
+      p.estimate = estimate_training(p.model, systems[at[1]], p.plan, shapes[at[0]],
+                                     layers(at[0], at[1], p.plan.tp, p.plan.microbatch), layers(at[0], at[1], 1, p.plan.microbatch));
+    } else {
+      p.status = "invalid plan: " + problem;
+    }
+    out.points.push_back(std::move(p));
+    for (size_t d = dims.size(); d-- > 0;) {  // the odometer: the last dimension fastest
+      if (++at[d] < dims[d]) break;
+      at[d] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace ridge

@@ -1,0 +1,37 @@
+// A parallel sweep (a sweep file with `system`, docs/guide/sweep-hardware.md): every
+// point of models x systems x gpus x [parallel] values, each a training plan run as
+// `ridge analyze MODEL --system S --parallel ...` runs it (check_plan, the sharded
+// layers, estimate_training). The sweep file layer (sim/engine/sweep_file) keeps the plan
+// keys as written; they are parsed here, a bad value an InputError where it was written.
+// A plan that does not divide the model or the device count is a row whose status says
+// why, as a single-device sweep does for a point that cannot run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/sweep_file.hpp"
+#include "sim/parallel/training_estimate.hpp"
+
+namespace ridge {
+
+struct ParallelSweepPoint {
+  std::string model;
+  std::string system;
+  int64_t gpus = 0;  // 0: the file gives no gpus
+  ParallelPlan plan;
+  std::string status;  // "ok", or "invalid plan: WHY" (no estimate)
+  std::optional<TrainingEstimate> estimate;
+};
+
+struct ParallelSweep {
+  std::string path;
+  std::vector<ParallelSweepPoint> points;  // models, systems, gpus, then the plan keys; the last fastest
+};
+
+// `file` must be a parallel sweep (file.parallel_sweep()).
+ParallelSweep run_parallel_sweep(const SweepFile& file);
+
+}  // namespace ridge
