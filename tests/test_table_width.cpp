@@ -67,6 +67,14 @@ std::vector<std::string> commands_to_check() {
   cmds.push_back("query alexnet --hw v100 --layer conv1");
   cmds.push_back("query llama-3-8b --hw ddr4-desktop --dtype fp32 --phase decode --context 4096 --layer layers.0.q_proj");
   cmds.push_back("plan gpt3 --system dgx-a100 --gpus 1024 --global-batch 1536");
+  cmds.push_back("plan llama-2-70b --system dgx-h100 --gpus 64 --global-batch 512");
+  cmds.push_back("query gpt3 --system dgx-a100 --parallel tp=8,pp=8,dp=4 --global-batch 256");
+  cmds.push_back("analyze gpt3 --system dgx-a100 --parallel tp=8,pp=8,dp=4 --global-batch 256");
+  cmds.push_back("memory gpt3 --system dgx-a100 --parallel tp=8,pp=8,dp=4 --global-batch 256");
+  cmds.push_back("analyze resnet50 --system dgx1-v100 --parallel dp=8 --global-batch 256");
+  cmds.push_back("generate llama-2-70b --system dgx-a100 --parallel tp=8 --prompt 128 --gen 128");
+  cmds.push_back("compare resnet50 --hw v100 --hw a100 --hw h100 --hw k80 --hw gtx1080ti --phase training --batch 64");
+  cmds.push_back("sweep " + src + "/configs/sweeps/gpt3-dgx-a100-parallel.toml --format table");
   for (const char* sweep : {"ddr4-vs-gpu-batch", "full-zoo", "gpu-generations", "hbm-bandwidth-whatif", "llm-prefill",
                             "llm-serving"})
     cmds.push_back("sweep " + src + "/configs/sweeps/" + sweep + ".toml --format table");

@@ -7,6 +7,7 @@
 
 #include "sim/base/format_units.hpp"
 #include "sim/base/ratio.hpp"
+#include "sim/views/text_width.hpp"
 
 namespace ridge {
 
@@ -51,7 +52,7 @@ std::string parallel_query_text(const TrainingEstimate& e) {
   }
   t += "\n";
   const CollectiveRow* c = costliest(e);
-  if (!c) return t + "- no collectives: the plan runs on one device\n";
+  if (!c) return wrap_lines(t + "- no collectives: the plan runs on one device\n");
   const CollectiveCost& k = c->cost;
   const double moving = k.time_s - k.latency_s;
   t += "- the costliest collective: the " + c->group + " " + std::string(collective_op_name(k.op)) + " (" + c->when +
@@ -63,7 +64,7 @@ std::string parallel_query_text(const TrainingEstimate& e) {
        (link_limited(k) ? "; twice the link bandwidth would take each to about " + format_seconds(k.latency_s + moving / 2)
                         : "; more bandwidth buys little, fewer or larger messages more") +
        "\n";
-  return t;
+  return wrap_lines(t);
 }
 
 Json parallel_query_json(const TrainingEstimate& e) {
