@@ -47,6 +47,29 @@ RunSettings training(int64_t batch) {
 
 double number(const std::string& field) { return field == "NaN" ? NAN : std::stod(field); }
 
+// The group names under the axis fit their third of the plot: a column (3.3 in at 9 pt,
+// about 0.85 in a group) cannot hold "samples per $ (purchase)" (about 1.5 in), so it
+// gets the short forms; a page (7 in, about 2 in a group) keeps the long ones.
+TEST(PlotCompare, GroupNamesFitTheColumnPreset) {
+  Compared c = compare("resnet50", {"gtx1080ti", "titan-x-pascal", "k80"}, training(64));
+  auto xtics = [&](const PlotStyle& style) {
+    std::string gp = compare_plot(c.result, style, "buy").files[0].content;
+    size_t at = gp.find("set xtics");
+    return gp.substr(at, gp.find('\n', at) - at);
+  };
+  PlotStyle column;
+  column.width_in = 3.3;
+  column.font_size = 9;
+  column.size_given = true;
+  column.preset = "column";
+  EXPECT_EQ(xtics(column), "set xtics scale 0 nomirror ('samples/s' 1, 'per $' 2, 'per joule' 3)");
+  PlotStyle page = column;
+  page.width_in = 7;
+  page.preset = "page";
+  EXPECT_EQ(xtics(page),
+            "set xtics scale 0 nomirror ('samples/s' 1, 'samples per $ (purchase)' 2, 'samples per joule' 3)");
+}
+
 TEST(PlotCompare, BarsAreTheComparisonsNumbersOverTheFirstDevice) {
   Compared c = compare("resnet50", {"gtx1080ti", "titan-x-pascal", "k80"}, training(64));
   PlotStyle style;
