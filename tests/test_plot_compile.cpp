@@ -83,7 +83,7 @@ std::vector<std::string> expected_text(const std::string& kind) {
   if (kind == "layers") return {"Time per layer [\u00b5s]", "relu", kHostile};
   // compare: the three groups, relative to the first device, the second named in the key
   // (the model's name is the only text of its own, and a layer name is not shown).
-  if (kind == "compare") return {"relative to v100", "samples/s", "samples per $ (purchase)", "samples per joule", "a100"};
+  if (kind == "compare") return {"relative to v100", "samples/s", "per $", "per joule", "a100"};  // long or short group names
   // sweep: batches 1 and 64 on the x axis.
   return {"batch", "samples/s", "64", kHostile};
 }
