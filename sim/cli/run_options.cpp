@@ -2,6 +2,7 @@
 #include "sim/cli/run_options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 
 #include "hw/hardware_catalog.hpp"
@@ -289,6 +290,19 @@ void reject_empty_values(const po::variables_map& vm, const po::options_descript
 }
 }  // namespace
 
+namespace {
+// The first "%name%" in `arg` (lower-case letters and '_' between two '%'), the form of
+// Boost.Program_options' message placeholders; "" when there is none.
+std::string boost_placeholder_in(const std::string& arg) {
+  for (size_t open = arg.find('%'); open != std::string::npos; open = arg.find('%', open + 1)) {
+    size_t end = open + 1;
+    while (end < arg.size() && (std::islower(static_cast<unsigned char>(arg[end])) || arg[end] == '_')) ++end;
+    if (end > open + 1 && end < arg.size() && arg[end] == '%') return arg.substr(open, end - open + 1);
+  }
+  return "";
+}
+}  // namespace
+
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
                         const po::positional_options_description& positional, po::variables_map& vm,
                         const CommandHelp& help) {
@@ -296,6 +310,12 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
   all.add(visible);
   // "ridge analyze" of "ridge analyze MODEL [options]": where --help is.
   std::string command = help.usage.substr(0, help.usage.find(' ', help.usage.find(' ') + 1));
+  // Boost.Program_options writes its messages by replacing placeholders (%option%,
+  // %original_token%, ...) until none is left, so an argument holding one never ends
+  // (found by fuzz_cli: `ridge analyze gpt2 --se%original_token%` hung).
+  for (const std::string& a : args)
+    if (std::string p = boost_placeholder_in(a); !p.empty())
+      throw InputError({}, "argument '" + a + "' holds '" + p + "', which no ridge option takes", "see: " + command + " --help");
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
     reject_empty_values(vm, all, positional);
