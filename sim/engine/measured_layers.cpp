@@ -89,7 +89,10 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
       };
       for (const char* c : kRequired) require(c);
       require(time_column);
-      if (!index.count("bytes"))
+      // The streams apart, all three, unless only the total is given.
+      bool any_stream = false;
+      for (const char* c : kStreams) any_stream = any_stream || index.count(c);
+      if (!index.count("bytes") || any_stream)
         for (const char* c : kStreams) require(c);
       continue;
     }
