@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "hw/gemm_waves.hpp"
 #include "sim/base/ratio.hpp"
 
 namespace ridge {
@@ -52,7 +53,7 @@ double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal) {
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   const ClassEfficiency* cal = calibrated(work, hw, dtype);
   const double peak = hw.peak(dtype).value_or(0);
-  if (!cal) return peak * hw.compute_fraction(dtype);
+  if (!cal) return peak * hw.compute_fraction(dtype) * gemm_wave_efficiency(work, hw, dtype);
   if (work.flops <= 0) return peak * cal->compute;
   return peak * cal->compute * work.flops / (work.flops + cal->n_half_flops) * gemm_shape_factor(work, *cal);
 }

@@ -153,6 +153,24 @@ std::map<DType, double> read_dtype_fractions(const toml::table& table, const std
   return out;
 }
 
+// [efficiency] compute_units = 108 and gemm_tile = [128, 128] (rows, columns): GEMM wave
+// quantisation (hw/gemm_waves.hpp); both or neither.
+void read_gemm_waves(TomlFields& e, const toml::table& table, HardwareSpec& s) {
+  const bool units = table.contains("compute_units"), tile = table.contains("gemm_tile");
+  if (units != tile)
+    e.fail(units ? "compute_units" : "gemm_tile", "compute_units and gemm_tile go together",
+           "give both (e.g. compute_units = 108 and gemm_tile = [128, 128]) or neither");
+  if (!units) return;
+  constexpr int64_t most = 1 << 20;
+  const int64_t n = e.positive("compute_units");
+  const auto [rows, cols] = e.pair("gemm_tile", 0);
+  if (n > most) e.fail("compute_units", "must be at most " + std::to_string(most));
+  if (rows > most || cols > most) e.fail("gemm_tile", "each side must be at most " + std::to_string(most));
+  s.compute_units = static_cast<int>(n);
+  s.gemm_tile_rows = static_cast<int>(rows);
+  s.gemm_tile_cols = static_cast<int>(cols);
+}
+
 }  // namespace
 
 HardwareSpec build_hardware_spec(const toml::table& root, const std::string& file, const std::string& id) {
@@ -204,7 +222,7 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   }
   if (const toml::table* eff = r.optional_table("efficiency")) {
     TomlFields e(*eff, file, "efficiency");
-    reject_unknown_first(e, {"compute", "memory", "dequant_ops", "request_overhead", "source"});
+    reject_unknown_first(e, {"compute", "memory", "dequant_ops", "request_overhead", "compute_units", "gemm_tile", "source"});
     if ((*eff)["compute"].is_table())
       s.compute_efficiency_by_dtype = read_dtype_fractions(*e.optional_table("compute"), file);
     else
@@ -212,6 +230,7 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
     s.dequant_ops_per_weight = e.optional_number("dequant_ops").value_or(0.0);
     if (s.dequant_ops_per_weight < 0) e.fail("dequant_ops", "must be >= 0 (operations per weight)");
     s.request_overhead_s = read_optional_quantity(e, "request_overhead", Quantity::time, true).value_or(0.0);
+    read_gemm_waves(e, *eff, s);
     s.memory_efficiency = read_fraction(e, "memory");
     s.efficiency_source = e.string("source");
     if (s.efficiency_source.empty()) e.fail("source", "must say where the factors come from");
@@ -268,7 +287,8 @@ std::vector<std::string> key_paths_of(const toml::table& root) {
   for (const auto& level : memory_level_names(root))
     for (const char* k : kMemoryKeys) paths.push_back("memory." + level + "." + k);
   for (const char* k : {"link.name", "link.bandwidth", "overhead.kernel_launch", "efficiency.compute",
-                        "efficiency.memory", "efficiency.dequant_ops", "efficiency.request_overhead", "efficiency.source", "power.board", "power.idle", "power.cpu",
+                        "efficiency.memory", "efficiency.dequant_ops", "efficiency.request_overhead", "efficiency.compute_units",
+                        "efficiency.gemm_tile", "efficiency.source", "power.board", "power.idle", "power.cpu",
                         "power.dram", "power.process_nm", "price.launch_usd", "price.cloud_usd_per_hour",
                         "price.cloud_offer"})
     paths.emplace_back(k);

@@ -46,6 +46,11 @@ struct HardwareSpec {
   // kernel (unpack, scale, convert), at the fp32 vector rate, added to the layer's time.
   double dequant_ops_per_weight = 0;
   double request_overhead_s = 0;       // an engine's fixed time per request before its first token
+  // GEMM wave quantisation (hw/gemm_waves.hpp): the compute units (SMs, CUs) a GEMM's
+  // output tiles are spread over, and the tile (rows x columns); 0: not modelled.
+  int compute_units = 0;
+  int gemm_tile_rows = 0;
+  int gemm_tile_cols = 0;
   std::string efficiency_source;       // where the efficiency factors come from (empty: none given)
   // Measured per-class efficiencies ([calibration]); none: the pure roofline (with the
   // [efficiency] factors above). `--efficiency none` drops it.
@@ -97,6 +102,7 @@ struct HardwareSpec {
     compute_efficiency = memory_efficiency = 1.0;
     compute_efficiency_by_dtype.clear();
     dequant_ops_per_weight = request_overhead_s = 0;
+    compute_units = gemm_tile_rows = gemm_tile_cols = 0;
     efficiency_source.clear();
     drop_calibration();
   }

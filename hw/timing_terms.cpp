@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "hw/gemm_waves.hpp"
 #include "sim/base/error.hpp"
 
 namespace ridge {
@@ -37,6 +38,7 @@ LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dt
   double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute * gemm_shape_factor(work, *cal) : hw.compute_fraction(dtype));
   // Calibrated: attained = peak x compute x shape x W / (W + n_half), so time = (W + n_half) / (peak x compute x shape).
   double flops = cal && work.flops > 0 ? work.flops + cal->n_half_flops : work.flops;
+  if (!cal) peak *= gemm_wave_efficiency(work, hw, dtype);
   t.compute_s = work.flops > 0 && peak > 0 ? flops / peak : 0;
   if (work.link_bytes > 0) require_link(hw);
   t.link_s = work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
@@ -90,6 +92,11 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
     out.compute_s = (work.flops > 0).select(work.flops / peak, 0.0);
   else
     out.compute_s.setZero();
+  if (peak > 0 && hw.compute_units > 0)  // written as begin_timing does, so each layer rounds alike
+    for (Eigen::Index i = 0; i < out.compute_s.size(); ++i)
+      if (work.flops[i] > 0)
+        out.compute_s[i] =
+            work.flops[i] / (peak * gemm_wave_efficiency(work.flops[i], work.gemm_positions[i], work.gemm_reduction[i], hw, dtype));
   if ((work.link_bytes > 0).any()) require_link(hw);
   if (hw.link)
     out.link_s = (work.link_bytes > 0).select(work.link_bytes / hw.link->bandwidth_Bps, 0.0);
