@@ -12,6 +12,12 @@ namespace ridge {
 
 namespace {
 
+// The search tries context parallelism only where each rank keeps at least this many
+// tokens of a sequence (GPT-3's 2048: cp 1 or 2; 128K tokens: up to 128): shorter chunks
+// leave too little attention per ring step to hide its K/V transfers, and every cp
+// multiplies the (tp, cp, microbatch) timings the search needs. `--parallel cp=C` takes any.
+constexpr int64_t kMinContextChunk = 1024;
+
 std::vector<int64_t> divisors(int64_t n) {
   std::vector<int64_t> out;
   for (int64_t i = 1; i * i <= n; ++i)
@@ -55,6 +61,7 @@ SearchResult search_plans(const SearchRequest& r, const SystemSpec& sys, const H
   for (int64_t tp : divisors(r.devices))
     for (int64_t pp : divisors(r.devices / tp))
       for (int64_t cp : divisors(r.devices / (tp * pp))) {
+        if (cp > 1 && shape.seq / cp < kMinContextChunk) continue;  // not numbered: outside the search
         int64_t dp = r.devices / (tp * pp * cp);
         std::vector<int64_t> mbs = r.global_batch % dp == 0 ? divisors(r.global_batch / dp) : std::vector<int64_t>{1};
         std::vector<int64_t> vs = shape.layers % pp == 0 ? divisors(shape.layers / pp) : std::vector<int64_t>{1};

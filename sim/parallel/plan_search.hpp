@@ -1,5 +1,6 @@
 // `ridge plan`: every plan of a model on N devices of a system (tp, pp, cp, dp =
-// N/(tp pp cp), ep (a mixture of experts: each divisor of dp x cp), sequence
+// N/(tp pp cp); cp only while a rank keeps at least 1024 tokens of the sequence), ep
+// (a mixture of experts: each divisor of dp x cp), sequence
 // parallelism, ZeRO stage, recomputation, microbatch, interleave), each
 // checked (plan_check.hpp), estimated (training_estimate.hpp) and kept when it fits;
 // the best by iteration time first. The engine times each (tp, cp, microbatch) of
