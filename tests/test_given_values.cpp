@@ -28,7 +28,7 @@ const GivenValue kGivenValues[] = {
     {"plot roofline mlp --hw v100 --output no-such-folder/o.png --dpi 0", "--dpi must be between 50 and 1200 (got 0)"},
     {"plot roofline mlp --hw v100 --output no-such-folder/o.png --font-size 0", "--font-size must be between 4 and 72 points (got 0)"},
     {"plan gpt3 --system dgx-a100 --gpus 8 --global-batch 8 --seq 0", "plan: --seq must be positive (got 0)"},
-    {"analyze gpt3 --system dgx-a100 --parallel tp=8 --gpus 0", "--gpus 0 is not tp x pp x dp = 8"},
+    {"analyze gpt3 --system dgx-a100 --parallel tp=8 --gpus 0", "--gpus 0 is not tp x pp x dp x cp = 8"},
     {"analyze gpt3 --system dgx-a100 --parallel tp=8 --global-batch 0", "--global-batch must be a positive number of sequences (got 0)"},
     {"compare mlp --hw v100 --phase training --epochs 0", "a training run needs --epochs > 0"},
     {"compare mlp --hw v100 --phase training --dataset-size 0", "a training run needs --epochs > 0"},

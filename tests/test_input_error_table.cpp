@@ -750,7 +750,7 @@ const Case kCases[] = {
     {PO, "", "RIDGE analyze gpt3 --system dgx-a100", "--system needs --parallel", false},
     {PO, "", "RIDGE memory gpt3 --zero 1", "--zero applies to a parallel training plan (--parallel)", false},
     {PO, "", PAR "tp=8 --recompute most", "--recompute: unknown policy 'most'", false},
-    {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp = 8", false},
+    {PO, "", PAR "tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp x cp = 8", false},
     {PO, "", PAR "tp=8 --global-batch 0", "--global-batch must be a positive number of sequences (got 0)", false},
     {PO, "", PAR "tp=8 --hw a100", "--hw does not go with --parallel", false},
     {PO, "", PAR "tp=8 --set compute.fp32=1TFLOPS", "--set compute.fp32=1TFLOPS: with --parallel only model.NAME=VALUE applies", false},

@@ -220,22 +220,22 @@ TEST(PlanCheck, BadPlansAreRefusedWithTheReason) {
   TransformerParams gpt3{96, 12288, 96, 2048};
   ParallelPlan p;
   p.tp = 5;
-  EXPECT_NE(plan_problem(p, gpt3, a, false).what.find("does not divide the 96 attention heads"), std::string::npos);
+  EXPECT_NE(plan_problem(p, gpt3, a).what.find("does not divide the 96 attention heads"), std::string::npos);
   p = {};
   p.pp = 97;
-  EXPECT_NE(plan_problem(p, gpt3, a, false).what.find("more than the 96 layers"), std::string::npos);
+  EXPECT_NE(plan_problem(p, gpt3, a).what.find("more than the 96 layers"), std::string::npos);
   p = {};
   p.dp = 4;
   p.global_batch = 6;
-  EXPECT_NE(plan_problem(p, gpt3, a, false).what.find("not divisible"), std::string::npos);
+  EXPECT_NE(plan_problem(p, gpt3, a).what.find("not divisible"), std::string::npos);
   p = {};
   p.dp = 8192;
-  EXPECT_NE(plan_problem(p, gpt3, a, false).what.find("more than the 4480"), std::string::npos);
+  EXPECT_NE(plan_problem(p, gpt3, a).what.find("more than the 4480"), std::string::npos);
   p = {};
   p.tp = 8;
   p.pp = 8;
   p.global_batch = 64;
-  EXPECT_TRUE(plan_problem(p, gpt3, a, false).ok());
+  EXPECT_TRUE(plan_problem(p, gpt3, a).ok());
 }
 
 TEST(ParallelCli, AnalyzeGpt3ReportsTheJsonKeys) {

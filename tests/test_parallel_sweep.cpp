@@ -50,12 +50,12 @@ TEST(ParallelSweep, RowsVaryTheLastKeyFastestAndDeriveDpFromGpus) {
 TEST(ParallelSweep, PlansThatDoNotDivideAreRowsWithAStatus) {
   auto sweep = run_parallel_sweep(parse_sweep(std::string(kHead) + "[parallel]\ntp = [3, 16]\npp = 1\n", "in.toml"));
   ASSERT_EQ(sweep.points.size(), 2u);
-  EXPECT_EQ(sweep.points[0].status, "invalid plan: tp x pp = 3 does not divide gpus 64");
+  EXPECT_EQ(sweep.points[0].status, "invalid plan: tp x pp x cp = 3 does not divide gpus 64");
   // tp 16 divides 64 (dp 4), the 96 heads (6 each) and hidden 12288 (768 each): it runs.
   EXPECT_EQ(sweep.points[1].status, "ok");
   EXPECT_EQ(sweep.points[1].plan.dp, 4);
   auto mismatch = run_parallel_sweep(parse_sweep(std::string(kHead) + "[parallel]\ntp = 8\npp = 8\ndp = 2\n", "in.toml"));
-  EXPECT_EQ(mismatch.points[0].status, "invalid plan: gpus 64 is not tp x pp x dp = 128");
+  EXPECT_EQ(mismatch.points[0].status, "invalid plan: gpus 64 is not tp x pp x dp x cp = 128");
   auto heads = run_parallel_sweep(parse_sweep("models = [\"gpt3\"]\nsystem = [\"dgx-a100\"]\n[parallel]\ntp = 5\n", "in.toml"));
   EXPECT_EQ(heads.points[0].status, "invalid plan: tp=5 does not divide the 96 attention heads");
 }
@@ -112,7 +112,7 @@ TEST_F(ParallelSweepCli, CsvHasTheTotalsColumnsAndSingleDeviceOptionsAreRefused)
   auto csv = ridge_test::run_ridge("sweep " + at("s.toml"));
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
-            "model,system,gpus,tp,pp,dp,sequence_parallel,microbatch,global_batch,zero,recompute,interleave,overlap,"
+            "model,system,gpus,tp,pp,dp,cp,ep,sequence_parallel,microbatch,global_batch,zero,recompute,interleave,overlap,"
             "status,iteration_time_s,tokens_per_s,mfu,hfu,bubble_share,communication_time_s,memory_per_device_bytes,fits");
   EXPECT_NE(csv.err.find("gpt3 on dgx-a100: "), std::string::npos) << csv.err;
   auto per_layer = ridge_test::run_ridge("sweep " + at("s.toml") + " --per-layer");

@@ -15,9 +15,9 @@ namespace ridge::cli {
 po::options_description parallel_option_group(ParallelOptionValues& v) {
   po::options_description g("Parallel training options (tp and pp: a transformer with [params] layers, hidden, heads, seq, tp; dp: any model)");
   g.add_options()
-      ("parallel", po::value(&v.parallel), "tp=T,pp=P,dp=D[,ep=E]: tensor, pipeline, data (and expert) parallel degrees")
+      ("parallel", po::value(&v.parallel), "tp=T,pp=P,dp=D[,cp=C][,ep=E]: tensor, pipeline, data, context and expert parallel degrees")
       ("system", po::value(&v.system), "system descriptor name (ridge list systems) or file; default dgx-a100")
-      ("gpus", po::value(&v.gpus), "devices the run takes (must equal tp x pp x dp)")
+      ("gpus", po::value(&v.gpus), "devices the run takes (must equal tp x pp x dp x cp)")
       ("sequence-parallel", po::bool_switch(&v.sequence_parallel), "shard norms and dropouts along the sequence across tp")
       ("global-batch", po::value(&v.global_batch), "sequences per iteration (default microbatch x dp)")
       ("microbatch", po::value(&v.microbatch)->default_value(v.microbatch), "sequences per microbatch")
@@ -55,7 +55,7 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   p.interleave = v.interleave;
   p.overlap = !v.no_overlap;
   if (v.gpus && *v.gpus != p.devices())
-    throw InputError({}, "--gpus " + std::to_string(*v.gpus) + " is not tp x pp x dp = " + std::to_string(p.devices()),
+    throw InputError({}, "--gpus " + std::to_string(*v.gpus) + " is not tp x pp x dp x cp = " + std::to_string(p.devices()),
                      "make the degrees multiply to the device count");
   return p;
 }
@@ -81,9 +81,9 @@ bool option_given(const po::variables_map& given, const char* option) {
 int write_data_parallel(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
                         const RunOptionValues& run, const OutputOptionValues& out, const po::variables_map& given) {
   ParallelPlan plan = to_parallel_plan(v);
-  if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1)
+  if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1 || plan.cp > 1)
     throw InputError({}, "--parallel " + v.parallel + ": model '" + model + "' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies",
-                     "use --parallel dp=N (tp, pp and ep shard a transformer written with [params] layers, hidden, heads, seq and tp)");
+                     "use --parallel dp=N (tp, pp, cp and ep shard a transformer written with [params] layers, hidden, heads, seq and tp)");
   for (const char* option : {"sequence-parallel", "microbatch", "zero", "recompute", "interleave", "batch", "phase", "seq",
                              "context", "kv-dtype", "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
     if (option_given(given, option))
@@ -107,10 +107,10 @@ TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptio
   SystemSpec system = plan_system(v, hw);
   std::vector<ParamOverride> overrides = model_overrides(hw);
   TransformerParams shape = transformer_params(model, overrides);
-  check_plan(plan, shape, system, false, model);
+  check_plan(plan, shape, system, model);
   const HardwareModel& hw_model = select_hardware_model(system.device, "");
-  ShardedLayers layers = time_sharded_layers(model, overrides, plan.tp, plan.microbatch, system.device, hw_model);
-  ShardedLayers unsharded = time_sharded_layers(model, overrides, 1, plan.microbatch, system.device, hw_model);
+  ShardedLayers layers = time_sharded_layers(model, overrides, shape, plan.tp, plan.cp, plan.microbatch, system.device, hw_model);
+  ShardedLayers unsharded = time_sharded_layers(model, overrides, shape, 1, 1, plan.microbatch, system.device, hw_model);
   return estimate_training(model, system, plan, shape, layers, unsharded);
 }
 

@@ -13,7 +13,7 @@ namespace ridge::cli {
 struct ParallelOptionValues {
   std::string parallel;  // "tp=8,pp=8,dp=1"; empty: a single-device run
   std::string system;
-  boost::optional<int64_t> gpus;  // not given: tp x pp x dp
+  boost::optional<int64_t> gpus;  // not given: tp x pp x dp x cp
   bool sequence_parallel = false;
   boost::optional<int64_t> global_batch;  // not given: microbatch x dp
   int64_t microbatch = 1;

@@ -305,8 +305,9 @@ void read_parallel_vary(TomlFields& v, const std::string& name, SweepFile& s) {
 }  // namespace
 
 const std::vector<std::string>& sweep_parallel_key_names() {
-  static const std::vector<std::string> names = {"tp",         "pp",        "dp",         "sequence_parallel", "microbatch",
-                                                 "global_batch", "zero",    "recompute",  "interleave",        "overlap"};
+  static const std::vector<std::string> names = {"tp",           "pp",   "dp",        "cp",         "ep",
+                                                 "sequence_parallel", "microbatch", "global_batch", "zero", "recompute",
+                                                 "interleave",   "overlap"};
   return names;
 }
 

@@ -25,7 +25,7 @@ std::optional<Recompute> parse_recompute(std::string_view s) {
 }
 
 void parse_parallel_degrees(const std::string& text, ParallelPlan& plan) {
-  const std::string hint = "e.g. --parallel tp=8,pp=4,dp=2 (keys tp, pp, dp, ep)";
+  const std::string hint = "e.g. --parallel tp=8,pp=4,dp=2 (keys tp, pp, dp, ep, cp)";
   std::set<std::string> seen;
   size_t start = 0;
   while (start <= text.size()) {
@@ -47,6 +47,7 @@ void parse_parallel_degrees(const std::string& text, ParallelPlan& plan) {
     else if (key == "pp") plan.pp = n;
     else if (key == "dp") plan.dp = n;
     else if (key == "ep") plan.ep = n;
+    else if (key == "cp") plan.cp = n;
     else throw InputError({}, "--parallel: unknown key '" + key + "'", hint);
     start = end + 1;
   }
@@ -54,6 +55,7 @@ void parse_parallel_degrees(const std::string& text, ParallelPlan& plan) {
 
 std::string plan_label(const ParallelPlan& p) {
   std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
+  if (p.cp > 1) s += " cp" + std::to_string(p.cp);
   if (p.ep > 1) s += " ep" + std::to_string(p.ep);
   if (p.sequence_parallel) s += " sp";
   s += " mb" + std::to_string(p.microbatch) + " zero" + std::to_string(p.zero) + " " + std::string(recompute_name(p.recompute));

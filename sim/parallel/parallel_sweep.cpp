@@ -35,6 +35,8 @@ void set_plan_key(ParallelPlan& plan, const std::string& key, const SweepItem& v
   if (key == "tp") plan.tp = integer_value(v, key, 1, INT32_MAX);
   else if (key == "pp") plan.pp = integer_value(v, key, 1, INT32_MAX);
   else if (key == "dp") plan.dp = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "cp") plan.cp = integer_value(v, key, 1, INT32_MAX);
+  else if (key == "ep") plan.ep = integer_value(v, key, 1, INT32_MAX);
   else if (key == "microbatch") plan.microbatch = integer_value(v, key, 1, INT32_MAX);
   else if (key == "global_batch") plan.global_batch = integer_value(v, key, 1, INT32_MAX);
   else if (key == "interleave") plan.interleave = integer_value(v, key, 1, INT32_MAX);
@@ -63,11 +65,12 @@ std::string fit_gpus(ParallelPlan& plan, int64_t gpus, bool dp_given) {
   if (gpus == 0) return {};
   if (dp_given) {
     if (gpus == plan.devices()) return {};
-    return "gpus " + std::to_string(gpus) + " is not tp x pp x dp = " + std::to_string(plan.devices());
+    return "gpus " + std::to_string(gpus) + " is not tp x pp x dp x cp = " + std::to_string(plan.devices());
   }
-  if (gpus % (plan.tp * plan.pp) != 0)
-    return "tp x pp = " + std::to_string(plan.tp * plan.pp) + " does not divide gpus " + std::to_string(gpus);
-  plan.dp = gpus / (plan.tp * plan.pp);
+  int64_t per_replica = plan.tp * plan.pp * plan.cp;
+  if (gpus % per_replica != 0)
+    return "tp x pp x cp = " + std::to_string(per_replica) + " does not divide gpus " + std::to_string(gpus);
+  plan.dp = gpus / per_replica;
   return {};
 }
 
@@ -90,14 +93,15 @@ ParallelSweep run_parallel_sweep(const SweepFile& file) {
   std::vector<TransformerParams> shapes;
   for (const SweepItem& m : file.models) shapes.push_back(located(m, [&] { return transformer_params(m.text, {}); }));
 
-  // Sharded layers per (model, system, tp, microbatch): the work every plan with them shares.
-  std::map<std::tuple<size_t, size_t, int64_t, int64_t>, ShardedLayers> layer_cache;
-  auto layers = [&](size_t model, size_t system, int64_t tp, int64_t microbatch) -> const ShardedLayers& {
-    auto key = std::make_tuple(model, system, tp, microbatch);
+  // Sharded layers per (model, system, tp, cp, microbatch): the work every plan with them shares.
+  std::map<std::tuple<size_t, size_t, int64_t, int64_t, int64_t>, ShardedLayers> layer_cache;
+  auto layers = [&](size_t model, size_t system, int64_t tp, int64_t cp, int64_t microbatch) -> const ShardedLayers& {
+    auto key = std::make_tuple(model, system, tp, cp, microbatch);
     auto it = layer_cache.find(key);
     if (it != layer_cache.end()) return it->second;
     const HardwareSpec& device = systems[system].device;
-    ShardedLayers l = time_sharded_layers(file.models[model].text, {}, tp, microbatch, device, select_hardware_model(device, ""));
+    ShardedLayers l = time_sharded_layers(file.models[model].text, {}, shapes[model], tp, cp, microbatch, device,
+                                          select_hardware_model(device, ""));
     return layer_cache.emplace(key, std::move(l)).first->second;
   };
 
@@ -113,11 +117,12 @@ ParallelSweep run_parallel_sweep(const SweepFile& file) {
     for (size_t k = 0; k < file.parallel.size(); ++k)
       set_plan_key(p.plan, file.parallel[k].key, file.parallel[k].values[at[3 + k]]);
     std::string problem = fit_gpus(p.plan, p.gpus, dp_given);
-    if (problem.empty()) problem = plan_problem(p.plan, shapes[at[0]], systems[at[1]], false).what;
+    if (problem.empty()) problem = plan_problem(p.plan, shapes[at[0]], systems[at[1]]).what;
     if (problem.empty()) {
       p.status = "ok";
       p.estimate = estimate_training(p.model, systems[at[1]], p.plan, shapes[at[0]],
-                                     layers(at[0], at[1], p.plan.tp, p.plan.microbatch), layers(at[0], at[1], 1, p.plan.microbatch));
+                                     layers(at[0], at[1], p.plan.tp, p.plan.cp, p.plan.microbatch),
+                                     layers(at[0], at[1], 1, 1, p.plan.microbatch));
     } else {
       p.status = "invalid plan: " + problem;
     }

@@ -17,7 +17,7 @@ PlanProblem problem(const std::string& reason, const std::string& what, const st
 
 }  // namespace
 
-PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, const SystemSpec& sys, bool moe) {
+PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, const SystemSpec& sys) {
   if (s.heads % p.tp != 0)
     return problem("tp does not divide the attention heads",
                    "tp=" + n(p.tp) + " does not divide the " + n(s.heads) + " attention heads",
@@ -40,9 +40,25 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
                    "--interleave " + n(p.interleave) + " does not divide the " + n(s.layers / p.pp) +
                        " layers of a stage",
                    "each stage's layers split into interleave chunks");
-  if (p.ep > 1 && !moe)
+  if (p.ep > 1 && !s.mixture_of_experts())
     return problem("ep on a dense model", "ep=" + n(p.ep) + " needs a mixture-of-experts model",
                    "use ep=1 for a dense model");
+  if (p.ep > 1 && s.experts % p.ep != 0)
+    return problem("ep does not divide the experts",
+                   "ep=" + n(p.ep) + " does not divide the " + n(s.experts) + " experts",
+                   "every expert-parallel rank holds experts / ep whole experts");
+  if ((p.dp * p.cp) % p.ep != 0)
+    return problem("ep does not divide dp x cp",
+                   "ep=" + n(p.ep) + " does not divide dp x cp = " + n(p.dp * p.cp),
+                   "the experts spread over the data- and context-parallel ranks (Megatron-LM: ep divides dp x cp)");
+  if (p.ep > 1 && p.tp > 1 && !p.sequence_parallel)
+    return problem("tp with ep needs sequence parallelism", "ep=" + n(p.ep) + " with tp=" + n(p.tp) + " needs --sequence-parallel",
+                   "Megatron-LM requires sequence parallelism when it combines tensor and expert parallelism");
+  if (p.cp > 1 && s.seq % (2 * p.cp) != 0)
+    return problem("cp does not divide the sequence into 2 cp chunks",
+                   "cp=" + n(p.cp) + " does not split the sequence of " + n(s.seq) + " into 2 x cp = " + n(2 * p.cp) +
+                       " equal chunks",
+                   "context parallelism gives each rank two of 2 x cp chunks (Megatron-LM's causal load balancing)");
   if (p.microbatch < 1)
     return problem("microbatch below 1", "--microbatch must be at least 1 (got " + n(p.microbatch) + ")");
   if (p.global_batch < 0)
@@ -65,12 +81,12 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
     return problem("more devices than the system",
                    "the plan takes " + n(p.devices()) + " devices, more than the " + n(sys.total_devices()) +
                        " of system '" + sys.id + "'",
-                   "lower tp x pp x dp, or use a larger system (ridge list systems)");
+                   "lower tp x pp x dp x cp, or use a larger system (ridge list systems)");
   return {};
 }
 
-void check_plan(const ParallelPlan& p, const TransformerParams& s, const SystemSpec& sys, bool moe, const std::string& model) {
-  PlanProblem found = plan_problem(p, s, sys, moe);
+void check_plan(const ParallelPlan& p, const TransformerParams& s, const SystemSpec& sys, const std::string& model) {
+  PlanProblem found = plan_problem(p, s, sys);
   if (!found.ok()) throw InputError({}, "plan for '" + model + "': " + found.what, found.hint);
 }
 

@@ -1,5 +1,6 @@
 // Whether a parallel plan can run a model on a system: the degrees divide the model
-// (tp the heads, pp the layers, pp x interleave the layers), the batch divides into
+// (tp the heads, pp the layers, pp x interleave the layers, ep the experts of a
+// mixture of experts and dp x cp, cp the sequence into 2 cp chunks), the batch divides into
 // microbatches across dp, the plan's devices exist, and the knobs are in range.
 #pragma once
 
@@ -18,10 +19,9 @@ struct PlanProblem {
   std::string reason;  // `what` without its numbers: the class of plans that fail alike
   bool ok() const { return what.empty(); }
 };
-PlanProblem plan_problem(const ParallelPlan& plan, const TransformerParams& shape, const SystemSpec& system,
-                         bool mixture_of_experts);
+PlanProblem plan_problem(const ParallelPlan& plan, const TransformerParams& shape, const SystemSpec& system);
 // The same as an InputError (exit 2) naming the model and system.
 void check_plan(const ParallelPlan& plan, const TransformerParams& shape, const SystemSpec& system,
-                bool mixture_of_experts, const std::string& model);
+                const std::string& model);
 
 }  // namespace ridge

@@ -1,7 +1,9 @@
-// `ridge plan`: every plan of a model on N devices of a system (tp, pp, dp = N/(tp pp),
-// sequence parallelism, ZeRO stage, recomputation, microbatch, interleave), each
+// `ridge plan`: every plan of a model on N devices of a system (tp, pp, cp, dp =
+// N/(tp pp cp); cp only while a rank keeps at least 1024 tokens of the sequence), ep
+// (a mixture of experts: each divisor of dp x cp), sequence
+// parallelism, ZeRO stage, recomputation, microbatch, interleave), each
 // checked (plan_check.hpp), estimated (training_estimate.hpp) and kept when it fits;
-// the best by iteration time first. The engine times each (tp, microbatch) pair of
+// the best by iteration time first. The engine times each (tp, cp, microbatch) of
 // sharded layers once and every plan reuses them. Plans are numbered in a fixed order,
 // so `shard K/N` (the plans whose number is K-1 modulo N) splits a search into N
 // disjoint parts whose union is the whole.

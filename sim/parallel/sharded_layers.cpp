@@ -66,12 +66,17 @@ TransformerParams transformer_params(const std::string& name, const std::vector<
           throw InputError({}, "model '" + name + "' has no [params] '" + k + "', which a parallel plan shards by",
                          "parallel plans need a transformer written with [params] layers, hidden, heads, seq and tp "
                          "(see models/gpt3.toml)");
-  return {full.params.at("layers"), full.params.at("hidden"), full.params.at("heads"), full.params.at("seq")};
+  auto optional = [&](const char* key) { return full.params.count(key) ? full.params.at(key) : 0; };
+  return {full.params.at("layers"), full.params.at("hidden"), full.params.at("heads"), full.params.at("seq"),
+          optional("kv_heads"),     optional("experts"),     optional("top_k")};
 }
 
-ShardedLayers time_sharded_layers(const std::string& name, const std::vector<ParamOverride>& overrides, int64_t tp,
-                                  int64_t microbatch, const HardwareSpec& hw, const HardwareModel& hw_model) {
-  Model m = load_model(name, with(with(overrides, "layers", 1), "tp", tp));
+ShardedLayers time_sharded_layers(const std::string& name, const std::vector<ParamOverride>& overrides,
+                                  const TransformerParams& shape, int64_t tp, int64_t cp, int64_t microbatch,
+                                  const HardwareSpec& hw, const HardwareModel& hw_model) {
+  std::vector<ParamOverride> rank = with(with(overrides, "layers", 1), "tp", tp);
+  if (cp > 1) rank = with(rank, "seq", shape.seq / cp);
+  Model m = load_model(name, rank);
   RunSettings settings = training_settings(microbatch);
   CostAnalysis costs = analyze_costs(m, settings);
   ShardedLayers out;
@@ -88,15 +93,27 @@ ShardedLayers time_sharded_layers(const std::string& name, const std::vector<Par
     group.forward_flops += static_cast<double>(c.flops);
     group.backward_flops += static_cast<double>(c.backward_flops);
     group.params += c.params;
+    if (layer.op == "moe") group.expert_params += c.params;
     if (c.params == 0 && layer.op == "linear" && c.weight_bytes > 0)  // tied: reads another layer's weights
       group.tied_params += c.weight_bytes / dtype_bytes(settings.dtype);
     if (layer.op == "attention") {
       group.attention_forward_s += f;
       group.attention_forward_flops += static_cast<double>(c.flops);
+      group.attention_backward_s += b;
     }
     if (replicated_op(layer.op)) {
       group.replicated_forward_s += f;
       group.replicated_backward_s += b;
+    }
+  }
+  if (cp > 1) {
+    // The weights are the whole sequence's: a table sized by `seq` (GPT's learned
+    // positions) is replicated on every context-parallel rank, not split.
+    ShardedLayers whole = time_sharded_layers(name, overrides, shape, tp, 1, microbatch, hw, hw_model);
+    for (auto [part, full] : {std::pair{&out.block, &whole.block}, {&out.first, &whole.first}, {&out.last, &whole.last}}) {
+      part->params = full->params;
+      part->expert_params = full->expert_params;
+      part->tied_params = full->tied_params;
     }
   }
   return out;

@@ -1,6 +1,7 @@
-// One tensor-parallel rank's share of a transformer, timed by ridge's per-layer engine:
-// the model file is loaded with its [params] `tp` set (so its column- and row-parallel
-// linears, heads and vocabulary hold one rank's shard) and `layers` = 1, costed for one
+// One tensor- and context-parallel rank's share of a transformer, timed by ridge's
+// per-layer engine: the model file is loaded with its [params] `tp` set (so its column-
+// and row-parallel linears, heads and vocabulary hold one rank's shard), `seq` divided
+// by cp (the rank's chunk of the sequence) and `layers` = 1, costed for one
 // training microbatch (mixed precision, Adam), and each layer's forward and backward
 // work is timed apart on the device's hardware model. Layers of the repeated block
 // named `layers` (with layers = 1: `layers.*`) make one transformer layer; those before it belong to the first
@@ -27,9 +28,11 @@ struct PassCost {
   double backward_flops = 0;
   double attention_forward_s = 0;  // the attention op's forward (what selective recomputation re-runs)
   double attention_forward_flops = 0;
+  double attention_backward_s = 0;
   double replicated_forward_s = 0;  // norms, dropouts and residual adds: sharded by sequence parallelism
   double replicated_backward_s = 0;
   int64_t params = 0;
+  int64_t expert_params = 0;  // of `params`, the mixture-of-experts layers' (spread ep ways)
   // Weights read here but owned by a layer of another stage (a lm_head tied to the token
   // embedding), which Megatron-LM copies onto the last stage when pp > 1.
   int64_t tied_params = 0;
@@ -41,12 +44,19 @@ struct ShardedLayers {
   PassCost last;   // after the block (final norm, lm_head)
 };
 
-// The model's [params] the plan reads: layers, hidden, heads, seq (tp is set here).
+// The model's [params] the plan reads: layers, hidden, heads, seq (tp is set here), and
+// where the model has them kv_heads (grouped-query attention), experts and top_k (a
+// mixture of experts).
 struct TransformerParams {
   int64_t layers = 0;
   int64_t hidden = 0;
   int64_t heads = 0;
   int64_t seq = 0;
+  int64_t kv_heads = 0;  // 0: as many as heads
+  int64_t experts = 0;   // 0: a dense model
+  int64_t top_k = 0;
+  bool mixture_of_experts() const { return experts > 0; }
+  int64_t key_value_heads() const { return kv_heads > 0 ? kv_heads : heads; }
 };
 
 // Whether `model` has the [params] a tensor- and pipeline-parallel plan shards by.
@@ -60,7 +70,11 @@ TransformerParams transformer_params(const std::string& model, const std::vector
 std::pair<double, double> time_forward_backward(const Layer& layer, const LayerCost& cost, const HardwareSpec& hw,
                                                 const HardwareModel& hw_model, DType dtype);
 
-ShardedLayers time_sharded_layers(const std::string& model, const std::vector<ParamOverride>& overrides, int64_t tp,
-                                  int64_t microbatch, const HardwareSpec& hw, const HardwareModel& hw_model);
+// One rank's layers at tensor-parallel `tp` and context-parallel `cp` (the model run at
+// shape.seq / cp tokens per sequence; cp must divide shape.seq); the parameter counts
+// are those of the whole sequence's model (a position table sized by seq is not split).
+ShardedLayers time_sharded_layers(const std::string& model, const std::vector<ParamOverride>& overrides,
+                                  const TransformerParams& shape, int64_t tp, int64_t cp, int64_t microbatch,
+                                  const HardwareSpec& hw, const HardwareModel& hw_model);
 
 }  // namespace ridge

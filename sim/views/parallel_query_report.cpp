@@ -14,11 +14,13 @@ namespace ridge {
 namespace {
 
 // The iteration's parts; they add up to iteration_time_s (training_estimate.hpp):
-// (m + (p-1)/V) slots of F + B + tp, the sends, exposed dp, the optimizer step.
+// (m + (p-1)/V) slots of F + B + tp + cp + ep, the sends, exposed dp, the optimizer step.
 std::vector<std::pair<const char*, double>> parts(const TrainingEstimate& e) {
   const double m = static_cast<double>(e.microbatches);
   return {{"compute", m * (e.stage_forward_s + e.stage_backward_s)},
           {"tp_communication", e.tp_comm_s},
+          {"cp_communication", e.cp_comm_s},
+          {"ep_communication", e.ep_comm_s},
           {"bubble", e.bubble_s},
           {"pp_communication", e.pp_comm_s},
           {"dp_communication_exposed", e.dp_exposed_s},
@@ -40,7 +42,8 @@ std::string pct(double share) { return format_fixed(100 * share, 1) + "%"; }
 std::string parallel_query_text(const TrainingEstimate& e) {
   const ParallelPlan& p = e.plan;
   std::string t = e.model + " on " + e.system + ", tp " + std::to_string(p.tp) + " x pp " + std::to_string(p.pp) +
-                  " x dp " + std::to_string(p.dp) + ", global batch " + std::to_string(p.batch()) + ": one iteration takes " +
+                  " x dp " + std::to_string(p.dp) + (p.cp > 1 ? " x cp " + std::to_string(p.cp) : "") +
+                  (p.ep > 1 ? " (ep " + std::to_string(p.ep) + ")" : "") + ", global batch " + std::to_string(p.batch()) + ": one iteration takes " +
                   format_seconds(e.iteration_time_s) + "\n- where it goes:";
   bool first = true;
   for (const auto& [name, s] : parts(e)) {

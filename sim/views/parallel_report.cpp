@@ -15,6 +15,7 @@ Json plan_json(const ParallelPlan& p) {
   j["pp"] = p.pp;
   j["dp"] = p.dp;
   j["ep"] = p.ep;
+  j["cp"] = p.cp;
   j["sequence_parallel"] = p.sequence_parallel;
   j["global_batch"] = p.batch();
   j["microbatch"] = p.microbatch;
@@ -43,6 +44,8 @@ Json training_totals_json(const TrainingEstimate& e) {
   t["pipeline_s"] = e.pipeline_s;
   t["bubble_s"] = e.bubble_s;
   t["tp_communication_s"] = e.tp_comm_s;
+  t["cp_communication_s"] = e.cp_comm_s;
+  t["ep_communication_s"] = e.ep_comm_s;
   t["pp_communication_s"] = e.pp_comm_s;
   t["dp_communication_s"] = e.dp_comm_s;
   t["dp_exposed_s"] = e.dp_exposed_s;
@@ -63,6 +66,7 @@ Json memory_json(const TrainingEstimate& e) {
   m["total_bytes"] = e.memory.total();
   m["capacity_bytes"] = e.capacity_bytes;
   m["peak_stage"] = e.peak_stage;
+  m["expert_params_per_device"] = e.expert_params_per_device;
   return m;
 }
 
@@ -123,7 +127,10 @@ void write_text(const TrainingEstimate& e, std::ostream& out) {
   line("MFU / HFU", pct(e.mfu) + " / " + pct(e.hfu) + "  (model FLOPs without / hardware FLOPs with recomputation)");
   line("stage fwd / bwd", format_seconds(e.stage_forward_s) + " / " + format_seconds(e.stage_backward_s) + " per microbatch (compute)");
   line("pipeline bubble", format_seconds(e.bubble_s) + " (" + pct(e.bubble_share) + " of the pipeline)");
-  line("communication", format_seconds(e.communication_time_s) + " exposed: tp " + format_seconds(e.tp_comm_s) + ", pp " +
+  std::string sharding;
+  if (p.cp > 1) sharding += ", cp " + format_seconds(e.cp_comm_s);
+  if (p.ep > 1) sharding += ", ep " + format_seconds(e.ep_comm_s);
+  line("communication", format_seconds(e.communication_time_s) + " exposed: tp " + format_seconds(e.tp_comm_s) + sharding + ", pp " +
                             format_seconds(e.pp_comm_s) + ", dp " + format_seconds(e.dp_exposed_s) + " of " +
                             format_seconds(e.dp_comm_s) + (p.overlap ? " (overlapped with backward)" : " (no overlap)"));
   line("optimizer step", format_seconds(e.optimizer_s));
@@ -131,18 +138,22 @@ void write_text(const TrainingEstimate& e, std::ostream& out) {
       << format_bytes(e.memory.gradients) << ", optimizer " << format_bytes(e.memory.optimizer) << ", activations "
       << format_bytes(e.memory.activations) << "\n  total " << format_bytes(e.memory.total()) << " of "
       << format_bytes(e.capacity_bytes) << ": " << (e.fits ? "fits" : "DOES NOT FIT") << "\n";
+  if (e.shape.mixture_of_experts())
+    out << "  of the parameters, " << format_count(e.expert_params_per_device) << " are this device's experts ("
+        << e.shape.experts / p.ep << " of " << e.shape.experts << " a layer"
+        << (p.tp > 1 ? ", each split tp " + std::to_string(p.tp) + " ways" : std::string()) << ")\n";
   if (e.collectives.empty()) return;
   out << "\n";
   write_collectives_table(e.collectives, out);
 }
 
 const char* kCsvHeader =
-    "rank,tp,pp,dp,sequence_parallel,microbatch,zero,recompute,interleave,iteration_time_s,tokens_per_s,mfu,hfu,"
+    "rank,tp,pp,dp,cp,ep,sequence_parallel,microbatch,zero,recompute,interleave,iteration_time_s,tokens_per_s,mfu,hfu,"
     "bubble_share,communication_time_s,memory_per_device_bytes,fits\n";
 
 void csv_row(size_t rank, const TrainingEstimate& e, std::ostream& out) {
   const ParallelPlan& p = e.plan;
-  out << rank << ',' << p.tp << ',' << p.pp << ',' << p.dp << ',' << (p.sequence_parallel ? 1 : 0) << ',' << p.microbatch
+  out << rank << ',' << p.tp << ',' << p.pp << ',' << p.dp << ',' << p.cp << ',' << p.ep << ',' << (p.sequence_parallel ? 1 : 0) << ',' << p.microbatch
       << ',' << p.zero << ',' << recompute_name(p.recompute) << ',' << p.interleave << ',' << format_raw(e.iteration_time_s)
       << ',' << format_raw(e.tokens_per_s) << ',' << format_raw(e.mfu) << ',' << format_raw(e.hfu) << ','
       << format_raw(e.bubble_share) << ',' << format_raw(e.communication_time_s) << ',' << format_raw(e.memory.total())

@@ -1,0 +1,208 @@
+// Expert parallelism (ep) of a mixture of experts and context parallelism (cp), each
+// against numbers worked out by hand here from the published model shapes: per-device
+// expert parameters, all-to-all and K/V all-gather bytes and times, activation memory,
+// and the plan search, sweeps and bad plans.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/run_ridge.hpp"
+#include "tests/test_folder.hpp"
+
+namespace {
+
+// Mixtral 8x7B (Jiang et al. 2024; Hugging Face config): 32 layers, hidden 4096, 8
+// experts of SwiGLU ffn 14336 (gate, up, down: 3 x 4096 x 14336 = 176,160,768 each),
+// top-2, vocabulary 32000, 32 heads, 8 key/value heads of 128.
+constexpr double kExpert = 3.0 * 4096 * 14336;      // 176,160,768
+constexpr double kExperts = 32 * 8 * kExpert;       // 45,097,156,608 in all
+// The rest: embedding and lm_head 2 x 32000 x 4096, per layer q 4096^2 + k, v 2 x 4096 x
+// 1024 + o 4096^2 + router 4096 x 8 + 2 norms x 4096 = 41,984,000, final norm 4096.
+constexpr double kDense = 2 * 32000.0 * 4096 + 32 * 41984000.0 + 4096;  // 1,605,636,096
+
+nlohmann::json run_json(const std::string& args) {
+  auto r = ridge_test::run_ridge(args + " --format json");
+  EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
+  return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+// The collective rows of `group` and `op`.
+std::vector<nlohmann::json> rows(const nlohmann::json& j, const std::string& group, const std::string& op) {
+  std::vector<nlohmann::json> out;
+  for (const auto& c : j["collectives"])
+    if (c["group"] == group && c["op"] == op) out.push_back(c);
+  return out;
+}
+
+TEST(ExpertParallel, Mixtral8x7bAtEp8OnDgxH100ByHand) {
+  EXPECT_EQ(kExperts + kDense, 46702792704.0);  // models/mixtral-8x7b.toml's published total
+  // dp 8, ep 8: each device holds 1 of the 8 experts of each of 32 layers.
+  nlohmann::json j = run_json("memory mixtral-8x7b --system dgx-h100 --parallel dp=8,ep=8");
+  const double experts_per_device = 32 * kExpert;  // 5,637,144,576
+  EXPECT_EQ(j["memory"]["expert_params_per_device"].get<double>(), experts_per_device);
+  EXPECT_EQ(j["memory"]["weights_bytes"].get<double>(), 2 * (kDense + experts_per_device));     // 14,485,561,344
+  EXPECT_EQ(j["memory"]["gradients_bytes"].get<double>(), 2 * (kDense + experts_per_device));
+  EXPECT_EQ(j["memory"]["optimizer_bytes"].get<double>(), 12 * (kDense + experts_per_device));  // 86,913,368,064
+  // Dispatch and combine: the rank's 1024 tokens x 4096 x top-2 x 2 B = 16,777,216 B, of
+  // which 7/8 leave the device over NVLink 4 (450 GB/s x 0.8, 1 us a step, 7 steps):
+  // 7 us + 14,680,064 / 360e9 s = 47.777 us; 2 a layer x 32 layers each way.
+  auto a2a = rows(j, "ep", "all_to_all");
+  ASSERT_EQ(a2a.size(), 2u);
+  for (const auto& c : a2a) {
+    EXPECT_EQ(c["bytes"].get<double>(), 16777216.0);
+    EXPECT_EQ(c["group_size"], 8);
+    EXPECT_EQ(c["link"], "scale_up");
+    EXPECT_EQ(c["count"].get<double>(), 64.0);
+    EXPECT_NEAR(c["time_s"].get<double>(), 7e-6 + 16777216.0 * 7 / 8 / 360e9, 1e-12);
+  }
+  EXPECT_NEAR(j["totals"]["ep_communication_s"].get<double>(), 128 * (7e-6 + 16777216.0 * 7 / 8 / 360e9), 1e-9);
+  // The dense gradients all-reduce over the 8 data-parallel ranks; each expert lives on
+  // one device only, so no expert gradient is reduced.
+  auto dense = rows(j, "dp", "all_reduce");
+  ASSERT_EQ(dense.size(), 1u);
+  EXPECT_EQ(dense[0]["bytes"].get<double>(), 2 * kDense);
+  EXPECT_TRUE(rows(j, "edp", "all_reduce").empty());
+}
+
+TEST(ExpertParallel, ExpertGradientsReduceOverTheRanksHoldingTheSameExperts) {
+  // dp 8, ep 2: 4 experts a layer per device; the experts' gradients all-reduce over the
+  // 8 / 2 = 4 devices that hold the same 4; ZeRO 1 shards their optimizer state 4 ways,
+  // the dense optimizer state 8 ways.
+  nlohmann::json j = run_json("memory mixtral-8x7b --system dgx-h100 --parallel dp=8,ep=2 --zero 1");
+  const double experts_per_device = kExperts / 2;  // 22,548,578,304
+  EXPECT_EQ(j["memory"]["expert_params_per_device"].get<double>(), experts_per_device);
+  EXPECT_EQ(j["memory"]["optimizer_bytes"].get<double>(), 12 * (kDense / 8 + experts_per_device / 4));
+  auto edp = rows(j, "edp", "reduce_scatter");
+  ASSERT_EQ(edp.size(), 1u);
+  EXPECT_EQ(edp[0]["group_size"], 4);
+  EXPECT_EQ(edp[0]["bytes"].get<double>(), 2 * experts_per_device);
+  // With tp 2 (sequence parallel, which Megatron-LM requires with ep) and ep 4 over dp 4:
+  // each expert's ffn splits 2 ways, 8 / 4 experts a device: 32 x 2 x 3 x 4096 x 7168.
+  j = run_json("memory mixtral-8x7b --system dgx-h100 --parallel tp=2,dp=4,ep=4 --sequence-parallel");
+  EXPECT_EQ(j["memory"]["expert_params_per_device"].get<double>(), 32 * 2 * 3 * 4096.0 * 7168);
+  // A rank's tokens are 1024 / 2 under sequence parallelism: 512 x 4096 x 2 x 2 B.
+  auto a2a = rows(j, "ep", "all_to_all");
+  ASSERT_FALSE(a2a.empty());
+  EXPECT_EQ(a2a[0]["bytes"].get<double>(), 8388608.0);
+  EXPECT_EQ(a2a[0]["group_size"], 4);
+}
+
+TEST(ContextParallel, Gpt3AtCp2ByHand) {
+  // GPT-3 175B (s 2048, h 12288, 96 heads, 96 layers), tp 8, cp 2, one microbatch of 1.
+  // Korthikanti et al. 2022, tensor parallel, no recomputation: sbh (10 + 24/t + 5as/(ht))
+  // = sbh (10 + 3 + 10) = 23 x 2048 x 12288 = 578,813,952 B a layer, split over cp = 2;
+  // the one microbatch holds all 96 layers.
+  nlohmann::json one = run_json("memory gpt3 --system dgx-a100 --parallel tp=8");
+  nlohmann::json two = run_json("memory gpt3 --system dgx-a100 --parallel tp=8,cp=2");
+  EXPECT_EQ(one["memory"]["activations_bytes"].get<double>(), 96 * 23 * 2048 * 12288.0);
+  EXPECT_EQ(two["memory"]["activations_bytes"].get<double>(), 96 * 23 * 2048 * 12288.0 / 2);
+  // The cp group: ranks 8 apart, so the two are in two DGX nodes. K and V of the whole
+  // sequence for one rank's 12 heads: 2 x 2048 x 12288 / 8 x 2 B = 12,582,912 B,
+  // gathered once a layer forward, again backward, and their gradients reduce-scattered.
+  auto ag = rows(two, "cp", "all_gather");
+  ASSERT_EQ(ag.size(), 2u);
+  for (const auto& c : ag) {
+    EXPECT_EQ(c["bytes"].get<double>(), 12582912.0);
+    EXPECT_EQ(c["group_size"], 2);
+    EXPECT_EQ(c["link"], "scale_out");
+    EXPECT_EQ(c["count"].get<double>(), 96.0);
+  }
+  auto rs = rows(two, "cp", "reduce_scatter");
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0]["count"].get<double>(), 96.0);
+  // A two-device all-gather over InfiniBand (25 GB/s x 0.85, 5 us): one step moving half.
+  EXPECT_NEAR(ag[0]["time_s"].get<double>(), 5e-6 + 12582912.0 / 2 / 21.25e9, 1e-12);
+  // The model's FLOPs do not change; the devices double.
+  EXPECT_EQ(two["totals"]["model_flops"], one["totals"]["model_flops"]);
+  EXPECT_EQ(two["totals"]["devices"], 16);
+  // Each rank runs half the tokens, its attention half of the causal work: about half
+  // the forward time (GEMM efficiency at half the rows keeps it from being exactly half).
+  double ratio = two["totals"]["stage_forward_s"].get<double>() / one["totals"]["stage_forward_s"].get<double>();
+  EXPECT_GT(ratio, 0.5);
+  EXPECT_LT(ratio, 0.6);
+}
+
+TEST(ContextParallel, ZeroShardsOverDataTimesContextRanks) {
+  // ZeRO 1 shards the optimizer state over dp x cp = 2 (Megatron-LM's distributed
+  // optimizer spans the data- and context-parallel ranks).
+  nlohmann::json one = run_json("memory gpt3 --system dgx-a100 --parallel tp=8 --zero 1");
+  nlohmann::json two = run_json("memory gpt3 --system dgx-a100 --parallel tp=8,cp=2 --zero 1");
+  EXPECT_EQ(two["memory"]["optimizer_bytes"].get<double>(), one["memory"]["optimizer_bytes"].get<double>() / 2);
+  EXPECT_EQ(two["memory"]["weights_bytes"], one["memory"]["weights_bytes"]);
+}
+
+TEST(ExpertParallel, PlanSearchCoversEpAndCp) {
+  // Mixtral needs 16 B x 46.7 G = 747 GB of weights and Adam state: on 16 H100s the plans
+  // that fit shard it; the search tries every ep that divides dp x cp.
+  auto r = ridge_test::run_ridge("plan mixtral-8x7b --system dgx-h100 --gpus 16 --global-batch 16 --top 50 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["do_not_divide"]["ep does not divide the experts"].get<int64_t>(), 0);  // ep = 16
+  bool expert_parallel = false;
+  for (const auto& e : j["best"]) expert_parallel |= e["plan"]["ep"].get<int64_t>() > 1;
+  EXPECT_TRUE(expert_parallel);
+  // A dense model is never given ep > 1.
+  r = ridge_test::run_ridge("plan gpt3 --system dgx-a100 --gpus 64 --global-batch 64 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  for (const auto& e : j["best"]) EXPECT_EQ(e["plan"]["ep"], 1);
+}
+
+TEST(ContextParallel, PlanSearchCountsTheCpPlansByHand) {
+  // GPT-3 on 2 devices, global batch 2 (numbered as plan_search.cpp enumerates them):
+  //   tp 1 pp 1 cp 1 dp 2: microbatch 1; ZeRO 0-3; 3 recomputes             = 12
+  //   tp 1 pp 1 cp 2 dp 1: microbatch 1, 2; ZeRO 0-3 (dp x cp = 2); 3       = 24
+  //   tp 1 pp 2 cp 1 dp 1: microbatch 1, 2; interleave: the 10 divisors of 48; 3 = 60
+  //   tp 2 pp 1 cp 1 dp 1: microbatch 1, 2; sequence parallel or not; 3    = 12
+  auto r = ridge_test::run_ridge("plan gpt3 --system dgx-a100 --gpus 2 --global-batch 2 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["considered"], 108);
+}
+
+TEST(ExpertParallel, BadPlansExitTwoWithTheReason) {
+  // One throw site (check_plan) raises them all, so tests/test_input_error_table.cpp
+  // keeps its one row for it (tp=5); the ep and cp reasons are checked here.
+  const std::pair<const char*, const char*> cases[] = {
+      {"analyze gpt3 --system dgx-a100 --parallel dp=2,ep=2", "plan for 'gpt3': ep=2 needs a mixture-of-experts model"},
+      {"analyze gpt3 --system dgx-a100 --parallel tp=8,cp=3",
+       "plan for 'gpt3': cp=3 does not split the sequence of 2048 into 2 x cp = 6 equal chunks"},
+      {"memory mixtral-8x7b --system dgx-h100 --parallel dp=3,ep=3", "plan for 'mixtral-8x7b': ep=3 does not divide the 8 experts"},
+      {"analyze mixtral-8x7b --system dgx-h100 --parallel dp=2,ep=4", "plan for 'mixtral-8x7b': ep=4 does not divide dp x cp = 2"},
+      {"query mixtral-8x7b --system dgx-h100 --parallel tp=2,dp=2,ep=2",
+       "plan for 'mixtral-8x7b': ep=2 with tp=2 needs --sequence-parallel"},
+      {"analyze gpt3 --system dgx-a100 --parallel tp=8,cp=2 --gpus 8", "--gpus 8 is not tp x pp x dp x cp = 16"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto r = ridge_test::run_ridge(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+class ExpertSweep : public ridge_test::FolderTest {};
+
+TEST_F(ExpertSweep, SweepPointsEqualTheAnalyzeRun) {
+  write("s.toml", "models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\ngpus = [16]\n"
+                  "[parallel]\nzero = 1\n[[vary]]\nkey = \"parallel.ep\"\nvalues = [2, 8]\n");
+  auto sweep = ridge_test::run_ridge("sweep " + at("s.toml") + " --format json");
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  nlohmann::json points = nlohmann::json::parse(sweep.out)["points"];
+  ASSERT_EQ(points.size(), 2u);
+  const char* single[2] = {"dp=16,ep=2", "dp=16,ep=8"};
+  for (size_t i = 0; i < 2; ++i) {
+    nlohmann::json one = run_json(std::string("analyze mixtral-8x7b --system dgx-h100 --zero 1 --parallel ") + single[i]);
+    EXPECT_EQ(points[i]["plan"], one["plan"]) << single[i];
+    EXPECT_EQ(points[i]["totals"]["iteration_time_s"], one["totals"]["iteration_time_s"]) << single[i];
+    EXPECT_EQ(points[i]["totals"]["memory_per_device_bytes"], one["totals"]["memory_per_device_bytes"]) << single[i];
+  }
+  // A bad value is an error where it was written (line 5), exit 2.
+  write("bad.toml", "models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\ngpus = [16]\n[parallel]\nep = 0\n");
+  auto bad = ridge_test::run_ridge("sweep " + at("bad.toml"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("bad.toml:5:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("parallel.ep must be an integer from 1"), std::string::npos) << bad.err;
+}
+
+}  // namespace
