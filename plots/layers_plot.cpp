@@ -123,6 +123,20 @@ std::vector<Bar> bars_of(const LayersRequest& req) {
     other.bound = "mixed";
     bars.push_back(other);
   }
+  // A parallel plan's collectives: bars of their own among the drawn ones, by time.
+  const size_t drawn = bars.size() - (!bars.empty() && bars.back().other ? 1 : 0);
+  std::vector<Bar> collectives;
+  for (const CollectiveWork& c : req.collectives) {
+    Bar b;
+    b.name = c.name + " (" + c.link + ")";
+    b.link = b.time = c.time_s;
+    b.time_by_bound[Bound::Kind::link] = c.time_s;
+    b.bound = "link:" + c.link;
+    collectives.push_back(b);
+  }
+  bars.insert(bars.begin() + static_cast<std::ptrdiff_t>(drawn), collectives.begin(), collectives.end());
+  std::stable_sort(bars.begin(), bars.begin() + static_cast<std::ptrdiff_t>(drawn + collectives.size()),
+                   [](const Bar& a, const Bar& b) { return a.time > b.time; });
   return bars;
 }
 
@@ -196,6 +210,7 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
                                     std::string(dtype_name(req.settings.dtype)) + ",",
                                     std::string(phase_name(req.settings.phase)) + ";",
                                     "step " + si_label(t.totals.timing.time_s, "s")};
+  if (!req.plan.empty()) title.insert(title.begin() + 1, req.plan + ", one device,");
   const double L = style.line_in();
   // The figure keeps its width (the default, a preset's or --size's): long names are
   // shortened to fit, never widening a .tex past the text it was sized for.
@@ -205,13 +220,15 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
   double parts[4] = {0, 0, 0, 0};
   for (const LayerResult& l : t.layers)
     parts[0] += l.timing.compute_s, parts[1] += l.exposed_memory_s, parts[2] += l.timing.link_s, parts[3] += l.timing.overhead_s;
+  const std::string link_part = req.collectives.empty() ? "host link" : parts[2] > 0 ? "host link, collectives" : "collectives";
+  for (const CollectiveWork& c : req.collectives) parts[2] += c.time_s;
   // The key: the parts the step has, and the bound markers the drawn bars carry.
   auto key_of = [&](const std::vector<Bar>& drawn) {
     std::set<Bound::Kind> kinds;
     for (const Bar& b : drawn) kinds.insert(b.kind());
     using K = KeySample::Kind;
     std::vector<KeyEntry> entries;
-    const char* part_names[4] = {"compute", "exposed memory", "host link", "launch"};
+    const std::string part_names[4] = {"compute", "exposed memory", link_part, "launch"};
     for (int p = 0; p < 4; ++p)
       if (parts[p] > 0 || p == 0) entries.push_back({part_names[p], {K::swatch, "lt " + std::to_string(p + 1)}});
     if (kinds.count(Bound::Kind::compute)) entries.push_back({"compute-bound", {K::marker, "rgb '#222222'", 5, 0.35}});

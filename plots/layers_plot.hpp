@@ -8,6 +8,10 @@
 //   exposed memory   the memory time not hidden under compute, max(0, memory - compute);
 //   link             host-link transfer (with --data-on host);
 //   launch           kernel-launch overhead.
+// With a parallel plan, the bars are one device's layers (its tensor-parallel shard of
+// a pipeline stage, or a data-parallel replica) for one microbatch, and each of the
+// plan's collectives is a bar of its own, named by group, op, pass and link ("tp
+// all_reduce forward (scale_up)"), all of it link time (the key's "collectives").
 // A symbol after each bar marks its bound, as the Result stage gives it: a square for
 // compute-bound, a triangle for memory-bound, a circle in the launch colour for
 // launch-overhead-bound (most of its time is kernel launches, whatever its roofline
@@ -41,6 +45,10 @@ struct LayersRequest {
   TimedHardware run;
   LayerGrouping group = LayerGrouping::automatic;
   size_t top = 25;  // bars drawn; the rest go into "other"
+  // --parallel: the plan ("tp8 pp1 dp1 mb1") and its collectives, each a bar of its own
+  // (never folded into "other"), all link time, bound `link:<level>`.
+  std::string plan;
+  std::vector<CollectiveWork> collectives;
 };
 
 PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem);

@@ -48,6 +48,7 @@ Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
   std::vector<std::string> title = {H == 1 ? model.name + " on " + hardware_title(req.runs[0].hw) + ":" : model.name + ",",
                                     "batch " + std::to_string(req.settings.batch) + ",", std::string(dtype_name(dtype)) + ",",
                                     std::string(phase_name(req.settings.phase))};
+  if (!req.plan.empty()) title.insert(title.begin() + 1, req.plan + ", one device,");
   std::vector<std::string>& key_texts = pr.key_texts;
   if (H > 1)
     for (size_t h = 0; h < H; ++h) key_texts.push_back(hardware_key(req.runs[h], scene.hw[h]));
@@ -61,6 +62,8 @@ Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
     for (size_t h = 0; h < H; ++h) key_texts[h] = short_hardware_key(req.runs[h], scene.hw[h]);
   key_texts.push_back("marker area: time share");
   if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
+  // A link diagonal's label may find no free spot beside its line: the key names each.
+  key_texts.insert(key_texts.end(), scene.link_keys.begin(), scene.link_keys.end());
   // Several hardware: without --size, room for the key's entries below the title.
   PlotStyle& sized = pr.sized;
   sized = style;

@@ -18,6 +18,17 @@
 //     key says so; repeated blocks at one spot are
 //     one point ("encoder.*.ffn x12, 19%") unless `group` is off; the `labels`
 //     heaviest labelled clear of each other, and a note says when fewer fit;
+//   - with a parallel plan (one hardware, the system's device): one more diagonal per
+//     network level the plan's collectives cross, at its achievable bandwidth (the
+//     system descriptor's bandwidth x efficiency), labelled like a memory level where
+//     there is room and named in the key ("link: NVLink 3 / NVSwitch 234 GB/s"); and
+//     each collective a point: x = its FLOPs per byte over the link
+//     (collective_intensity.hpp: an all-reduce 1 / (2 x element bytes)), y = FLOPs /
+//     time, so its distance under its link's diagonal is the share of the link's
+//     achievable bandwidth it attains. A collective without FLOPs (all-gather,
+//     send/recv, all-to-all) has no place on a log x axis: it is drawn at the smallest
+//     intensity of the rest of the plot, halved, at y = that intensity x its attained
+//     link bandwidth, so it reads the same way, and its name says "0 FLOP/B";
 //   - with several hardware, each its own dash pattern and marker shape as well as
 //     colour (print-safe). No label is set over a line or a point: one without a free
 //     spot is left out, and a note says so.
@@ -42,12 +53,33 @@ struct TimedHardware {
   RunResult timing;  // the model derived at the run's settings on `hw`
 };
 
+// A collective of a parallel plan as one device runs it (plot roofline / layers --parallel),
+// for one microbatch: the plan's per-iteration count x time over the microbatches.
+struct CollectiveWork {
+  std::string name;        // "tp all_reduce forward"
+  std::string link;        // the level it crosses: "scale_up", "scale_out", "scale_up+scale_out"
+  double time_s = 0;
+  double flops = 0;        // the reduction's additions; 0 for gathers, all-to-all, send/recv
+  double link_bytes = 0;   // bytes x the bus-bandwidth factor (collective_intensity.hpp)
+};
+
+// A network level the plan's collectives use, drawn as a diagonal at its achievable
+// bandwidth: "NVLink 3 / NVSwitch 234 GB/s".
+struct LinkRoof {
+  std::string label;
+  double bandwidth_Bps = 0;
+};
+
 struct RooflineRequest {
   const Model* model = nullptr;
   RunSettings settings;
   std::vector<TimedHardware> runs;  // one or more, overlaid
   int labels = 8;                    // how many of the heaviest points to name
   bool group = true;                 // repeated blocks on one spot as one point
+  // --parallel (one run): the plan ("tp8 pp1 dp1 mb1"), its link roofs and collectives.
+  std::string plan;
+  std::vector<LinkRoof> link_roofs;
+  std::vector<CollectiveWork> collectives;
 };
 
 // The script (`stem`.gp) and data (`stem`.dat) drawing `stem` + the style's extension.

@@ -98,13 +98,55 @@ std::vector<Point> points_of(size_t h, const Model& model, const RunResult& t, b
     }
     // At its roofline position: FLOPs over max(compute, memory), its launch time shown apart.
     out.push_back({h, {i}, model.layers[i].name, l.arithmetic_intensity, l.roofline_attained_flops, l.step_share,
-                   l.timing.time_s, 0, 0, l.bound.kind == Bound::Kind::overhead});
+                   l.timing.time_s, 0, 0, l.bound.kind == Bound::Kind::overhead, ""});
   }
   for (Point& p : out) {
     p.size = marker_size(p.share);
     p.r_in = marker_radius_in(p.size);
   }
   return out;
+}
+
+// --parallel: the plan's link roofs join the run's diagonals and its collectives the
+// points (roofline_plot.hpp says where a collective without FLOPs goes).
+void add_parallel(const RooflineRequest& req, Scene& s) {
+  if (req.link_roofs.empty() && req.collectives.empty()) return;
+  Hardware& H = s.hw.front();
+  for (const LinkRoof& l : req.link_roofs) {
+    H.diags.push_back({l.bandwidth_Bps, l.label});
+    s.link_keys.push_back("link: " + l.label);
+    s.x_lo = std::min(s.x_lo, H.run_flops / l.bandwidth_Bps);
+    s.x_hi = std::max(s.x_hi, H.run_flops / l.bandwidth_Bps);
+  }
+  const double step = req.runs.front().timing.totals.timing.time_s;
+  std::vector<std::pair<Point, double>> without_flops;  // with their attained link bandwidth
+  for (const CollectiveWork& c : req.collectives) {
+    if (!(c.time_s > 0) || !(c.link_bytes > 0)) continue;
+    Point p{0, {}, c.name + " (" + c.link + ")", 0, 0, step > 0 ? c.time_s / step : 0, c.time_s, 0, 0, false, "link:" + c.link};
+    if (c.flops > 0) {
+      p.intensity = c.flops / c.link_bytes;
+      p.attained = c.flops / c.time_s;
+      s.x_lo = std::min(s.x_lo, p.intensity);
+      s.y_lo = std::min(s.y_lo, p.attained);
+      s.points.push_back(std::move(p));
+    } else {
+      p.name = c.name + " (" + c.link + ", 0 FLOP/B)";
+      without_flops.emplace_back(std::move(p), c.link_bytes / c.time_s);
+    }
+  }
+  const double x_edge = s.x_lo / 2;
+  for (auto& [p, link_Bps] : without_flops) {
+    p.intensity = x_edge;
+    p.attained = x_edge * link_Bps;
+    s.y_lo = std::min(s.y_lo, p.attained);
+    s.points.push_back(std::move(p));
+  }
+  if (!without_flops.empty()) s.x_lo = x_edge;
+  for (Point& p : s.points)
+    if (!p.bound.empty()) {
+      p.size = marker_size(std::min(1.0, p.share));
+      p.r_in = marker_radius_in(p.size);
+    }
 }
 
 }  // namespace
@@ -144,6 +186,7 @@ Scene scene_of(const RooflineRequest& req) {
     }
     s.hw.push_back(std::move(H));
   }
+  add_parallel(req, s);
   return s;
 }
 

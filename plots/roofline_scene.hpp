@@ -1,6 +1,7 @@
 // What a roofline plot draws, before any geometry: per hardware its roofs (one per
 // distinct achievable peak) and memory diagonals, and the model's layers as points
-// (repeated blocks on one spot grouped), with the ranges they span; and the key's
+// (repeated blocks on one spot grouped), with a parallel plan its link diagonals and
+// collectives as points, with the ranges they span; and the key's
 // text naming each hardware of an overlay. Used by roofline_layout and roofline_script.
 #pragma once
 
@@ -35,6 +36,7 @@ struct Point {
   double intensity, attained, share, time_s, size;
   double r_in = 0;              // marker radius, inches
   bool launch_bound = false;    // the Result's bound is `overhead`: kernel launches take most of its time
+  std::string bound;            // a collective's ("link:scale_up"); empty for a layer (its Result's)
   // "encoder.*.ffn ×12, 19%"; short: the name's last part only, "ffn ×12, 19%".
   std::string label(bool short_form = false) const {
     const std::string shown = short_form ? name.substr(name.find_last_of("./") + 1) : name;
@@ -44,7 +46,7 @@ struct Point {
 
 struct Hardware {
   std::vector<Roof> roofs;
-  std::vector<Diagonal> diags;  // per memory level, DRAM first
+  std::vector<Diagonal> diags;  // per memory level, DRAM first; then a parallel plan's network links
   double run_flops = 0;         // the run's dtype roof
   size_t skipped = 0;           // layers without arithmetic or traffic
 };
@@ -53,6 +55,7 @@ struct Scene {
   std::vector<Hardware> hw;
   std::vector<Point> points;
   bool launch_bound = false;  // some point is launch-bound: the key explains its marker
+  std::vector<std::string> link_keys;  // a parallel plan's links, named in the key: "link: NVLink 3 / NVSwitch 234 GB/s"
   double x_lo = 1e300, x_hi = 0, y_lo = 1e300, y_hi = 0;
   double run_roofs_hi = 0;  // the highest roof of the run's dtype
 };

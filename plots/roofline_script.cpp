@@ -59,7 +59,7 @@ Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s,
   b.dram = dat.begin_block(which + ": DRAM diagonal (memory level 0), x y = bandwidth x intensity, up to the run's roof");
   const Diagonal& d0 = H.diags[0];
   dat.out() << segment(d0.x0, d0.bandwidth * d0.x0, d0.x1, d0.bandwidth * d0.x1);
-  b.other_levels = dat.begin_block(which + ": diagonals of the nearer memory levels, x y (segments)");
+  b.other_levels = dat.begin_block(which + ": diagonals of the nearer memory levels (and a parallel plan's links), x y (segments)");
   for (size_t m = 1; m < H.diags.size(); ++m) {
     const Diagonal& d = H.diags[m];
     dat.out() << segment(d.x0, d.bandwidth * d.x0, d.x1, d.bandwidth * d.x1);
@@ -79,9 +79,10 @@ Blocks write_hardware(DataFile& dat, const RooflineRequest& req, const Scene& s,
   dat.out() << "\n";
   for (const Point& p : s.points) {
     if (p.run != h) continue;
-    const LayerResult& l = t.layers[p.layers.front()];
+    const bool layer = p.bound.empty();  // else a collective: no layer index (-1), its link bound
     dat.out() << gp_number(p.intensity) << " " << gp_number(p.attained) << " " << gp_number(p.share) << " " << gp_number(p.size)
-              << " " << gp_number(p.time_s) << " " << p.layers.front() << " " << data_string(l.bound.label, mk) << " "
+              << " " << gp_number(p.time_s) << " " << (layer ? std::to_string(p.layers.front()) : "-1") << " "
+              << data_string(layer ? t.layers[p.layers.front()].bound.label : p.bound, mk) << " "
               << data_string(p.layers.size() > 1 ? p.name + " x" + std::to_string(p.layers.size()) : p.name, mk) << "\n";
   }
   b.labels = dat.begin_block(which + ": roof, bandwidth and ridge labels: x y text angle linetype (centred)");
@@ -153,6 +154,8 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
   if (s.launch_bound)
     clauses.push_back("keyentry with points pt 4 ps 1.4*marker lc rgb '#555555' lw 1.2 title " +
                       gp_string(kLaunchBoundKey, style.markup()));
+  for (const std::string& link : s.link_keys)
+    clauses.push_back("keyentry with lines lt 1 lw 1 dt (5,4) title " + gp_string(link, style.markup()));
   const std::string line_font = " font '," + gp_number(style.font_size * kLineFont) + "'";
   for (size_t h = 0; h < H; ++h) {
     std::string tc = " tc lt " + std::to_string(h % kOkabeIto.size() + 1) + " notitle";

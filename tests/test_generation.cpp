@@ -86,5 +86,16 @@ TEST(Generation, PromptPlusGenerationPastMaxPositionsIsAnError) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << "\n" << r.out;
 }
 
+// `--set model.NAME=V` reaches the model on one device as with --parallel (it used to be
+// ignored there). Llama-2-70B's KV cache per token and layer: K and V, 8 KV heads x 128 x
+// 2 B = 4,096 B; after a 16-token prompt and 4 tokens (3 decode steps) it holds 19
+// tokens: 8 layers x 19 x 4,096 = 622,592 B, not the 80 layers' 6,225,920 B.
+TEST(Generation, SetModelParamsApplyOnOneDevice) {
+  ridge_test::RidgeRun r =
+      ridge_test::run_ridge("generate llama-2-70b --hw h200 --prompt 16 --gen 4 --set model.layers=8 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"kv_cache_bytes\": 622592,"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace ridge

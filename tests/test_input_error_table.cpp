@@ -765,6 +765,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 9000 --global-batch 8", "plan: --gpus 9000 is more than the 4480 devices of system 'dgx-a100'", false},
     {RO, "", AM " --batch 0", "--batch must be a positive integer (got 0)", false},
     {RO, "", AM " --optimizer sgd", "--optimizer applies to training only (this run is inference)", false},
+    {RO, "", AM " --dtype fp16 --precision mixed", "--precision mixed applies to training only (this run is inference)", false},
     {RO, "", AM " --weight-dtype int4 --weight-group 100", "--weight-group must be 32, 64 or 128 (got 100)", false},
     {RO, "", AM " --weight-group 64", "--weight-group applies with --weight-dtype", false},
     {RO, "", "RIDGE analyze gpt2 --all-logits", "--all-logits applies to --phase prefill", false},

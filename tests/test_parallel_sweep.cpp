@@ -60,6 +60,39 @@ TEST(ParallelSweep, PlansThatDoNotDivideAreRowsWithAStatus) {
   EXPECT_EQ(heads.points[0].status, "invalid plan: tp=5 does not divide the 96 attention heads");
 }
 
+TEST(ParallelSweep, ACnnRunsDataParallelOnlyAndOtherPlanKeysAreAStatus) {
+  auto sweep = run_parallel_sweep(parse_sweep("models = [\"resnet50\"]\nsystem = [\"dgx1-v100\"]\n[parallel]\n"
+                                              "global_batch = 256\n[[vary]]\nkey = \"parallel.dp\"\nvalues = [1, 8]\n",
+                                              "in.toml"));
+  ASSERT_EQ(sweep.points.size(), 2u);
+  for (const auto& p : sweep.points) {
+    ASSERT_EQ(p.status, "ok");
+    ASSERT_TRUE(p.data_parallel);
+    EXPECT_FALSE(p.estimate);
+  }
+  const ridge::DataParallelEstimate& one = *sweep.points[0].data_parallel;
+  const ridge::DataParallelEstimate& eight = *sweep.points[1].data_parallel;
+  // dp 1: one device runs the whole batch of 256 and reduces nothing.
+  EXPECT_EQ(one.settings.batch, 256);
+  EXPECT_TRUE(one.collectives.empty());
+  EXPECT_EQ(one.iteration_time_s, one.step_s);
+  // dp 8: 32 samples per replica and one all-reduce of the fp32 gradients, 4 B x params
+  // (25,557,032 for resnet50, torchvision's count) = 102,228,128 B (test_parallel.cpp
+  // checks its time by hand).
+  EXPECT_EQ(eight.settings.batch, 32);
+  ASSERT_EQ(eight.collectives.size(), 1u);
+  EXPECT_EQ(eight.collectives[0].cost.bytes, 102228128.0);
+  EXPECT_EQ(eight.collectives[0].cost.group_size, 8);
+  EXPECT_DOUBLE_EQ(eight.samples_per_s, 256 / eight.iteration_time_s);
+  auto sharded = run_parallel_sweep(parse_sweep("models = [\"resnet50\"]\nsystem = [\"dgx1-v100\"]\n[parallel]\n"
+                                                "tp = 2\n", "in.toml"));
+  EXPECT_EQ(sharded.points[0].status,
+            "invalid plan: the model has no [params] to shard, so only dp, global_batch and overlap apply");
+  auto too_many = run_parallel_sweep(parse_sweep("models = [\"resnet50\"]\nsystem = [\"dgx1-v100\"]\n[parallel]\n"
+                                                 "dp = 16\nglobal_batch = 256\n", "in.toml"));
+  EXPECT_EQ(too_many.points[0].status, "invalid plan: dp 16 is more than the 8 devices of dgx1-v100");
+}
+
 // The line of the error a sweep text raises when run.
 int64_t error_line(const std::string& text) {
   try {
@@ -107,13 +140,38 @@ TEST_F(ParallelSweepCli, EachPointEqualsTheSingleAnalyzeRun) {
   }
 }
 
+TEST_F(ParallelSweepCli, EachCnnPointEqualsTheSingleDataParallelAnalyzeRun) {
+  write("s.toml", "models = [\"resnet50\"]\nsystem = [\"dgx1-v100\"]\n[parallel]\nglobal_batch = 256\ndp = [2, 8]\n");
+  auto sweep = ridge_test::run_ridge("sweep " + at("s.toml") + " --format json");
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  EXPECT_NE(sweep.err.find("resnet50 on dgx1-v100: fastest plan that fits: dp8 (data parallel)"), std::string::npos) << sweep.err;
+  nlohmann::json points = nlohmann::json::parse(sweep.out)["points"];
+  ASSERT_EQ(points.size(), 2u);
+  const char* dp[2] = {"2", "8"};
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(dp[i]);
+    auto one = ridge_test::run_ridge(std::string("analyze resnet50 --system dgx1-v100 --parallel dp=") + dp[i] +
+                                     " --global-batch 256 --format json");
+    ASSERT_EQ(one.status, 0) << one.err;
+    nlohmann::json expected = nlohmann::json::parse(one.out);
+    EXPECT_EQ(points[i]["status"], "ok");
+    EXPECT_EQ(points[i]["plan"], expected["plan"]);
+    EXPECT_EQ(points[i]["totals"], expected["totals"]);
+  }
+  auto csv = ridge_test::run_ridge("sweep " + at("s.toml") + " --quiet");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  // tokens_per_s is empty for a CNN; samples_per_s is given.
+  std::string row = csv.out.substr(csv.out.find('\n') + 1);
+  EXPECT_EQ(row.substr(0, row.find(",ok,") + 4), "resnet50,dgx1-v100,2,1,1,2,false,1,256,0,none,1,true,ok,") << row;
+}
+
 TEST_F(ParallelSweepCli, CsvHasTheTotalsColumnsAndSingleDeviceOptionsAreRefused) {
   write("s.toml", std::string(kHead) + "[parallel]\ntp = 8\npp = 8\n");
   auto csv = ridge_test::run_ridge("sweep " + at("s.toml"));
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
             "model,system,gpus,tp,pp,dp,cp,ep,sequence_parallel,microbatch,global_batch,zero,recompute,interleave,overlap,"
-            "status,iteration_time_s,tokens_per_s,mfu,hfu,bubble_share,communication_time_s,memory_per_device_bytes,fits");
+            "status,iteration_time_s,tokens_per_s,samples_per_s,mfu,hfu,bubble_share,communication_time_s,memory_per_device_bytes,fits");
   EXPECT_NE(csv.err.find("gpt3 on dgx-a100: "), std::string::npos) << csv.err;
   auto per_layer = ridge_test::run_ridge("sweep " + at("s.toml") + " --per-layer");
   EXPECT_EQ(per_layer.status, 2);

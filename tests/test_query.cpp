@@ -150,6 +150,9 @@ TEST(AnalyzeCli, HardwareColumnsAndErrors) {
   std::tie(rc, out) = ridge("list hw-models");
   EXPECT_EQ(rc, 0);
   EXPECT_NE(out.find("hierarchical"), std::string::npos) << out;
+  // The summary wraps onto a second line rather than being cut with "…".
+  EXPECT_EQ(out.find("\u2026"), std::string::npos) << out;
+  EXPECT_NE(out.find("the slowest level binds"), std::string::npos) << out;
 }
 
 TEST(AnalyzeCli, CsvCarriesTheTableColumns) {

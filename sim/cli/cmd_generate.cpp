@@ -162,8 +162,9 @@ int run_generate(const Args& args) {
   RunSettings settings = to_run_settings(run);
   if (!parallel.empty()) return run_parallel_generate(model_arg, parallel, system_name, hwo, settings, {prompt, gen}, out);
   SelectedHardware hw = *to_hardware(hwo);
-  Model prefill_model = load_model(model_arg, prompt);
-  Model decode_model = load_model(model_arg, 1);
+  std::vector<ParamOverride> overrides = model_overrides(hwo);
+  Model prefill_model = load_model(model_arg, overrides, to_onnx_options(run), prompt);
+  Model decode_model = load_model(model_arg, overrides, to_onnx_options(run), 1);
   GenerationResult g;
   {
     ProgressLine progress(std::cerr, progress_wanted(quiet), "generate: timing the prefill and " + std::to_string(gen - 1) + " decode steps");

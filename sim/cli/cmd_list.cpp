@@ -43,7 +43,7 @@ ColumnTable list_models() {
 
 ColumnTable list_hw_models() {
   ColumnTable t;
-  t.columns = {{"hw-model", "hw_model", false}, {"what it computes", "summary", false, true}};
+  t.columns = {{"hw-model", "hw_model", false}, {"what it computes", "summary", false, true, true}};
   for (const HardwareModel* m : hardware_models())
     t.rows.push_back({text_cell(std::string(m->name())), text_cell(std::string(m->summary()))});
   return t;

@@ -60,9 +60,6 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   return p;
 }
 
-namespace {
-
-// The system --system names, after checking the hardware options a plan reads.
 SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw) {
   if (!hw.hw.empty()) throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   for (const std::string& set : hw.sets)
@@ -73,13 +70,15 @@ SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues
   return load_system(v.system.empty() ? "dgx-a100" : v.system, hw.efficiency == "none");
 }
 
+namespace {
+
 bool option_given(const po::variables_map& given, const char* option) {
   return given.count(option) && !given[option].defaulted();
 }
 
-// A model that is not a transformer: data parallelism only (data_parallel.hpp).
-int write_data_parallel(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
-                        const RunOptionValues& run, const OutputOptionValues& out, const po::variables_map& given) {
+}  // namespace
+
+ParallelPlan data_parallel_plan(const std::string& model, const ParallelOptionValues& v, const po::variables_map& given) {
   ParallelPlan plan = to_parallel_plan(v);
   if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1 || plan.cp > 1)
     throw InputError({}, "--parallel " + v.parallel + ": model '" + model + "' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies",
@@ -90,6 +89,15 @@ int write_data_parallel(const std::string& model, const ParallelOptionValues& v,
       throw InputError({}, std::string("--") + option + " does not apply to data parallelism of model '" + model + "'",
                        "each replica runs one training step at --global-batch / dp samples; --dtype, --precision and "
                        "--optimizer set it");
+  return plan;
+}
+
+namespace {
+
+// A model that is not a transformer: data parallelism only (data_parallel.hpp).
+int write_data_parallel(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
+                        const RunOptionValues& run, const OutputOptionValues& out, const po::variables_map& given) {
+  ParallelPlan plan = data_parallel_plan(model, v, given);
   OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::json});
   SystemSpec system = plan_system(v, hw);
   RunOptionValues step = run;

@@ -31,6 +31,12 @@ bool wants_parallel(const ParallelOptionValues& v);
 void refuse_plan_options(const po::variables_map& given);
 // The plan --parallel and its companions describe (not yet checked against a model).
 ParallelPlan to_parallel_plan(const ParallelOptionValues& v);
+// The system --system names (default dgx-a100), after checking that the hardware options
+// given are ones a plan reads (--set model.NAME=V, --efficiency).
+SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw);
+// The plan of a model that is not a transformer (data parallelism only): tp, pp or ep above
+// 1, or an option only a transformer's plan or a single device reads, is an InputError.
+ParallelPlan data_parallel_plan(const std::string& model, const ParallelOptionValues& v, const po::variables_map& given);
 // Loads the system and model, checks the plan and estimates one training iteration;
 // `--set model.NAME=V` of `hw` overrides the model's [params].
 TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw);

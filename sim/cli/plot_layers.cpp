@@ -3,6 +3,7 @@
 #include "sim/base/error.hpp"
 #include "sim/cli/plot_kinds.hpp"
 #include "sim/cli/plot_options.hpp"
+#include "sim/cli/plot_parallel.hpp"
 #include "sim/workload/model_catalog.hpp"
 
 namespace ridge::cli {
@@ -12,6 +13,7 @@ int run_plot_layers(const Args& args) {
   RunOptionValues run;
   HardwareOptionValues hwo;
   PlotOptionValues plot;
+  ParallelOptionValues par;
   std::string group = "auto";
   int top = 25;
   po::options_description general("General");
@@ -24,7 +26,7 @@ int run_plot_layers(const Args& args) {
                                                           "\"other\" and blocks leave less: then block)")
       ("top", po::value(&top)->default_value(25), "bars drawn, heaviest first; the rest are summed into \"other\"");
   po::options_description visible;
-  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(bars).add(plot_option_group(plot));
+  visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(parallel_option_group(par)).add(bars).add(plot_option_group(plot));
   po::positional_options_description pos;
   pos.add("model", 1);
   po::variables_map vm;
@@ -33,20 +35,30 @@ int run_plot_layers(const Args& args) {
       "Draws where the step's time goes on the hardware: one horizontal bar per layer (or per block, or\n"
       "per op type), heaviest at the top with its full name, the tail summed into \"other\". Each bar\n"
       "stacks compute, exposed memory (memory time beyond compute), host link and launch, and a symbol\n"
-      "marks whether it is compute- or memory-bound.",
+      "marks whether it is compute- or memory-bound. With --system and --parallel: one device's share (a tensor-\n"
+      "parallel rank of a pipeline stage, or a data-parallel replica) for one microbatch, and each collective of\n"
+      "the plan as a bar of its own (its time per iteration / microbatches), bound link:<level>.",
       {"ridge plot layers alexnet --hw v100 --output alexnet-layers.png",
        "ridge plot layers bert-base --hw a100 --group block --output bert-blocks.svg",
-       "ridge plot layers bert-base --hw a100 --group op --top 10 --style paper --output bert-ops.pdf"}};
+       "ridge plot layers bert-base --hw a100 --group op --top 10 --style paper --output bert-ops.pdf",
+       "ridge plot layers gpt3 --system dgx-a100 --parallel tp=8,pp=8,dp=1 --global-batch 64 --group block --output gpt3-tp8.png"}};
   if (!parse_command_line(args, visible, pos, vm, help)) return 0;
   if (model_arg.empty()) throw InputError({}, "plot layers: which model?", "ridge plot layers alexnet --hw v100 --output fig.png");
-  if (hwo.hw.empty()) throw InputError({}, "plot layers: which hardware? --hw is required", "--hw v100 (ridge list hardware)");
+  if (hwo.hw.empty() && !wants_parallel(par))
+    throw InputError({}, "plot layers: which hardware? --hw is required", "--hw v100 (ridge list hardware), or --system S --parallel ...");
+  if (!wants_parallel(par)) refuse_plan_options(vm);
   if (hwo.hw.size() > 1) throw InputError({}, "plot layers: one --hw at a time", "overlay several with: ridge plot roofline");
   if (top < 1) throw InputError({}, "--top must be 1 or more (got " + std::to_string(top) + ")");
   plots::LayerGrouping grouping = plots::parse_layer_grouping(group);
   PlotTarget target = plot_target(plot);
+  if (wants_parallel(par)) {
+    ParallelPlot pp = parallel_plot(model_arg, par, hwo, run, vm);
+    plots::LayersRequest req{&pp.model, pp.settings, pp.run, grouping, static_cast<size_t>(top), pp.plan, pp.collectives};
+    return render_plot(plots::layers_plot(req, target.style, target.stem), target);
+  }
   RunSettings settings = to_run_settings(run);
   Model model = load_cli_model(model_arg, run, hwo, settings);
-  plots::LayersRequest req{&model, settings, time_on_hardware(model, settings, hwo).front(), grouping, static_cast<size_t>(top)};
+  plots::LayersRequest req{&model, settings, time_on_hardware(model, settings, hwo).front(), grouping, static_cast<size_t>(top), {}, {}};
   return render_plot(plots::layers_plot(req, target.style, target.stem), target);
 }
 

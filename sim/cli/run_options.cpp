@@ -124,6 +124,9 @@ RunSettings to_run_settings(const RunOptionValues& v) {
   auto prec = parse_precision(v.precision);
   if (!prec) throw InputError({}, "--precision: unknown recipe '" + v.precision + "'", "use uniform or mixed");
   s.precision = *prec;
+  if (s.precision == Precision::mixed && s.phase != Phase::training)
+    throw InputError({}, "--precision mixed applies to training only (this run is " + std::string(phase_name(s.phase)) + ")",
+                     "drop --precision, or add --phase training");
   if (s.precision == Precision::mixed && s.dtype != DType::fp16 && s.dtype != DType::bf16)
     throw InputError({}, "--precision mixed needs a half-precision --dtype (got " + std::string(dtype_name(s.dtype)) + ")",
                      "use --dtype fp16 or --dtype bf16 with --precision mixed");

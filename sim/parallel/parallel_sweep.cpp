@@ -9,6 +9,7 @@
 #include "sim/base/error.hpp"
 #include "sim/parallel/plan_check.hpp"
 #include "sim/parallel/system_reader.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge {
 
@@ -74,6 +75,19 @@ std::string fit_gpus(ParallelPlan& plan, int64_t gpus, bool dp_given) {
   return {};
 }
 
+// Why a model that runs data parallel only cannot run `plan` on `system`, or nothing.
+std::string data_parallel_problem(const ParallelPlan& plan, const SystemSpec& system) {
+  const ParallelPlan defaults;
+  if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1 || plan.sequence_parallel || plan.microbatch != defaults.microbatch ||
+      plan.zero != 0 || plan.recompute != Recompute::none || plan.interleave != 1)
+    return "the model has no [params] to shard, so only dp, global_batch and overlap apply";
+  if (plan.dp > system.total_devices())
+    return "dp " + std::to_string(plan.dp) + " is more than the " + std::to_string(system.total_devices()) + " devices of " + system.id;
+  if (plan.batch() % plan.dp != 0)
+    return "global batch " + std::to_string(plan.batch()) + " is not a multiple of dp " + std::to_string(plan.dp);
+  return {};
+}
+
 }  // namespace
 
 ParallelSweep run_parallel_sweep(const SweepFile& file) {
@@ -90,8 +104,12 @@ ParallelSweep run_parallel_sweep(const SweepFile& file) {
   }
   std::vector<SystemSpec> systems;
   for (const SweepItem& s : file.systems) systems.push_back(located(s, [&] { return load_system(s.text); }));
-  std::vector<TransformerParams> shapes;
-  for (const SweepItem& m : file.models) shapes.push_back(located(m, [&] { return transformer_params(m.text, {}); }));
+  std::vector<std::optional<TransformerParams>> shapes;  // none: the model runs data parallel only
+  for (const SweepItem& m : file.models)
+    shapes.push_back(located(m, [&]() -> std::optional<TransformerParams> {
+      if (!is_transformer(load_model(m.text))) return std::nullopt;
+      return transformer_params(m.text, {});
+    }));
 
   // Sharded layers per (model, system, tp, cp, microbatch): the work every plan with them shares.
   std::map<std::tuple<size_t, size_t, int64_t, int64_t, int64_t>, ShardedLayers> layer_cache;
@@ -100,7 +118,7 @@ ParallelSweep run_parallel_sweep(const SweepFile& file) {
     auto it = layer_cache.find(key);
     if (it != layer_cache.end()) return it->second;
     const HardwareSpec& device = systems[system].device;
-    ShardedLayers l = time_sharded_layers(file.models[model].text, {}, shapes[model], tp, cp, microbatch, device,
+    ShardedLayers l = time_sharded_layers(file.models[model].text, {}, *shapes[model], tp, cp, microbatch, device,
                                           select_hardware_model(device, ""));
     return layer_cache.emplace(key, std::move(l)).first->second;
   };
@@ -116,13 +134,18 @@ ParallelSweep run_parallel_sweep(const SweepFile& file) {
     p.gpus = file.gpus.empty() ? 0 : std::stoll(file.gpus[at[2]].text);
     for (size_t k = 0; k < file.parallel.size(); ++k)
       set_plan_key(p.plan, file.parallel[k].key, file.parallel[k].values[at[3 + k]]);
+    const std::optional<TransformerParams>& shape = shapes[at[0]];
     std::string problem = fit_gpus(p.plan, p.gpus, dp_given);
-    if (problem.empty()) problem = plan_problem(p.plan, shapes[at[0]], systems[at[1]]).what;
+    if (problem.empty())
+      problem = shape ? plan_problem(p.plan, *shape, systems[at[1]]).what : data_parallel_problem(p.plan, systems[at[1]]);
     if (problem.empty()) {
       p.status = "ok";
-      p.estimate = estimate_training(p.model, systems[at[1]], p.plan, shapes[at[0]],
-                                     layers(at[0], at[1], p.plan.tp, p.plan.cp, p.plan.microbatch),
-                                     layers(at[0], at[1], 1, 1, p.plan.microbatch));
+      if (shape)
+        p.estimate = estimate_training(p.model, systems[at[1]], p.plan, *shape,
+                                       layers(at[0], at[1], p.plan.tp, p.plan.cp, p.plan.microbatch),
+                                       layers(at[0], at[1], 1, 1, p.plan.microbatch));
+      else
+        p.data_parallel = estimate_data_parallel(p.model, {}, systems[at[1]], p.plan.dp, p.plan.batch(), RunSettings{}, p.plan.overlap);
     } else {
       p.status = "invalid plan: " + problem;
     }

@@ -5,6 +5,11 @@
 // keys as written; they are parsed here, a bad value an InputError where it was written.
 // A plan that does not divide the model or the device count is a row whose status says
 // why, as a single-device sweep does for a point that cannot run.
+// A model without the [params] a plan shards by (a CNN: is_transformer is false) runs
+// data parallel only, as `ridge analyze MODEL --system S --parallel dp=D --global-batch B`
+// runs it (data_parallel.hpp: fp32, Adam); a point of it with any other plan key away
+// from its default (tp, pp, microbatch, zero, recompute, interleave, sequence
+// parallelism) is a row whose status says that only dp applies.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +18,7 @@
 #include <vector>
 
 #include "sim/engine/sweep_file.hpp"
+#include "sim/parallel/data_parallel.hpp"
 #include "sim/parallel/training_estimate.hpp"
 
 namespace ridge {
@@ -23,7 +29,11 @@ struct ParallelSweepPoint {
   int64_t gpus = 0;  // 0: the file gives no gpus
   ParallelPlan plan;
   std::string status;  // "ok", or "invalid plan: WHY" (no estimate)
-  std::optional<TrainingEstimate> estimate;
+  std::optional<TrainingEstimate> estimate;           // a transformer's plan
+  std::optional<DataParallelEstimate> data_parallel;  // a model that runs data parallel only
+  bool ok() const { return estimate || data_parallel; }
+  double iteration_time_s() const { return estimate ? estimate->iteration_time_s : data_parallel->iteration_time_s; }
+  bool fits() const { return estimate ? estimate->fits : data_parallel && data_parallel->fits; }
 };
 
 struct ParallelSweep {

@@ -2,6 +2,8 @@
 #include "sim/views/column_table.hpp"
 
 #include <algorithm>
+#include <sstream>
+#include <utility>
 
 #include "sim/views/text_width.hpp"
 
@@ -76,6 +78,19 @@ std::vector<std::vector<size_t>> column_groups(const ColumnTable& t, const std::
   return groups;
 }
 
+// `s` broken at spaces into lines of at most `width` code points (a longer word stays whole).
+std::vector<std::string> wrap_words(const std::string& s, size_t width) {
+  std::vector<std::string> lines;
+  std::istringstream words(s);
+  std::string word, line;
+  while (words >> word) {
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) lines.push_back(std::exchange(line, {}));
+    line += (line.empty() ? "" : " ") + word;
+  }
+  lines.push_back(line);
+  return lines;
+}
+
 void write_group(const ColumnTable& t, const std::vector<size_t>& width, const std::vector<size_t>& group,
                  std::ostream& out) {
   auto line = [&](auto cell_text) {
@@ -93,7 +108,17 @@ void write_group(const ColumnTable& t, const std::vector<size_t>& width, const s
   for (size_t i = 0; i < group.size(); ++i) rule += (i ? "  " : "") + std::string(width[group[i]], '-');
   line([&](size_t c) { return t.columns[c].title; });
   out << rule << '\n';
-  for (const auto& row : t.rows) line([&](size_t c) { return row[c].text; });
+  const size_t last = group.back();
+  const size_t indent = line_width(width, group) - width[last];
+  for (const auto& row : t.rows) {
+    if (!t.columns[last].wrap || display_width(row[last].text) <= width[last]) {
+      line([&](size_t c) { return row[c].text; });
+      continue;
+    }
+    std::vector<std::string> parts = wrap_words(row[last].text, width[last]);
+    line([&](size_t c) { return c == last ? parts[0] : row[c].text; });
+    for (size_t i = 1; i < parts.size(); ++i) out << std::string(indent, ' ') << elide_end(parts[i], width[last]) << '\n';
+  }
   if (!t.totals.empty()) {
     out << rule << '\n';
     line([&](size_t c) { return t.totals[c].text; });

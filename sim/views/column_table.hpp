@@ -1,9 +1,10 @@
 // One tabular result, rendered four ways from the same cells so they cannot disagree:
 // an aligned text table, Markdown and LaTeX use each cell's human text, CSV its raw value.
 // The text table keeps to kTextWidth (120) columns: when cutting the columns marked
-// `elide` with "…" (key columns in the middle, others at the end; 12 columns at least)
-// makes it fit, that; else the columns past the key columns wrap into blocks printed one
-// under the other, and a block still too wide is elided.
+// `elide` with "…" (key columns in the middle, others at the end; 12 columns at least;
+// a `wrap` column breaks onto more lines instead) makes it fit, that; else the columns
+// past the key columns wrap into blocks printed one under the other, and a block still
+// too wide is elided.
 #pragma once
 
 #include <ostream>
@@ -22,6 +23,7 @@ struct Column {
   std::string csv_name;  // CSV header (snake_case)
   bool numeric = true;   // right-aligned
   bool elide = false;    // text that may be cut with "…" to fit (names, descriptions, status)
+  bool wrap = false;     // with elide, the last column of a block: a narrowed cell wraps onto more lines instead
 };
 
 struct ColumnTable {

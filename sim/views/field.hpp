@@ -20,7 +20,7 @@ enum class Unit {
   text,       // as is
   count,      // 105.4M
   bytes,      // 618.3 KB
-  seconds,    // 1.757 us
+  seconds,    // 1.757 µs
   flop_rate,  // 98.84 TFLOP/s
   bandwidth,  // 1.093 TB/s ("inf" when bytes move and nothing is computed)
   intensity,  // 109.82 (FLOP/B)
@@ -45,7 +45,7 @@ struct Field {
   bool compact = false;  // in the default table (which must fit 120 columns)
 };
 
-// For people: "105.4M", "1.757 us", "82.4%".
+// For people: "105.4M", "1.757 µs", "82.4%".
 std::string human_text(const FieldValue& v, Unit unit);
 // For machines (CSV, plot data): integers exactly, doubles in shortest round-trip form
 // ("5e-06"), shapes "1x96x55x55", booleans true/false, null and n/a empty.

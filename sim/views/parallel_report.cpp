@@ -173,37 +173,45 @@ void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std
   }
 }
 
+Json data_parallel_plan_json(const DataParallelEstimate& e) {
+  Json plan = Json::object();
+  plan["dp"] = e.dp;
+  plan["global_batch"] = e.global_batch;
+  plan["per_device_batch"] = e.settings.batch;
+  plan["dtype"] = std::string(dtype_name(e.settings.dtype));
+  plan["overlap"] = e.overlap;
+  return plan;
+}
+
+Json data_parallel_totals_json(const DataParallelEstimate& e) {
+  Json t = Json::object();
+  t["iteration_time_s"] = e.iteration_time_s;
+  t["samples_per_s"] = e.samples_per_s;
+  t["mfu"] = e.mfu;
+  t["hfu"] = e.mfu;  // no recomputation
+  t["bubble_share"] = 0;
+  t["communication_time_s"] = e.exposed_s;
+  t["memory_per_device_bytes"] = e.memory_bytes;
+  t["fits"] = e.fits;
+  t["devices"] = e.dp;
+  t["params"] = e.params;
+  t["step_s"] = e.step_s;
+  t["backward_s"] = e.backward_s;
+  t["gradient_bytes"] = e.gradient_bytes;
+  t["dp_communication_s"] = e.collectives.empty() ? 0.0 : e.collectives.front().total_s();
+  t["dp_exposed_s"] = e.exposed_s;
+  t["model_flops"] = e.model_flops;
+  t["capacity_bytes"] = e.capacity_bytes;
+  return t;
+}
+
 void write_data_parallel_estimate(const DataParallelEstimate& e, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::json) {
-    Json plan = Json::object();
-    plan["dp"] = e.dp;
-    plan["global_batch"] = e.global_batch;
-    plan["per_device_batch"] = e.settings.batch;
-    plan["dtype"] = std::string(dtype_name(e.settings.dtype));
-    plan["overlap"] = e.overlap;
-    Json t = Json::object();
-    t["iteration_time_s"] = e.iteration_time_s;
-    t["samples_per_s"] = e.samples_per_s;
-    t["mfu"] = e.mfu;
-    t["hfu"] = e.mfu;  // no recomputation
-    t["bubble_share"] = 0;
-    t["communication_time_s"] = e.exposed_s;
-    t["memory_per_device_bytes"] = e.memory_bytes;
-    t["fits"] = e.fits;
-    t["devices"] = e.dp;
-    t["params"] = e.params;
-    t["step_s"] = e.step_s;
-    t["backward_s"] = e.backward_s;
-    t["gradient_bytes"] = e.gradient_bytes;
-    t["dp_communication_s"] = e.collectives.empty() ? 0.0 : e.collectives.front().total_s();
-    t["dp_exposed_s"] = e.exposed_s;
-    t["model_flops"] = e.model_flops;
-    t["capacity_bytes"] = e.capacity_bytes;
     Json j = Json::object();
     j["model"] = e.model;
     j["system"] = e.system;
-    j["plan"] = plan;
-    j["totals"] = t;
+    j["plan"] = data_parallel_plan_json(e);
+    j["totals"] = data_parallel_totals_json(e);
     j["collectives"] = collectives_json(e.collectives);
     write_json(out, j);
     return;

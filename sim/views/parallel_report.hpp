@@ -17,6 +17,9 @@ namespace ridge {
 // `analyze --parallel --format json` writes them under "plan" and "totals".
 Json plan_json(const ParallelPlan& p);
 Json training_totals_json(const TrainingEstimate& e);
+// The same for a data-parallel estimate (its "totals" give samples_per_s, not tokens).
+Json data_parallel_plan_json(const DataParallelEstimate& e);
+Json data_parallel_totals_json(const DataParallelEstimate& e);
 
 void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out);
 // Text or JSON (the keys of write_training_estimate's totals where they apply).

@@ -1,0 +1,35 @@
+// What `ridge plot layers` and `ridge plot roofline` draw with --parallel: one device's
+// share of the model timed on the system's device, for one microbatch, and the plan's
+// collectives per microbatch with the links they cross.
+//   - A transformer (a [params] model): one tensor-parallel rank of a pipeline stage,
+//     the model loaded with [params] tp = T and layers = L / P (so its embeddings and
+//     lm_head, which pp > 1 puts on the first and last stage, are both in it), run as
+//     one training microbatch in bf16 mixed precision with Adam, as the plan's estimate
+//     times it (sharded_layers.hpp); the collectives of `analyze --parallel`
+//     (training_estimate.hpp), each at count x time / microbatches.
+//   - Any other model: one data-parallel replica's training step at global batch / dp
+//     (data_parallel.hpp), and its gradient all-reduce.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plots/roofline_plot.hpp"
+#include "sim/cli/parallel_options.hpp"
+
+namespace ridge::cli {
+
+struct ParallelPlot {
+  Model model;                       // one device's share
+  RunSettings settings;              // one microbatch
+  plots::TimedHardware run;          // on the system's device
+  std::string plan;                  // "tp8 pp1 dp1 mb1", "dp8"
+  std::vector<plots::CollectiveWork> collectives;
+  std::vector<plots::LinkRoof> link_roofs;  // each level a collective crosses, scale-up first
+};
+
+// `given`: the options the command was given, for the checks `analyze --parallel` makes.
+ParallelPlot parallel_plot(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
+                           const RunOptionValues& run, const po::variables_map& given);
+
+}  // namespace ridge::cli
