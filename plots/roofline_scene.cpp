@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "sim/base/data_paths.hpp"
 #include "sim/base/error.hpp"
 
 namespace ridge::plots::roofline {
@@ -162,9 +163,7 @@ std::string short_hardware_key(const TimedHardware& run, const Hardware& H) {
     if (r.run) roof = r.flops;
   // A catalog device by its short id ("v100"); a descriptor file given by path by the
   // `name` it declares, not by its file name.
-  const std::string& id = run.hw.id;
-  const bool file = id.find('/') != std::string::npos || (id.size() > 5 && id.compare(id.size() - 5, 5, ".toml") == 0);
-  return (file ? hardware_title(run.hw) : id) + ": " + si_label(roof, "FLOP/s") + ", " + si_label(H.diags[0].bandwidth, "B/s");
+  return (names_a_file(run.hw.id) ? hardware_title(run.hw) : run.hw.id) + ": " + si_label(roof, "FLOP/s") + ", " + si_label(H.diags[0].bandwidth, "B/s");
 }
 // Whether a key entry fits the figure's width: gnuplot's key sample and its estimate of
 // the text take about 0.8 in more than ours.

@@ -196,7 +196,8 @@ std::string line_style(int colour, int style) {
 
 }  // namespace
 
-PlotBundle sweep_plot(const SweepTable& t, const PlotStyle& style, const std::string& stem, const SweepChoice& choice) {
+PlotBundle sweep_plot(const SweepTable& table, const PlotStyle& style, const std::string& stem, const SweepChoice& choice) {
+  const SweepTable t = with_device_names(table);
   const SweepFigure fig = plan_sweep_figure(t, choice);
   const TextMarkup mk = style.markup();
   const double L = style.line_in();

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sim/base/close_names.hpp"
+#include "sim/base/data_paths.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/input_file.hpp"
 #include "sim/base/toml_fields.hpp"
@@ -102,6 +103,13 @@ SweepTable parse_sweep_csv(const std::string& text, const std::string& file) {
   if (int status = t.column("status"); status >= 0)
     keep_rows(t, [&](const auto& r) { return r[static_cast<size_t>(status)] == "ok"; });
   if (t.rows.empty()) throw InputError({file, 0, 0}, "the CSV has no rows that ran (status ok)");
+  return t;
+}
+
+SweepTable with_device_names(SweepTable t) {
+  if (int hw = t.column("hardware"), device = t.column("device"); hw >= 0 && device >= 0)
+    for (SweepRow& r : t.rows)
+      if (std::string& cell = r.cells[static_cast<size_t>(hw)]; names_a_file(cell)) cell = r.cells[static_cast<size_t>(device)];
   return t;
 }
 

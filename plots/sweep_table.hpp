@@ -28,6 +28,11 @@ struct SweepTable {
   int column(const std::string& name) const;  // -1 when absent
 };
 
+// The table with each 'hardware' cell that names a descriptor file replaced by the name
+// that descriptor declares (the CSV's 'device' column), as figures draw it: the path is
+// relative to a sweep file the CSV does not record. --where still matches the path.
+SweepTable with_device_names(SweepTable t);
+
 // Keeps the rows whose cells `keep` accepts.
 void keep_rows(SweepTable& t, const std::function<bool(const std::vector<std::string>&)>& keep);
 

@@ -102,6 +102,20 @@ TEST(PlotSweep, SeriesFromTheCsvColumns) {
   expect_rel(std::stod(by_bw[0][2][0]), 1.5e12, "bandwidth parsed to B/s");
 }
 
+// A descriptor given by path is drawn by the name it declares (issue #26 item 9): the
+// CSV keeps the path in 'hardware' and the descriptor's name in 'device'.
+TEST(PlotSweep, DescriptorGivenByPathIsDrawnByItsName) {
+  SweepTable t = parse_sweep_csv(
+      "model,hardware,device,batch,samples_per_s\n"
+      "alexnet,hw/gpu.toml,My Lab GPU,1,100\nalexnet,hw/gpu.toml,My Lab GPU,64,1600\n"
+      "alexnet,v100,NVIDIA V100 SXM2 16 GB,1,50\nalexnet,v100,NVIDIA V100 SXM2 16 GB,64,800\n",
+      "s.csv");
+  auto blocks = dat_blocks(t);
+  ASSERT_GE(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0][0][0], "My Lab GPU");
+  EXPECT_EQ(blocks[1][0][0], "v100");  // a catalog id stays as the user wrote it
+}
+
 TEST(PlotSweep, ReadsTheCsvRidgeSweepWrites) {
   // Points in order v100 b1, v100 b64, a100 b1, a100 b64; v100 has no bf16 peak, so its
   // rows are 'unsupported' and not drawn; a100 gives one series whose points are the

@@ -90,8 +90,8 @@ TEST_F(SweepCli, SummaryGoesToStdoutWhenWritingAFile) {
   EXPECT_NE(summary.find("alexnet inference: fastest v100"), std::string::npos) << summary;
   // 2 points: the header line and two rows after the '#' preamble.
   std::string csv = read(path("out.csv"));
-  EXPECT_NE(csv.find("\nalexnet,v100,roofline,inference,fp32,adam,1,ok,"), std::string::npos);
-  EXPECT_NE(csv.find("\nalexnet,v100,roofline,inference,fp32,adam,256,ok,"), std::string::npos);
+  EXPECT_NE(csv.find("\nalexnet,v100,NVIDIA V100 SXM2 16 GB,roofline,inference,fp32,adam,1,ok,"), std::string::npos);
+  EXPECT_NE(csv.find("\nalexnet,v100,NVIDIA V100 SXM2 16 GB,roofline,inference,fp32,adam,256,ok,"), std::string::npos);
 }
 
 // A sweep file's model and descriptor files are found beside it, whatever the working
@@ -106,7 +106,7 @@ TEST_F(SweepCli, FilePathsAreRelativeToTheSweepFile) {
   std::string sweep = write("sweeps/s.toml", "models = [\"../my-mlp.toml\"]\nhardware = [\"hw/gpu.toml\"]\n");
   ridge_test::RidgeRun r = ridge_test::run_ridge("sweep " + sweep + " --output out.csv", {path("elsewhere/deeper"), ""});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(read(path("elsewhere/deeper/out.csv")).find("\n../my-mlp.toml,hw/gpu.toml,roofline,inference,fp32,adam,1,ok,"),
+  EXPECT_NE(read(path("elsewhere/deeper/out.csv")).find("\n../my-mlp.toml,hw/gpu.toml,NVIDIA V100 SXM2 16 GB,roofline,inference,fp32,adam,1,ok,"),
             std::string::npos);
 }
 

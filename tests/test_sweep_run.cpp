@@ -141,7 +141,7 @@ TEST(SweepRun, UnsupportedDtypeIsARowWithAStatus) {
   EXPECT_TRUE(r.points[3].ok());
   std::ostringstream csv;
   write_sweep(plan, r, false, OutputFormat::csv, ColumnChoice{}, csv);
-  EXPECT_NE(csv.str().find("alexnet,v100,roofline,inference,bf16,adam,1,unsupported: v100 has no bf16 peak,,,,"),
+  EXPECT_NE(csv.str().find("alexnet,v100,NVIDIA V100 SXM2 16 GB,roofline,inference,bf16,adam,1,unsupported: v100 has no bf16 peak,,,,"),
             std::string::npos);
 }
 

@@ -26,6 +26,8 @@ std::vector<Field<SweepRow>> sweep_point_name_fields(const SweepPlan& plan, bool
       {"hardware", "hardware", Unit::text, [](R r) -> FieldValue {
          return r.plan->file.hardware[r.plan->hw_points[r.plan->coords(r.point).hw_point].hardware].text;
        }, true},
+      // The descriptor's own `name`: what plot keys show for a descriptor given by path.
+      {"device", "device", Unit::text, [](R r) -> FieldValue { return r.plan->hw_points[r.plan->coords(r.point).hw_point].spec.name; }, true},
       {"hw_model", "hw model", Unit::text, [](R r) -> FieldValue { return point(r).hw_model; }, true},
   };
   if (vary_as_columns)
