@@ -37,8 +37,13 @@ Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, 
       Timed best = ring_time(2 * (nn - 1), bytes * 2 * (nn - 1) / nn, level);
       double tree = 2 * log2_steps(n) * a + bytes * 2 / bw;
       if (level.nccl == NcclTransport::none && tree < best.time_s) best = {tree, "tree"};
+      if (level.nccl == NcclTransport::network) {
+        ProtocolTime t = nccl_tree_all_reduce_time(nn, bytes, bw, level.call_overhead_s);
+        if (t.time_s < best.time_s) best = {t.time_s, std::string("tree/") + t.protocol};
+      }
       if (in_switch > 0) {
-        double nvls = 2 * a + bytes / (level.bandwidth_Bps * in_switch);
+        double start = level.nccl == NcclTransport::none ? 2 * a : level.call_overhead_s + kNvlsLatency_s;
+        double nvls = start + bytes / (level.bandwidth_Bps * in_switch);
         if (nvls < best.time_s) best = {nvls, "in-switch"};
       }
       return best;

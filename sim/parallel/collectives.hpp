@@ -12,13 +12,16 @@
 //              nccl_transport, all-reduce, reduce-scatter and all-gather rings follow
 //              NCCL's LL / LL128 / Simple protocol model instead (nccl_protocols.hpp,
 //              algorithm "ring/LL", ...), and the tree is not offered (inside one
-//              NVSwitch node NCCL's tree is a chain and its tuner runs rings)
+//              NVSwitch node NCCL's tree is a chain and its tuner runs rings); on a
+//              network level NCCL's tree all-reduce is offered in its protocol model
+//              ("tree/LL", ...)
 //   tree       all-reduce and broadcast: steps 2 ceil(log2 n) (broadcast ceil(log2 n)),
 //              bandwidth factor 2 (all-reduce: each device sends and receives the buffer
 //              up and down the double binary tree once), broadcast 1
 //   in-switch  all-reduce on a scale-up level with in-switch reduction (NVLink SHARP):
 //              2 steps, factor 1 (each device sends its buffer once and receives the sum
-//              once), at the level's in_switch_efficiency of its bandwidth
+//              once), at the level's in_switch_efficiency of its bandwidth; with an
+//              nccl_transport its start is the call overhead + NVLS's 23 us latency
 // A group that spans domains runs hierarchically: all-reduce = reduce-scatter inside
 // the domain, all-reduce of bytes/g across domains, all-gather inside (g devices of
 // the group per domain); reduce-scatter and all-gather likewise in two stages;

@@ -6,16 +6,33 @@
 //   LL      base 6.6 us, hop NVLink 0.6 / PCIe 1.0 / network 2.7 us; half the bandwidth
 //           (each 8-byte line carries a 4-byte flag)
 //   LL128   base 14.0 us, hop 1.9 / 2.5 / 4.0 us; 0.92 of the bandwidth (120 of 128 bytes)
-//   Simple  base 8.4 us, hop 3.4 / 5.7 / 9.6 us; all of it
+//   Simple  base 8.4 us, hop 3.4 / 5.7 / 14.0 us; all of it (the network hop is 2.19-2.20's,
+//           the version the tree below is read from; older tuning.cc has 9.6)
 // `steps` is the ring's: 2(n-1) for all-reduce, n-1 for reduce-scatter and all-gather.
 // `bus bytes` is the buffer x the nccl-tests bus factor (collectives.hpp), `bw` the
 // level's achievable bandwidth. The call overhead (launch and completion, which NCCL's
 // tuner leaves out because it is the same for every choice) comes from the descriptor.
+//
+// Across nodes NCCL also runs all-reduce as a double binary tree (tuning.cc of NCCL
+// 2.19-2.20, the version with NVLS: the tree row of baseLat / hwLat[NET] and the tree
+// refinements of ncclTopoTuneModel):
+//   time = call overhead + base[p] + 2 ceil(log2 nodes) x hop[p] + 2 x bytes / (bw x share[p])
+//   LL      base 6.8 us, network hop 5.0 us; 0.92 / 3.8 of the bandwidth
+//   LL128   base 14.0 us, network hop 8.5 us; 0.92 x 120/128
+//   Simple  base 0, network hop 28 us; 0.92
+// (a tree all-reduce sends and receives the whole buffer once each way: algorithm
+// bandwidth = bus bandwidth / 2). Per-channel caps and the per-size tree correction
+// factors are left out.
+//
+// In-switch reduction (NVLS) costs the call overhead plus NVLS's 23 us NVLink latency
+// (same table) before its bytes.
 #pragma once
 
 #include <string_view>
 
 namespace ridge {
+
+constexpr double kNvlsLatency_s = 23e-6;  // NVLS on NVLink (tuning.cc hwLat)
 
 enum class NcclTransport { none, nvlink, pcie, network };
 
@@ -29,5 +46,8 @@ struct ProtocolTime {
 
 ProtocolTime nccl_ring_time(NcclTransport transport, double steps, double bus_bytes, double bandwidth_Bps,
                             double call_overhead_s);
+
+// A tree all-reduce of `bytes` over `nodes` nodes (one member each) on a network level.
+ProtocolTime nccl_tree_all_reduce_time(double nodes, double bytes, double bandwidth_Bps, double call_overhead_s);
 
 }  // namespace ridge
