@@ -189,6 +189,8 @@ const Case kCases[] = {
                 "printf '[[%s]]\\nname = \"r\"\\nop = \"relu\"\\n' $p >> in.toml && " ANALYZE,
      "blocks are nested more than 16 deep", true},
     {MR, "", "ln -s loop.toml loop.toml && RIDGE analyze ./loop.toml", "./loop.toml: cannot read the model file", false},
+    {MR, "name = \"m\"\nnotes = [\"a\\u001bb\"]\n[input]\nshape = [4]\n" LAYER("r", "relu"), ANALYZE,
+     "'notes' must not contain control characters", true},
     // sim/workload/ops: the checks of each layer type's attributes
     {LAYOUT, "name = \"m\"\n[input]\nshape = [4]\n" LAYER("c", "concat") "inputs = [\"@input\", \"@input\"]\naxis = 5\n", ANALYZE,
      "layer 'c' (concat): 'axis' must be in [-1, 1) for the input 4 (got 5)", true},
@@ -222,6 +224,8 @@ const Case kCases[] = {
     {"sim/workload/ops/conv_transpose.cpp", IMAGE "op = \"conv_transpose2d\"\nout_channels = 4\nkernel = 3\noutput_padding = 1\n",
      "RIDGE analyze ./in.toml", "'output_padding' must be smaller than the stride or the dilation", false},
     {"sim/workload/ops/normalization.cpp", IMAGE "op = \"instancenorm\"\neps = 0\n", "RIDGE analyze ./in.toml",
+     "'eps' must be positive", false},
+    {"sim/workload/ops/normalization.cpp", IMAGE "op = \"groupnorm\"\nnum_groups = 3\neps = 0\n", "RIDGE analyze ./in.toml",
      "'eps' must be positive", false},
     {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\n", "RIDGE analyze ./in.toml", "'size' is required", false},
     {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"cubic\"\n", "RIDGE analyze ./in.toml",
@@ -300,7 +304,7 @@ const Case kCases[] = {
     {"sim/workload/onnx/reader.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Identity\"", ""), ONNX, "the graph has no node ridge can model", false, "in.onnx"},
     {"sim/workload/onnx/reader.cpp", ONNX_GRAPH(ONNX_OP("Relu"), ""), ONNX, "node 'n' (Relu): has 0 inputs, ONNX requires 1", false, "in.onnx"},
     {"sim/workload/onnx/reader.cpp", ONNX_MODEL("opset_import { version: 3 }", ONNX_NODE("n", "input: \"x\" " ONNX_OP("Relu")) ONNX_X), ONNX,
-     "opset 3 is not supported (ridge reads opsets 7 to 18)", false, "in.onnx"},
+     "opset 3 is not supported (ridge reads opsets 7 to 21)", false, "in.onnx"},
     {"sim/workload/onnx/reader.cpp", ONNX_MODEL("opset_import { domain: \"com.x\" version: 1 }", ONNX_NODE("n", "input: \"x\" " ONNX_OP("Relu")) ONNX_X), ONNX,
      "the model imports no default-domain opset", false, "in.onnx"},
     {"sim/workload/onnx/initializers.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Relu"), "input { name: \"z\" }"), ONNX, "the graph has more than one input ('x', 'z')", false, "in.onnx"},
@@ -431,6 +435,60 @@ const Case kCases[] = {
     {"sim/workload/onnx/elementwise_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"e\" " ONNX_OP("Pow"), ONNX_FLOAT("e", "dims: 2 float_data: 2 float_data: 3")), ONNX,
      "node 'n' (Pow): the exponent must be a one-element constant", false, "in.onnx"},
     {"sim/workload/onnx/normalization_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("ReduceMean"), ""), ONNX, "node 'n' (ReduceMean): reduces over every axis, the batch included", false, "in.onnx"},
+    {"sim/workload/onnx/normalization_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"s\" input: \"s\" " ONNX_OP("GroupNormalization") ONNX_ATTR_INT("num_groups", "1"), ONNX_FLOAT("s", "dims: 2")), ONNX,
+     "node 'n' (GroupNormalization): scale [2] and bias [2] must both hold one value per group (1) or per channel (3)", false, "in.onnx"},
+    {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("AveragePool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2") ONNX_INTS("dilations", "ints: 2 ints: 2"), ""), ONNX,
+     "node 'n' (AveragePool): a dilated AveragePool (opset 19) is not modelled", false, "in.onnx"},
+    // Tile, Trilu, CumSum
+#define ONNX_REPS(VALUES) ONNX_GRAPH("input: \"x\" input: \"r\" " ONNX_OP("Tile"), ONNX_INT("r", VALUES))
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_REPS("dims: 2 int64_data: 1 int64_data: 1"), ONNX,
+     "node 'n' (Tile): repeats [1, 1] do not give one count per axis of the input [1x3x8x8]", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp",
+     ONNX_NODES(ONNX_NODE("m", "input: \"x\" input: \"s\" output: \"m\" op_type: \"Reshape\"") ONNX_NODE("n", "input: \"m\" input: \"r\" " ONNX_OP("Tile")),
+                ONNX_INT("s", "dims: 2 int64_data: 3 int64_data: 64") ONNX_INT("r", "dims: 2 int64_data: 1 int64_data: 1")),
+     ONNX, "node 'n' (Tile): tiles an input whose batch is merged into another axis", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_REPS("dims: 4 int64_data: 1 int64_data: 1 int64_data: 0 int64_data: 1"), ONNX,
+     "node 'n' (Tile): repeats [1, 1, 0, 1] must be positive", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_REPS("dims: 4 int64_data: 2 int64_data: 1 int64_data: 1 int64_data: 1"), ONNX,
+     "node 'n' (Tile): repeats the batch axis, which ridge does not model", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_NODES(ONNX_F ONNX_NODE("n", "input: \"f\" " ONNX_OP("Trilu")), ""), ONNX,
+     "node 'n' (Trilu): needs a matrix per sample (the input is [1x192])", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp",
+     ONNX_NODES(ONNX_NODE("t", "input: \"x\" output: \"t\" op_type: \"Transpose\" " ONNX_INTS("perm", "ints: 2 ints: 3 ints: 0 ints: 1"))
+                ONNX_NODE("n", "input: \"t\" " ONNX_OP("Trilu")), ""),
+     ONNX, "node 'n' (Trilu): works on a matrix holding the batch axis", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"a\" " ONNX_OP("CumSum"), ONNX_INT("a", "dims: 2 int64_data: 1 int64_data: 2")), ONNX,
+     "node 'n' (CumSum): the axis must be one value (got [1, 2])", false, "in.onnx"},
+    // LSTM, GRU, RNN: r is x as [T = 3, N = 1, I = 64] (reshaped to [1, 3, 64] and
+    // transposed); W and R fit a hidden size of 2.
+#define ONNX_SEQ(NODE, EXTRA)                                                                                    \
+  ONNX_NODES(ONNX_NODE("s", "input: \"x\" input: \"rs\" output: \"s\" op_type: \"Reshape\"")                      \
+                 ONNX_NODE("r", "input: \"s\" output: \"r\" op_type: \"Transpose\" " ONNX_INTS("perm", "ints: 1 ints: 0 ints: 2")) \
+                     ONNX_NODE("n", NODE),                                                                       \
+             ONNX_INT("rs", "dims: 3 int64_data: 1 int64_data: 3 int64_data: 64") EXTRA)
+#define ONNX_WR(W) ONNX_FLOAT("W", "dims: 1 dims: 8 dims: " W) ONNX_FLOAT("R", "dims: 1 dims: 8 dims: 2")
+#define ONNX_LSTM(FIELDS) "input: \"r\" input: \"W\" input: \"R\" " ONNX_OP("LSTM") FIELDS
+    {"sim/workload/onnx/recurrent_ops.cpp", ONNX_SEQ(ONNX_LSTM(ONNX_ATTR_INT("layout", "2")), ONNX_WR("64")), ONNX,
+     "node 'n' (LSTM): layout must be 0 or 1 (got 2)", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"W\" input: \"R\" " ONNX_OP("LSTM"), ONNX_WR("64")), ONNX,
+     "node 'n' (LSTM): X must be [T, N, I] (got [1x1x8x8])", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp",
+     ONNX_SEQ("input: \"r\" input: \"W\" input: \"R\" input: \"\" input: \"\" input: \"\" input: \"\" input: \"W\" " ONNX_OP("LSTM"), ONNX_WR("64")),
+     ONNX, "node 'n' (LSTM): peephole weights (input P) are not modelled", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp", ONNX_SEQ(ONNX_LSTM(ONNX_ATTR_STRING("direction", "sideways")), ONNX_WR("64")), ONNX,
+     "node 'n' (LSTM): direction 'sideways' is not forward, reverse or bidirectional", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp", ONNX_SEQ(ONNX_LSTM(""), ONNX_WR("63")), ONNX,
+     "node 'n' (LSTM): W [1x8x63] and R [1x8x2] must be [1, 4 x hidden_size, 64] and [1, 4 x hidden_size, hidden_size]", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp",
+     ONNX_SEQ("input: \"r\" input: \"W\" input: \"R\" input: \"B\" " ONNX_OP("LSTM"), ONNX_WR("64") ONNX_FLOAT("B", "dims: 1 dims: 8")), ONNX,
+     "node 'n' (LSTM): B [1x8] must be [1, 8 x hidden_size]", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp",
+     ONNX_SEQ("input: \"r\" input: \"W\" input: \"R\" " ONNX_OP("RNN") "attribute { name: \"activations\" type: STRINGS strings: \"Sigmoid\" } ",
+              ONNX_FLOAT("W", "dims: 1 dims: 2 dims: 64") ONNX_FLOAT("R", "dims: 1 dims: 2 dims: 2")),
+     ONNX, "node 'n' (RNN): activation 'Sigmoid' is not modelled (Tanh or Relu)", false, "in.onnx"},
+    {"sim/workload/onnx/recurrent_ops.cpp",
+     ONNX_SEQ(ONNX_LSTM("attribute { name: \"activations\" type: STRINGS strings: \"Relu\" strings: \"Tanh\" strings: \"Tanh\" } "), ONNX_WR("64")),
+     ONNX, "node 'n' (LSTM): activations other than the default Sigmoid and Tanh are not modelled", false, "in.onnx"},
     {"sim/workload/onnx/indexing_ops.cpp", ONNX_GRAPH("input: \"w\" input: \"x\" " ONNX_OP("Gather"), ONNX_FLOAT("w", "dims: 2 dims: 3 dims: 4")), ONNX,
      "node 'n' (Gather): a lookup table must be 2-D", false, "in.onnx"},
     {"sim/workload/onnx/indexing_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"x\" " ONNX_OP("Gather"), ""), ONNX,
@@ -565,6 +623,9 @@ const Case kCases[] = {
     {"sim/workload/ops/parameter.cpp", MODEL LAYER("w", "parameter") "shape = [4]\nlearned = -1\n", ANALYZE, "'learned' must not be negative", true},
     {"sim/workload/ops/reduction.cpp", TOKENS LAYER("r", "reduce_mean") "axes = []\n", ANALYZE, "'axes' must name at least one axis", true},
     {"sim/workload/ops/reduction.cpp", TOKENS LAYER("r", "reduce_mean") "axes = [2]\n", ANALYZE, "'axes' must be in [-2, 2) for the input 4x8", true},
+    {"sim/workload/ops/reduction.cpp", TOKENS LAYER("c", "cumsum") "axis = 2\n", ANALYZE, "'axis' must be in [-2, 2) for the input 4x8", true},
+    {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "rnn") "hidden_size = 2\nnonlinearity = \"gelu\"\n", ANALYZE,
+     "'nonlinearity' must be 'tanh' or 'relu' (got 'gelu')", true},
     {"sim/workload/ops/rotary.cpp", TOKENS LAYER("r", "rotary") "head_dim = 3\n", ANALYZE, "'head_dim' must be even: rotary rotates pairs of features (got 3)", true},
     {"sim/workload/ops/rotary.cpp", TOKENS LAYER("r", "rotary") "head_dim = 4\nbase = -1.0\n", ANALYZE, "'base' must be positive", true},
     // finding a model, a descriptor and a hardware model by name or path
@@ -926,6 +987,9 @@ TEST_F(InputErrorTable, OnnxOtherOps) {
   for (const char* file : {"elementwise_ops.cpp", "layout_ops.cpp", "matmul_ops.cpp", "normalization_ops.cpp"})
     run_rows(std::string(ONNX_SOURCES) + file);
 }
+TEST_F(InputErrorTable, OnnxRearrangingAndRecurrentOps) {
+  for (const char* file : {"rearrange_ops.cpp", "recurrent_ops.cpp"}) run_rows(std::string(ONNX_SOURCES) + file);
+}
 TEST_F(InputErrorTable, TomlFields) { run_rows(TF); }
 TEST_F(InputErrorTable, ModelOps) {
   for (const char* reader : {"sim/workload/ops/layout.cpp", "sim/workload/ops/normalization.cpp", "sim/workload/ops/moe.cpp"})
@@ -943,7 +1007,7 @@ TEST_F(InputErrorTable, ImportedLayerTypes) {
 TEST_F(InputErrorTable, IntegerExpressions) { run_rows(IE); }
 TEST_F(InputErrorTable, TokenLayerTypes) {
   for (const char* reader : {"sim/workload/ops/activation.cpp", "sim/workload/ops/attention.cpp", "sim/workload/ops/parameter.cpp",
-                             "sim/workload/ops/reduction.cpp", "sim/workload/ops/rotary.cpp"})
+                             "sim/workload/ops/reduction.cpp", "sim/workload/ops/rotary.cpp", "sim/workload/ops/recurrent.cpp"})
     run_rows(reader);
 }
 TEST_F(InputErrorTable, Catalogs) {

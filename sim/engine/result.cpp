@@ -124,6 +124,7 @@ void add_times(LayerTiming& sum, const LayerTiming& t) {
 RunResult derive_untimed(const Model& model, const CostAnalysis& costs, const std::vector<LayerWork>& work) {
   RunResult r;
   r.model = model.name;
+  r.model_notes = model.notes;
   r.settings = costs.settings;
   r.totals.is_total = true;
   r.totals.name = "total";

@@ -97,6 +97,7 @@ struct HardwareContext {
 
 struct RunResult {
   std::string model;
+  std::vector<std::string> model_notes;  // Model::notes, shown in the report's header
   RunSettings settings;
   std::optional<HardwareContext> hardware;
   std::vector<LayerResult> layers;  // parallel to Model::layers

@@ -32,6 +32,7 @@ std::string settings_line(const RunResult& run) {
 
 std::vector<std::string> preamble(const RunResult& run) {
   std::vector<std::string> lines = {settings_line(run)};
+  for (const std::string& note : run.model_notes) lines.push_back("note: " + note);
   const LayerCost& total = run.totals.cost;
   if (total.active_params != total.params)
     lines.push_back("parameters " + format_count(static_cast<double>(total.params)) + " in all, " +
@@ -158,6 +159,11 @@ Json analyze_json(const RunResult& run, const ColumnChoice& columns) {
   Json conventions = Json::array();
   for (const auto& line : counting_conventions()) conventions.push_back(line);
   root["conventions"] = std::move(conventions);
+  if (!run.model_notes.empty()) {
+    Json notes = Json::array();
+    for (const std::string& note : run.model_notes) notes.push_back(note);
+    root["notes"] = std::move(notes);
+  }
   if (run.hardware) {
     root["data_on"] = run.settings.data_on == DataPlacement::host ? "host" : "device";
     root["hardware"] = hardware_json(*run.hardware);

@@ -30,6 +30,10 @@ struct Layer {
 struct Model {
   std::string name;
   std::string source;  // where the architecture comes from
+  // What a reader of the numbers should know about how the file was made (`notes`: an
+  // imported graph's folded BatchNorms, an input without a batch axis); shown in the
+  // report's header.
+  std::vector<std::string> notes;
   std::string file;
   Shape input;         // per sample
   int64_t max_positions = 0;  // the longest sequence a language model takes (0: not stated)

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "sim/base/checked_math.hpp"
+#include "sim/base/control_chars.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/workload/op_registry.hpp"
 #include "sim/base/toml_fields.hpp"
@@ -339,6 +340,11 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
   m.file = file;
   m.name = top.name("name");
   m.source = top.optional_string("source").value_or("");
+  if (top.has("notes")) m.notes = top.string_list("notes");
+  for (const std::string& note : m.notes)
+    if (auto code = first_control_char(note))
+      top.fail("notes", "must not contain control characters (got character " + *code + ")",
+               "notes are printed in the report's header; use printable characters");
   m.params = ParamResolver(top.optional_table("params"), file, overrides).resolve();
   const IntParams* params = &m.params;
   const toml::table* input = top.optional_table("input");

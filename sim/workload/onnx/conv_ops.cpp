@@ -118,6 +118,14 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
   a.insert("dilation", to_array(win.dilation));
   a.insert("groups", groups);
   a.insert("bias", has_input(n, 2));
+  // torch's eval-mode export folds a BatchNorm into the conv before it: the weight and
+  // bias become initializers the exporter computed ("onnx::Conv_14"), not the module's
+  // parameters ("conv1.weight"). The module had C gamma and C beta and no conv bias; the
+  // graph has C biases: C parameters fewer.
+  if (has_input(n, 2) && n.input(1).rfind("onnx::", 0) == 0 && n.input(2).rfind("onnx::", 0) == 0) {
+    ++folded_.convs;
+    folded_.channels = checked_add(folded_.channels, w.shape[0]);
+  }
   Tensor xin = x;
   xin.pad.clear();
   layer(n, index, at_rank("conv", rank), {&xin}, std::move(a));
@@ -128,6 +136,8 @@ void Translator::pool(const onnx::NodeProto& n, int index, bool is_max) {
   batch_first(n, x);
   const size_t rank = spatial_rank(n, x, "pools");
   const Window win = window(n, rank, std::nullopt);
+  if (!is_max && std::any_of(win.dilation.begin(), win.dilation.end(), [](int64_t d) { return d != 1; }))
+    fail(n, "a dilated AveragePool (opset 19) is not modelled");
   toml::table a;
   a.insert("kernel", to_array(win.kernel));
   a.insert("stride", to_array(win.stride));

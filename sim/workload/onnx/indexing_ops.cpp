@@ -13,7 +13,7 @@ namespace ridge::onnx_import {
 void Translator::concat(const onnx::NodeProto& n, int index) {
   bool all_constant = true;
   for (int i = 0; i < n.input_size(); ++i) all_constant &= !tensor(n, i).activation;
-  if (all_constant) {  // shape vectors built from pieces
+  if (all_constant) {  // shape vectors built from pieces, or weights (an LSTM's gates, reordered)
     std::vector<int64_t> v;
     bool known = true;
     for (int i = 0; i < n.input_size(); ++i) {
@@ -21,7 +21,20 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
       if (!t.values) known = false;
       else v.insert(v.end(), t.values->begin(), t.values->end());
     }
-    return folded(n, {static_cast<int64_t>(v.size())}, known ? std::optional(v) : std::nullopt);
+    // The joined shape, when the pieces have one rank and agree off the axis; else a vector.
+    Shape shape = tensor(n, 0).shape;
+    const int64_t rank = static_cast<int64_t>(shape.size());
+    int64_t axis = attr_int(n, "axis", 0);
+    if (axis < 0) axis += rank;
+    bool joined = axis >= 0 && axis < rank;
+    for (int i = 1; joined && i < n.input_size(); ++i) {
+      const Shape& s = tensor(n, i).shape;
+      joined = s.size() == shape.size();
+      for (int64_t d = 0; joined && d < rank; ++d) joined = d == axis || s[d] == shape[d];
+      if (joined) shape[axis] = checked_add(shape[axis], s[axis]);
+    }
+    if (!joined) shape = {static_cast<int64_t>(v.size())};
+    return folded(n, shape, known ? std::optional(v) : std::nullopt);
   }
   std::vector<Tensor> ins;
   Tensor first;  // the first activation: the others and the output follow its placement

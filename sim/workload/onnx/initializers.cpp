@@ -116,11 +116,18 @@ void Translator::read_input() {
            "--input " + input->name() + "=SHAPE");
     full = shape;
   }
+  // The batch is the first axis, but of an input [T, N, I] that a recurrent node reads
+  // sequence first (LSTM, GRU, RNN of layout 0: torch's nn.LSTM without batch_first).
+  int batch_axis = 0;
+  for (const onnx::NodeProto& n : g.node())
+    if ((n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN") && n.input_size() > 0 &&
+        n.input(0) == input->name() && attr_int(n, "layout", 0) == 0)
+      batch_axis = 1;
   if (full.empty()) {
     const auto& dims = input->type().tensor_type().shape().dim();
     for (int i = 0; i < dims.size(); ++i) {
       if (dims[i].has_dim_value() && dims[i].dim_value() > 0) full.push_back(dims[i].dim_value());
-      else if (i == 0) full.push_back(1);  // the batch: --batch gives it
+      else if (i == batch_axis) full.push_back(1);  // the batch: --batch gives it
       else
         fail("input '" + input->name() + "': dimension " + std::to_string(i) + " ('" + dims[i].dim_param() +
                  "') is dynamic and has no value",
@@ -136,8 +143,11 @@ void Translator::read_input() {
     input_shape_ = full;
     t.at = {0, true, full[0]};
   } else {
-    if (full.size() < 2) fail("input '" + input->name() + "' has no dimension besides the batch");
-    input_shape_.assign(full.begin() + 1, full.end());
+    if (full.size() < 2 + static_cast<size_t>(batch_axis))
+      fail("input '" + input->name() + "' has no dimension besides the batch");
+    input_shape_ = full;
+    input_shape_.erase(input_shape_.begin() + batch_axis);
+    t.at.batch = batch_axis;
   }
   t.shape = input_shape_;
   tensors_[input->name()] = t;

@@ -43,6 +43,14 @@ std::string Translator::unique_name(const onnx::NodeProto& n, int index) {
   return name;
 }
 
+// `base`, or base_2, base_3, ... when a layer already has that name; taken.
+std::string Translator::fresh_name(const std::string& base) {
+  std::string name = base;
+  for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
+  used_.insert(name);
+  return name;
+}
+
 // Emits a ridge layer and evaluates it (so shapes are ridge's own); returns its output shape.
 Shape Translator::emit(const onnx::NodeProto& n, const std::string& name, const std::string& op,
                        const std::vector<std::string>& inputs, const std::vector<Shape>& shapes, toml::table attrs) {
@@ -128,9 +136,7 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   // after the module using it.
   std::string base = c.learned ? tensor_name : !c.source.empty() ? c.source : module_name(n.name()) + ".constant";
   std::replace(base.begin(), base.end(), '@', '_');
-  std::string name = base;
-  for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
-  used_.insert(name);
+  const std::string name = fresh_name(base);
   toml::table attrs;
   attrs.insert("shape", to_array(s));
   if (!c.learned) {  // computed: its learned elements are its source's, counted once

@@ -1,5 +1,5 @@
 // Normalisations and reductions: BatchNormalization -> batchnorm, InstanceNormalization ->
-// instancenorm, LayerNormalization -> layernorm (over the last axis), ReduceMean /
+// instancenorm, GroupNormalization -> groupnorm, LayerNormalization -> layernorm (over the last axis), ReduceMean /
 // ReduceSum / ReduceMax / ReduceMin / ReduceL2 -> reduce_mean / reduce_sum / reduce_max /
 // reduce_min / reduce_l2 over axes per sample, ArgMax / ArgMin -> argmax over one axis.
 #include "sim/workload/onnx/translator.hpp"
@@ -35,6 +35,25 @@ void Translator::instance_norm(const onnx::NodeProto& n, int index) {
   if (!scale.learned || !bias.learned || exporter_constants) a.insert("affine", false);
   a.insert("eps", static_cast<double>(attr_float(n, "epsilon").value_or(1e-5f)));
   return layer(n, index, "instancenorm", {&x}, std::move(a));
+}
+
+// GroupNormalization: scale and bias per group in opset 18's form ([num_groups]), per
+// channel in opset 21's ([C]); ridge counts what the graph holds.
+void Translator::group_norm(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  batch_first(n, x);
+  const int64_t groups = attr_int(n, "num_groups", 0);
+  const Tensor& scale = constant(n, 1);
+  const Tensor& bias = constant(n, 2);
+  const int64_t per = element_count(scale.shape);
+  if (per != element_count(bias.shape) || (per != groups && per != x.shape[0]))
+    fail(n, "scale " + shape_list(scale.shape) + " and bias " + shape_list(bias.shape) + " must both hold one value per group (" +
+                std::to_string(groups) + ") or per channel (" + std::to_string(x.shape[0]) + ")");
+  toml::table a;
+  a.insert("num_groups", groups);
+  if (per != x.shape[0]) a.insert("per_group_affine", true);
+  a.insert("eps", static_cast<double>(attr_float(n, "epsilon").value_or(1e-5f)));
+  layer(n, index, "groupnorm", {&x}, std::move(a));
 }
 
 // LRN (AlexNet's local response normalisation across `size` channels).

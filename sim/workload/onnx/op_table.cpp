@@ -6,7 +6,7 @@
 //
 // Mapping (ONNX op -> ridge op): Conv -> conv2d, Gemm and MatMul by a 2-D initializer
 // -> linear, MatMul of two activations -> matmul, BatchNormalization -> batchnorm,
-// LayerNormalization -> layernorm, Relu, Sigmoid, Tanh, Erf, Sqrt, Exp, HardSigmoid,
+// LayerNormalization -> layernorm, GroupNormalization -> groupnorm, Relu, Sigmoid, Tanh, Erf, Sqrt, Exp, HardSigmoid,
 // HardSwish, Gelu -> the op of that name, LeakyRelu, Elu, Selu, Softplus, Mish,
 // Reciprocal, Sin, Cos -> leaky_relu, elu, selu, softplus, mish, reciprocal, sin, cos,
 // PRelu -> prelu (its slope the parameters), LRN -> local_response_norm,
@@ -19,7 +19,11 @@
 // reduce_sum / reduce_max / reduce_min / reduce_l2, ArgMax / ArgMin -> argmax, Concat -> concat, Split and
 // Slice -> slice, Gather of an initializer table -> embedding and of one index ->
 // select, Flatten / Reshape / Squeeze / Unsqueeze -> reshape, Transpose -> transpose,
-// Expand of an initializer -> parameter; Dropout of an activation -> dropout (Identity,
+// Expand of an initializer -> parameter; Tile, DepthToSpace, SpaceToDepth, Trilu,
+// CumSum -> tile, depth_to_space, space_to_depth, trilu, cumsum; LSTM, GRU, RNN ->
+// lstm, gru, rnn; QuantizeLinear / DequantizeLinear pass their input on, QLinearConv /
+// ConvInteger -> conv2d, QLinearMatMul / MatMulInteger -> linear or matmul (the file's
+// dtype int8); Dropout of an activation -> dropout (Identity,
 // Cast and a Dropout of a constant or with training_mode false pass their input on).
 // GELU exported as Div, Erf, Add, Mul, Mul costs 5 FLOPs per element, as ridge's gelu.
 #include <functional>
@@ -102,11 +106,24 @@ const std::map<std::string, Handler>& op_table() {
       {"Gemm", &Translator::gemm},
       {"MatMul", &Translator::matmul},
       {"Einsum", &Translator::einsum},
+      // Quantized graphs (quantized_ops.cpp)
+      {"QuantizeLinear", &Translator::quantize_linear},
+      {"DequantizeLinear", &Translator::quantize_linear},
+      {"DynamicQuantizeLinear", &Translator::dynamic_quantize_linear},
+      {"QLinearConv", &Translator::quantized_op},
+      {"ConvInteger", &Translator::quantized_op},
+      {"QLinearMatMul", &Translator::quantized_op},
+      {"MatMulInteger", &Translator::quantized_op},
+      // Recurrent layers (recurrent_ops.cpp)
+      {"LSTM", &Translator::recurrent},
+      {"GRU", &Translator::recurrent},
+      {"RNN", &Translator::recurrent},
       // Normalisations and reductions (normalization_ops.cpp)
       {"BatchNormalization", &Translator::batch_norm},
       {"InstanceNormalization", &Translator::instance_norm},
       {"LayerNormalization", &Translator::layer_norm},
       {"LRN", &Translator::lrn},
+      {"GroupNormalization", &Translator::group_norm},
       {"ReduceMean", &Translator::reduce},
       {"ReduceSum", &Translator::reduce},
       {"ReduceMax", &Translator::reduce},
@@ -126,6 +143,12 @@ const std::map<std::string, Handler>& op_table() {
       {"Slice", &Translator::slice},
       {"Gather", &Translator::gather},
       {"Expand", &Translator::expand},
+      // Repeating, rearranging, scanning (rearrange_ops.cpp)
+      {"Tile", &Translator::tile},
+      {"DepthToSpace", &Translator::depth_to_space},
+      {"SpaceToDepth", &Translator::depth_to_space},
+      {"Trilu", &Translator::trilu},
+      {"CumSum", &Translator::cumsum},
   };
   return table;
 }

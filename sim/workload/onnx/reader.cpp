@@ -52,10 +52,8 @@ toml::table Translator::translate() {
   root.insert("name", std::filesystem::path(file_).stem().string());
   std::string producer = model_.producer_name();
   if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
-  root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer) +
-                           (unbatched_ ? "; its input has no batch axis: a sample is one " + shape_list(input_shape_) +
-                                             " input, --batch N counts N of them"
-                                       : ""));
+  root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer));
+  if (toml::array n = notes(); !n.empty()) root.insert("notes", std::move(n));
   if (const char* dtype = weight_dtype()) root.insert("dtype", dtype);
   toml::table input;
   input.insert("shape", to_array(input_shape_));
@@ -67,26 +65,48 @@ toml::table Translator::translate() {
   return root;
 }
 
+// What the report's header says about how the graph was made (Model::notes).
+toml::array Translator::notes() const {
+  toml::array notes;
+  if (unbatched_)
+    notes.push_back("the ONNX input has no batch axis: a sample is one " + shape_list(input_shape_) +
+                    " input, --batch N counts N of them");
+  if (folded_.convs > 0)
+    notes.push_back(std::to_string(folded_.convs) + " conv(s) carry a BatchNorm folded in by an eval-mode export (" +
+                    std::to_string(folded_.channels) + " biases stand for its " + std::to_string(checked_mul(2, folded_.channels)) +
+                    " gamma and beta): " + std::to_string(folded_.channels) +
+                    " parameters fewer than the PyTorch module; export in training mode to count the module");
+  if (!quantized_.weights.empty() && !quantized_.activations)
+    notes.push_back(std::to_string(quantized_.weights.size()) +
+                    " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: the math "
+                    "is in floating point, at --dtype; --weight-dtype int8 stores linear layers' weights in int8");
+  return notes;
+}
+
 // Every node has an output, and the ops the chain recognisers read have their inputs
 // (they index them before any node is translated).
-// The file's weight type: the floating-point type most initializer elements are stored
-// in, when it is not fp32 (ridge's default): an fp16 or bf16 export is analysed at its
-// own type unless --dtype says otherwise.
+// The file's weight type: the type most initializer elements are stored in, when it is
+// not fp32 (ridge's default): an fp16 or bf16 export is analysed at its own type unless
+// --dtype says otherwise. A quantized graph's weights (quantized_ops.cpp) count as int8
+// whatever their initializers hold, and the file is int8 when its activations are
+// quantized too (weights alone leave the math in floating point: notes() says so).
 const char* Translator::weight_dtype() const {
   std::map<int, int64_t> elements;  // ONNX data type -> initializer elements
   for (const onnx::TensorProto& t : model_.graph().initializer()) {
     int64_t count = 1;
     for (int64_t d : t.dims()) count = checked_mul(count, std::max<int64_t>(d, 0));
-    elements[t.data_type()] = checked_add(elements[t.data_type()], count);
+    const int type = quantized_.weights.count(t.name()) ? onnx::TensorProto::INT8 : t.data_type();
+    elements[type] = checked_add(elements[type], count);
   }
   const std::pair<int, const char*> types[] = {{onnx::TensorProto::FLOAT, nullptr},
                                                {onnx::TensorProto::FLOAT16, "fp16"},
                                                {onnx::TensorProto::BFLOAT16, "bf16"},
-                                               {onnx::TensorProto::DOUBLE, "fp64"}};
+                                               {onnx::TensorProto::DOUBLE, "fp64"},
+                                               {onnx::TensorProto::INT8, "int8"}};
   const char* dtype = nullptr;
   int64_t most = 0;
   for (const auto& [type, name] : types)
-    if (elements[type] > most) {
+    if (elements[type] > most && (type != onnx::TensorProto::INT8 || quantized_.activations)) {
       most = elements[type];
       dtype = name;
     }

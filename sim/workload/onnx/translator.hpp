@@ -15,6 +15,9 @@
 //   normalization_ops.cpp  normalisations and reductions
 //   layout_ops.cpp         Reshape, Flatten, Squeeze / Unsqueeze, Transpose
 //   indexing_ops.cpp       Concat, Split, Slice, Gather, Expand
+//   rearrange_ops.cpp      Tile, DepthToSpace / SpaceToDepth, Trilu, CumSum
+//   recurrent_ops.cpp      LSTM, GRU, RNN
+//   quantized_ops.cpp      QuantizeLinear / DequantizeLinear, QLinearConv, MatMulInteger, ...
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -37,7 +40,10 @@
 namespace ridge::onnx_import {
 
 constexpr int64_t kMinOpset = 7;
-constexpr int64_t kMaxOpset = 18;
+// Opsets 19 to 21 change no cost of an op ridge reads (they add types, Pad's wrap mode,
+// Resize's coordinate modes, GroupNormalization's per-channel scale), except AveragePool's
+// dilations, which conv_ops.cpp refuses.
+constexpr int64_t kMaxOpset = 21;
 constexpr int64_t kMaxWindow = int64_t{1} << 16;        // kernel, stride or dilation of a conv or pool
 constexpr int64_t kMaxFoldedValues = int64_t{1} << 16;  // a shape vector folded from Range
 constexpr int64_t kMaxResized = int64_t{1} << 40;       // an axis a Resize's scale makes
@@ -97,6 +103,15 @@ class Translator {
   void slice(const onnx::NodeProto& n, int index);
   void gather(const onnx::NodeProto& n, int index);
   void expand(const onnx::NodeProto& n, int index);
+  void tile(const onnx::NodeProto& n, int index);
+  void depth_to_space(const onnx::NodeProto& n, int index);
+  void trilu(const onnx::NodeProto& n, int index);
+  void cumsum(const onnx::NodeProto& n, int index);
+  void group_norm(const onnx::NodeProto& n, int index);
+  void recurrent(const onnx::NodeProto& n, int index);
+  void quantize_linear(const onnx::NodeProto& n, int index);
+  void dynamic_quantize_linear(const onnx::NodeProto& n, int index);
+  void quantized_op(const onnx::NodeProto& n, int index);
   void unknown(const onnx::NodeProto& n, int index);
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
 
@@ -125,6 +140,7 @@ class Translator {
   void check_opset();
   bool reduces_last_axis(const onnx::NodeProto& n, const std::string& like);
   void emit_chain(const OnnxChain& c, int index);
+  toml::array notes() const;
 
   // initializers.cpp
   void constants_from(const onnx::TensorProto& t, bool learned);
@@ -135,6 +151,9 @@ class Translator {
   void check_features(const onnx::NodeProto& n, const Tensor& x, int64_t k, const Shape& weight);
   // conv_ops.cpp
   void check_channels(const onnx::NodeProto& n, const Tensor& x, int64_t channels, const Shape& weight);
+
+  // quantized_ops.cpp
+  void note_quantized(const onnx::NodeProto& n, int i);
 
   // conv_attributes.cpp
   std::vector<int64_t> window_attr(const onnx::NodeProto& n, const std::string& name, size_t rank,
@@ -161,6 +180,7 @@ class Translator {
 
   // layers.cpp
   std::string unique_name(const onnx::NodeProto& n, int index);
+  std::string fresh_name(const std::string& base);
   Shape emit(const onnx::NodeProto& n, const std::string& name, const std::string& op,
              const std::vector<std::string>& inputs, const std::vector<Shape>& shapes, toml::table attrs);
   void layer(const onnx::NodeProto& n, int index, const std::string& op, const std::vector<const Tensor*>& ins,
@@ -192,6 +212,17 @@ class Translator {
   std::map<std::string, WeightUse> weight_users_;
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
+  // Convs whose bias the exporter computed by folding a BatchNorm in (conv), and their
+  // output channels: the parameters the module had beyond the graph's.
+  struct FoldedBatchNorms {
+    int64_t convs = 0, channels = 0;
+  } folded_;
+  // What a quantized graph quantizes (quantized_ops.cpp): the initializers of its
+  // weights, and whether activations too.
+  struct Quantized {
+    std::set<std::string> weights;
+    bool activations = false;
+  } quantized_;
   toml::array layers_;
 };
 

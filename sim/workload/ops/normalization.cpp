@@ -140,26 +140,55 @@ OpResult rmsnorm(TomlFields& a, const std::vector<Shape>& in) {
 //   scale and shift D + D: 7D + 2 per channel; 2C parameters. Backward as layernorm's
 //   per element (input gradient 10, weight gradient 3). Saved: the input and per-channel
 //   mean and rstd (fp32).
+// groupnorm (PyTorch's GroupNorm, ONNX GroupNormalization): input [C, ...] in
+//   num_groups groups of C / G channels; each group of one sample, D = C / G x
+//   positions elements, normalised as layernorm's row (5D + 2), then the scale and
+//   shift per element (2 each, when affine): G (5D + 2) + 2 x elements. Parameters 2C
+//   (a scale and a shift per channel; per_group_affine: per group, 2G, as opset 18's
+//   GroupNormalization has them). Backward and saved as instancenorm's, per group.
 namespace ridge::ops {
+
+namespace {
+
+// x [C, ...] normalised in `groups` groups of channels (each over its channels and
+// positions), with `affine_params` parameters scaling and shifting every element when affine.
+OpResult grouped_norm(const Shape& x, int64_t groups, bool affine, int64_t affine_params) {
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.params = n.weight_elems = affine ? affine_params : 0;
+  n.input_elems = n.output_elems = element_count(x);
+  const int64_t d = n.input_elems / groups;
+  n.flops = checked_add(checked_mul(groups, checked_mul(5, d) + 2), affine ? checked_mul(2, n.input_elems) : 0);
+  n.bwd_input_other_flops = checked_mul(affine ? 10 : 9, n.input_elems);
+  n.bwd_weight_other_flops = affine ? checked_mul(3, n.input_elems) : 0;
+  n.saves_input = true;
+  n.saved_aux_bytes = checked_mul(groups, 2 * 4);
+  return r;
+}
+
+}  // namespace
+
+OpResult groupnorm(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  if (x.size() < 2) throw ShapeMismatch("groupnorm needs a [C, ...] input, got " + shape_to_string(x));
+  if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
+  const int64_t groups = a.positive("num_groups");
+  const int64_t c = x[0];
+  if (c % groups)
+    throw ShapeMismatch("num_groups = " + std::to_string(groups) + " does not divide the input's " +
+                        std::to_string(c) + " channels");
+  const bool affine = a.boolean("affine", true);
+  const bool per_group = a.boolean("per_group_affine", false);
+  return grouped_norm(x, groups, affine, 2 * (per_group ? groups : c));
+}
 
 OpResult instancenorm(TomlFields& a, const std::vector<Shape>& in) {
   const Shape& x = in[0];
   if (x.size() < 2) throw ShapeMismatch("instancenorm needs a [C, ...] input, got " + shape_to_string(x));
   if (auto eps = a.optional_number("eps"); eps && *eps <= 0) a.fail("eps", "must be positive");
-  bool affine = a.boolean("affine", true);
-  int64_t c = x[0];
-  OpResult r;
-  r.output = x;
-  LayerCounts& n = r.counts;
-  n.params = n.weight_elems = affine ? 2 * c : 0;
-  n.input_elems = n.output_elems = element_count(x);
-  int64_t d = n.input_elems / c;
-  n.flops = checked_add(checked_mul(c, checked_mul(5, d) + 2), affine ? checked_mul(2, n.input_elems) : 0);
-  n.bwd_input_other_flops = checked_mul(affine ? 10 : 9, n.input_elems);
-  n.bwd_weight_other_flops = affine ? checked_mul(3, n.input_elems) : 0;
-  n.saves_input = true;
-  n.saved_aux_bytes = checked_mul(c, 2 * 4);
-  return r;
+  const bool affine = a.boolean("affine", true);
+  return grouped_norm(x, x[0], affine, 2 * x[0]);  // each channel its own group
 }
 
 }  // namespace ridge::ops

@@ -12,6 +12,9 @@ OpResult conv(TomlFields& attrs, const std::vector<Shape>& in);
 template <int R>
 OpResult conv_transpose(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult linear(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult lstm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult gru(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult rnn(TomlFields& attrs, const std::vector<Shape>& in);
 
 template <int R>
 OpResult max_pool(TomlFields& attrs, const std::vector<Shape>& in);
@@ -53,11 +56,17 @@ OpResult reduce_min(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult reduce_l2(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult argmax(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult slice(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult cumsum(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult tile(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult depth_to_space(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult space_to_depth(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult trilu(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult batchnorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult local_response_norm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult layernorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult instancenorm(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult groupnorm(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult rmsnorm(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult rotary(TomlFields& attrs, const std::vector<Shape>& in);

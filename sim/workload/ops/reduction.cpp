@@ -7,6 +7,9 @@
 // (by 1/R), nothing for the sum, one select per input element for max and min (the
 // gradient goes to the extreme), x / y * g (2) per input element for L2; argmax's
 // output is an index, with no gradient.
+// cumsum (axis, exclusive, reverse; ONNX CumSum, torch.cumsum): a running sum along one
+// axis of length L, the other axes kept: L-1 adds per line (exclusive or not, forward or
+// reverse), and backward the same running sum of the gradient taken the other way.
 #include <algorithm>
 
 #include "sim/base/checked_math.hpp"
@@ -47,6 +50,25 @@ OpResult reduce(TomlFields& a, const std::vector<Shape>& in, Reduce kind) {
 }
 
 }  // namespace
+
+OpResult cumsum(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  const int64_t rank = static_cast<int64_t>(x.size());
+  int64_t axis = a.integer("axis");
+  if (axis < -rank || axis >= rank)
+    a.fail("axis", "must be in [" + std::to_string(-rank) + ", " + std::to_string(rank) + ") for the input " +
+                       shape_to_string(x) + " (got " + std::to_string(axis) + ")");
+  a.boolean("exclusive", false);
+  a.boolean("reverse", false);
+  OpResult r;
+  r.output = x;
+  LayerCounts& n = r.counts;
+  n.input_elems = n.output_elems = element_count(x);
+  const int64_t length = x[static_cast<size_t>(axis < 0 ? axis + rank : axis)];
+  n.flops = n.input_elems - n.input_elems / length;  // L-1 adds per line
+  n.bwd_input_other_flops = n.flops;
+  return r;
+}
 
 OpResult reduce_mean(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::mean); }
 OpResult reduce_sum(TomlFields& a, const std::vector<Shape>& in) { return reduce(a, in, Reduce::sum); }

@@ -1,0 +1,64 @@
+// Nodes that repeat, rearrange or scan an activation: Tile -> tile, DepthToSpace /
+// SpaceToDepth -> depth_to_space / space_to_depth, Trilu -> trilu, CumSum -> cumsum
+// (sim/workload/ops/rearrange.cpp and reduction.cpp count them).
+#include "sim/workload/onnx/translator.hpp"
+
+namespace ridge::onnx_import {
+
+// Tile by constant repeats, one per ONNX axis: the batch's must be 1 (a graph that
+// repeats its batch makes samples ridge's --batch does not count).
+void Translator::tile(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  const std::vector<int64_t> repeats = values(n, 1);
+  const Shape full = full_shape(x);
+  if (repeats.size() != full.size())
+    fail(n, "repeats " + value_list(repeats) + " do not give one count per axis of the input " + shape_list(full));
+  if (x.at.merged) fail(n, "tiles an input whose batch is merged into another axis, which ridge does not model");
+  std::vector<int64_t> per_sample;
+  for (size_t i = 0; i < repeats.size(); ++i) {
+    if (repeats[i] < 1) fail(n, "repeats " + value_list(repeats) + " must be positive");
+    if (static_cast<int64_t>(i) == x.at.batch) {
+      if (repeats[i] != 1) fail(n, "repeats the batch axis, which ridge does not model", "--batch sets the samples");
+      continue;
+    }
+    per_sample.push_back(repeats[i]);
+  }
+  toml::table a;
+  a.insert("repeats", to_array(per_sample));
+  layer(n, index, "tile", {&x}, std::move(a));
+}
+
+// DepthToSpace (either mode: DCR and CRD move the same elements) and SpaceToDepth.
+void Translator::depth_to_space(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  batch_first(n, x);
+  toml::table a;
+  a.insert("block_size", attr_int(n, "blocksize", 0));
+  layer(n, index, n.op_type() == "DepthToSpace" ? "depth_to_space" : "space_to_depth", {&x}, std::move(a));
+}
+
+// Trilu: input 1, when given, is the diagonal (a constant).
+void Translator::trilu(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  if (x.shape.size() < 2) fail(n, "needs a matrix per sample (the input is " + shape_list(full_shape(x)) + ")");
+  if (!x.at.merged && x.at.batch >= static_cast<int64_t>(x.shape.size()) - 1)
+    fail(n, "works on a matrix holding the batch axis, which ridge does not model");
+  toml::table a;
+  a.insert("upper", attr_int(n, "upper", 1) != 0);
+  if (has_input(n, 1)) a.insert("diagonal", values(n, 1).at(0));
+  layer(n, index, "trilu", {&x}, std::move(a));
+}
+
+// CumSum along the axis input 1 holds (a constant scalar).
+void Translator::cumsum(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  const std::vector<int64_t> axis = values(n, 1);
+  if (axis.size() != 1) fail(n, "the axis must be one value (got " + value_list(axis) + ")");
+  toml::table a;
+  a.insert("axis", sample_axis(n, axis[0], x));
+  a.insert("exclusive", attr_int(n, "exclusive", 0) != 0);
+  a.insert("reverse", attr_int(n, "reverse", 0) != 0);
+  layer(n, index, "cumsum", {&x}, std::move(a));
+}
+
+}  // namespace ridge::onnx_import
