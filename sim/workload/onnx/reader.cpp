@@ -55,7 +55,8 @@ toml::table Translator::translate() {
   root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer) +
                            (unbatched_ ? "; its input has no batch axis: a sample is one " + shape_list(input_shape_) +
                                              " input, --batch N counts N of them"
-                                       : ""));
+                                       : "") +
+                           (assumptions_.empty() ? "" : "; sizes set or assumed: " + joined_assumptions()));
   if (const char* dtype = weight_dtype()) root.insert("dtype", dtype);
   toml::table input;
   input.insert("shape", to_array(input_shape_));
@@ -65,6 +66,13 @@ toml::table Translator::translate() {
          "its nodes only pass their input on (Identity, Cast) or compute constants");
   root.insert("layer", std::move(layers_));
   return root;
+}
+
+// The sizes ridge was given or chose, "height = 320; nms kept boxes = ...".
+std::string Translator::joined_assumptions() const {
+  std::string out;
+  for (const std::string& a : assumptions_) out += (out.empty() ? "" : ", ") + a;
+  return out;
 }
 
 // Every node has an output, and the ops the chain recognisers read have their inputs

@@ -15,6 +15,8 @@
 //   normalization_ops.cpp  normalisations and reductions
 //   layout_ops.cpp         Reshape, Flatten, Squeeze / Unsqueeze, Transpose
 //   indexing_ops.cpp       Concat, Split, Slice, Gather, Expand
+//   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
+//   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -66,6 +68,7 @@ class Translator {
   void range(const onnx::NodeProto& n, int index);
   void equal(const onnx::NodeProto& n, int index);
   void dropout(const onnx::NodeProto& n, int index);
+  void cast(const onnx::NodeProto& n, int index);
   void pad(const onnx::NodeProto& n);
   void conv(const onnx::NodeProto& n, int index);
   void conv_transpose(const onnx::NodeProto& n, int index);
@@ -78,6 +81,7 @@ class Translator {
   void einsum(const onnx::NodeProto& n, int index);
   void unary(const onnx::NodeProto& n, int index, const std::string& op);
   void binary(const onnx::NodeProto& n, int index, const std::string& op);
+  void one_per_element(const onnx::NodeProto& n, int index);
   void clip(const onnx::NodeProto& n, int index);
   void prelu(const onnx::NodeProto& n, int index);
   void lrn(const onnx::NodeProto& n, int index);
@@ -97,6 +101,13 @@ class Translator {
   void slice(const onnx::NodeProto& n, int index);
   void gather(const onnx::NodeProto& n, int index);
   void expand(const onnx::NodeProto& n, int index);
+  void topk(const onnx::NodeProto& n, int index);
+  void nonzero(const onnx::NodeProto& n, int index);
+  void non_max_suppression(const onnx::NodeProto& n, int index);
+  void roi_align(const onnx::NodeProto& n, int index);
+  void gather_computed(const onnx::NodeProto& n, int index, const std::string& op);
+  void scatter(const onnx::NodeProto& n, int index);
+  void if_node(const onnx::NodeProto& n, int index);
   void unknown(const onnx::NodeProto& n, int index);
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
 
@@ -120,6 +131,7 @@ class Translator {
   }
 
   // reader.cpp
+  std::string joined_assumptions() const;
   void check_arity(const onnx::NodeProto& n) const;
   const char* weight_dtype() const;
   void check_opset();
@@ -150,6 +162,10 @@ class Translator {
   void view(const onnx::NodeProto& n, int index, const Tensor& x, const Tensor& out);
   void view_as(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& full, int64_t prefer = -1);
 
+  // detection_ops.cpp
+  Tensor indexing_input(const onnx::NodeProto& n, int i, const Tensor& act);
+  const Tensor& first_activation(const onnx::NodeProto& n);
+
   // batch_axis.cpp
   static Shape full_shape(const Tensor& t);
   static int64_t inner(const Shape& s, size_t from);
@@ -176,6 +192,12 @@ class Translator {
   void folded(const onnx::NodeProto& n, Shape shape, std::optional<std::vector<int64_t>> values);
   void fold_binary(const onnx::NodeProto& n, const std::string& op);
   bool elementwise_on_constants(const onnx::NodeProto& n);
+  // value_folding.cpp
+  static std::optional<std::vector<double>> real_values(const Tensor& t);
+  void set_folded_values(const onnx::NodeProto& n, const std::vector<double>& r, bool integer);
+  void fold_elementwise_values(const onnx::NodeProto& n, const Shape& out);
+  void fold_real_binary(const onnx::NodeProto& n, const std::string& op, const Shape& out);
+  void reduce_constant(const onnx::NodeProto& n);
 
   const onnx::ModelProto& model_;
   std::string file_;
@@ -192,6 +214,7 @@ class Translator {
   std::map<std::string, WeightUse> weight_users_;
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
+  std::vector<std::string> assumptions_;  // sizes ridge chose where the data decides them (said in `source`)
   toml::array layers_;
 };
 
