@@ -9,6 +9,7 @@
 #include "sim/base/format_units.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/toml_text.hpp"
+#include "sim/base/units.hpp"
 
 namespace ridge {
 
@@ -67,8 +68,35 @@ std::string memory_toml(const ClassEfficiency& e) {
 Calibration read_calibration(const toml::table& table, const std::string& file, const std::vector<std::string>& levels) {
   Calibration c;
   TomlFields f(table, file, "calibration");
-  for (const char* k : {"data", "date", "method", "cache_rule", "class"}) f.accept(k);
+  for (const char* k : {"data", "date", "method", "cache_rule", "class", "peaks", "bandwidths", "conditions"}) f.accept(k);
   f.reject_unknown_keys();
+  if (const toml::table* peaks = f.optional_table("peaks")) {
+    TomlFields p(*peaks, file, "calibration peaks");
+    for (const auto& [key, value] : *peaks) {
+      std::string name(key.str());
+      p.accept(name);
+      auto dtype = parse_dtype(name);
+      if (!dtype) p.fail(name, "unknown dtype '" + name + "'", "ridge dtypes: " + dtype_names());
+      c.peaks[*dtype] = read_quantity(p, name, *dtype == DType::int8 ? Quantity::ops : Quantity::flops);
+    }
+  }
+  if (const toml::table* conditions = f.optional_table("conditions")) {
+    TomlFields k(*conditions, file, "calibration conditions");
+    for (const auto& [key, value] : *conditions) {
+      k.accept(key.str());
+      c.conditions[std::string(key.str())] = k.string(key.str());
+    }
+  }
+  if (const toml::table* bandwidths = f.optional_table("bandwidths")) {
+    TomlFields b(*bandwidths, file, "calibration bandwidths");
+    for (const auto& [key, value] : *bandwidths) {
+      std::string level(key.str());
+      b.accept(level);
+      if (std::find(levels.begin(), levels.end(), level) == levels.end())
+        b.fail(level, "is not a memory level of this descriptor", suggestion_hint(level, levels));
+      c.bandwidths[level] = read_quantity(b, level, Quantity::bandwidth);
+    }
+  }
   c.data = f.string("data");
   if (c.data.empty()) f.fail("data", "must name the measured data set the fit used");
   c.date = f.string("date");
@@ -110,6 +138,12 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
   return c;
 }
 
+std::string conditions_text(const std::map<std::string, std::string>& conditions) {
+  std::string out;
+  for (const auto& [key, value] : conditions) out += (out.empty() ? "" : "; ") + key + " = " + value;
+  return out;
+}
+
 std::string calibration_toml(const Calibration& c) {
   std::ostringstream out;
   out << "[calibration]\n"
@@ -117,6 +151,20 @@ std::string calibration_toml(const Calibration& c) {
       << "date = " << toml_quoted(c.date) << "\n"
       << "method = " << toml_quoted(c.method) << "\n"
       << "cache_rule = " << (c.cache_rule ? "true" : "false") << "\n";
+  if (!c.conditions.empty()) {
+    out << "[calibration.conditions]   # what the measurements were taken under (the CSV's '# conditions:')\n";
+    for (const auto& [key, value] : c.conditions) out << toml_quoted(key) << " = " << toml_quoted(value) << "\n";
+  }
+  if (!c.peaks.empty() || !c.bandwidths.empty())
+    out << "# Roofs fitted above the descriptor's: the best rate a measured layer attained.\n";
+  if (!c.peaks.empty()) {
+    out << "[calibration.peaks]\n";
+    for (const auto& [dtype, flops] : c.peaks) out << dtype_name(dtype) << " = \"" << format_fixed(flops / 1e9, 2) << " GFLOPS\"\n";
+  }
+  if (!c.bandwidths.empty()) {
+    out << "[calibration.bandwidths]\n";
+    for (const auto& [level, bps] : c.bandwidths) out << toml_quoted(level) << " = \"" << format_fixed(bps / 1e9, 2) << " GB/s\"\n";
+  }
   for (const auto& [key, e] : c.classes) {
     out << "\n[[calibration.class]]\n"
         << "op_class = \"" << op_class_name(key.first) << "\"\n"

@@ -9,6 +9,9 @@
 // and memory time overlap (time = the larger) or follow each other (their sum, as in a
 // scalar loop that waits for each load); with the cache rule a layer of a calibrated
 // class whose whole working set fits a cache level streams from that level.
+// With `ridge calibrate --fit-peaks` it may also raise the descriptor's roofs: a dtype's
+// peak or a level's bandwidth that measured layers beat (a fitted peak, the best rate a
+// layer attained); the descriptor's own figures are kept to restore (`--efficiency none`).
 // Written by `ridge calibrate`; classes and dtypes it does not name keep the pure roofline.
 #pragma once
 
@@ -54,6 +57,15 @@ struct Calibration {
   std::string data;        // the measured data set the fit used
   std::string date;        // when it was fitted (YYYY-MM-DD)
   std::string method;      // how (loss, cross-validation)
+  // Roofs fitted above the descriptor's (--fit-peaks): FLOP/s per dtype, B/s per level
+  // name. Reading the descriptor applies them and keeps the figures they replace.
+  std::map<DType, double> peaks;
+  std::map<std::string, double> bandwidths;
+  // The conditions the measurements were taken under (the CSV's `# conditions:` lines:
+  // threads, library, clock, load, date, dtype), by key.
+  std::map<std::string, std::string> conditions;
+  std::map<DType, double> replaced_peaks;
+  std::map<std::string, double> replaced_bandwidths;
 
   const ClassEfficiency* find(OpClass c, DType t) const {
     auto it = classes.find({c, t});
@@ -64,6 +76,9 @@ struct Calibration {
 // Reads a [calibration] table (keys in docs/reference/hardware-descriptors.md, "Calibration"); `levels` are the descriptor's
 // memory level names, which a per-level memory efficiency must use. Errors are located InputErrors.
 Calibration read_calibration(const toml::table& table, const std::string& file, const std::vector<std::string>& levels);
+
+// The conditions on one line: "key = value; key = value".
+std::string conditions_text(const std::map<std::string, std::string>& conditions);
 
 // The [calibration] section as TOML text, ready to append to a descriptor.
 std::string calibration_toml(const Calibration& c);

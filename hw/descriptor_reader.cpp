@@ -222,6 +222,11 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
     std::vector<std::string> levels;
     for (const MemoryLevel& m : s.memory) levels.push_back(m.name);
     s.calibration = read_calibration(*cal, file, levels);
+    for (const auto& [dtype, flops] : s.calibration->peaks)
+      if (!s.peak(dtype))
+        throw InputError(location_of(*cal, file), "[calibration.peaks] fits a " + std::string(dtype_name(dtype)) +
+                                                   " peak, but [compute] has none", "give the dtype a peak in [compute]");
+    s.apply_calibrated_roofs();
   }
   return s;
 }

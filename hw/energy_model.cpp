@@ -54,14 +54,19 @@ double dram_pj_per_bit(const std::string& level_name) {
 
 }  // namespace
 
-// Fitted on one measurement (ML.ENERGY Leaderboard v1, data/A100_chat_benchmark.csv,
-// metaai/Llama-2-7b-chat-hf, batch 1 on an A100 SXM4 40 GB, 400 W: 1828.8 J per response of
-// 420.1 tokens at 44.5 tokens/s, so 4.353 J and 22.47 ms per token, 193.7 W average board
-// power by NVML). ridge's A100 decode of a Llama-2-7B token spends 0.423 J on arithmetic and
-// HBM traffic; spread over the measured 22.47 ms that is 18.8 W, and with the 55 W idle the
-// measured 193.7 W leaves 119.9 W, 0.348 of the A100's 345 W headroom (400 - 55 W). Held
-// out: V100, H100 and H200 decode power (docs/accuracy-cost.md).
-const double kActiveFloorFraction = 0.35;
+// Fitted on one measurement of a compiled serving engine, with its step time: ML.ENERGY
+// Benchmark v3.0 (Chung et al., leaderboard data public/data/models/
+// meta-llama__Llama-3.1-8B-Instruct__lm-arena-chat.json, 2025-12), Llama-3.1-8B bf16 under
+// vLLM 0.11.1 on one H100 SXM 80 GB (700 W), max_num_seqs 8: 486.4 W average over the
+// steady state, 1069.6 tokens/s at an average batch of 7.978, so a 7.459 ms step. ridge's
+// step at batch 8, context 1024, is busy 5.792 ms (its time less its launch waits) and moves
+// 0.513 J of arithmetic and HBM traffic; taking the rest of the measured step, 1.667 ms, as
+// waiting at the 70 W idle, the busy time must carry (486.4 - 70) x 7.459 ms - 0.513 J =
+// 2.593 J of floor: 2.593 / (630 W x 5.792 ms) = 0.711 of the headroom, rounded to 0.71.
+// Held out: the other ten batch sizes of that run (16-768), ML.ENERGY v1's eager A100 and
+// V100 Llama-2-7B decode, and H100 / H200 decode power from two other sources
+// (docs/accuracy-cost.md).
+const double kActiveFloorFraction = 0.71;
 
 double energy_per_flop_J(DType dtype, double process_nm) {
   return reference_pj_per_flop(dtype) * node_scale(process_nm) * pJ;
@@ -77,10 +82,11 @@ bool has_energy_model(const HardwareSpec& hw) {
 }
 
 StepEnergy step_energy(const HardwareSpec& hw, DType dtype, double flops, const std::vector<double>& level_bytes,
-                       double time_s) {
+                       double time_s, double waiting_s) {
   StepEnergy e;
+  const double busy_s = std::max(0.0, time_s - waiting_s);
   e.static_J = *hw.power.idle_w * time_s;
-  e.active_J = kActiveFloorFraction * (*hw.power.max_w() - *hw.power.idle_w) * time_s;
+  e.active_J = kActiveFloorFraction * (*hw.power.max_w() - *hw.power.idle_w) * busy_s;
   e.compute_J = flops * energy_per_flop_J(dtype, *hw.power.process_nm);
   for (size_t k = 0; k < level_bytes.size() && k < hw.memory.size(); ++k)
     e.memory_J += level_bytes[k] * energy_per_byte_J(hw, k);

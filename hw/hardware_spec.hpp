@@ -68,13 +68,37 @@ struct HardwareSpec {
     auto it = compute_efficiency_by_dtype.find(t);
     return it == compute_efficiency_by_dtype.end() ? compute_efficiency : it->second;
   }
+  // The calibration's fitted roofs in place of the descriptor's, which it keeps.
+  void apply_calibrated_roofs() {
+    if (!calibration) return;
+    for (const auto& [t, flops] : calibration->peaks) {
+      calibration->replaced_peaks[t] = peak_flops[t];
+      peak_flops[t] = flops;
+    }
+    for (MemoryLevel& m : memory) {
+      auto it = calibration->bandwidths.find(m.name);
+      if (it == calibration->bandwidths.end()) continue;
+      calibration->replaced_bandwidths[m.name] = m.bandwidth_Bps;
+      m.bandwidth_Bps = it->second;
+    }
+  }
+  // Without [calibration]: the descriptor's own roofs back.
+  void drop_calibration() {
+    if (!calibration) return;
+    for (const auto& [t, flops] : calibration->replaced_peaks) peak_flops[t] = flops;
+    for (MemoryLevel& m : memory) {
+      auto it = calibration->replaced_bandwidths.find(m.name);
+      if (it != calibration->replaced_bandwidths.end()) m.bandwidth_Bps = it->second;
+    }
+    calibration.reset();
+  }
   // `--efficiency none`: the datasheet roofline, without [efficiency] or [calibration].
   void drop_efficiency() {
     compute_efficiency = memory_efficiency = 1.0;
     compute_efficiency_by_dtype.clear();
     dequant_ops_per_weight = request_overhead_s = 0;
     efficiency_source.clear();
-    calibration.reset();
+    drop_calibration();
   }
 };
 

@@ -70,9 +70,11 @@ void LabelPlacer::block_segment(double ax, double ay, double bx, double by, doub
 std::vector<Box> LabelPlacer::rotated_text(double cx, double cy, double w, double h, double angle_deg) {
   double a = angle_deg * M_PI / 180.0;
   double ux = std::cos(a), uy = std::sin(a);
-  // Squares a little smaller than the text's height, overlapping along its baseline:
-  // together they cover the turned text without reaching far past its sides.
-  double side = h * 0.75;
+  // Squares overlapping along its baseline, a little smaller than the text's height
+  // (0.9 of it level or upright, 0.75 at 45 degrees, where a square's corner reaches
+  // further across the slanted line): together they cover the turned text without
+  // reaching far past its sides.
+  double side = h * std::max(0.75, 0.9 / (std::fabs(ux) + std::fabs(uy)));
   int n = std::max(1, static_cast<int>(std::ceil(2 * w / h)));
   std::vector<Box> out;
   for (int i = 0; i < n; ++i) {
@@ -92,14 +94,21 @@ bool LabelPlacer::fits(const std::vector<Box>& boxes) const {
   return true;
 }
 
-// Whether the segment a-b passes through any label's box (sampled every 0.01 in).
-bool LabelPlacer::crosses_label(double ax, double ay, double bx, double by) const {
+// Sampled every 0.01 in. Markers that hold a (the leader's own, and any it overlaps)
+// do not count.
+bool LabelPlacer::crosses(double ax, double ay, double bx, double by) const {
+  auto holds = [](const Box& b, double x, double y) { return x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1; };
+  std::vector<const Box*> others;
+  for (const Box& m : markers_)
+    if (!holds(m, ax, ay)) others.push_back(&m);
   const int n = std::max(1, static_cast<int>(std::ceil(std::hypot(bx - ax, by - ay) / 0.01)));
   for (int i = 0; i <= n; ++i) {
     double t = static_cast<double>(i) / n, x = ax + t * (bx - ax), y = ay + t * (by - ay);
     for (const auto& label : labels_)
       for (const Box& b : label)
-        if (x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1) return true;
+        if (holds(b, x, y)) return true;
+    for (const Box* m : others)
+      if (holds(*m, x, y)) return true;
   }
   return false;
 }
@@ -134,7 +143,7 @@ std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, dou
       const bool leader = ring > 0;
       // The leader runs from the marker to the box's nearest point.
       const double tx = std::clamp(x, b.x0, b.x1), ty = std::clamp(y, b.y0, b.y1);
-      if (leader && crosses_label(x, y, tx, ty)) continue;
+      if (leader && crosses(x, y, tx, ty)) continue;
       take({b});
       if (leader) block_segment(x, y, tx, ty, 0.02);
       return Spot{b, leader};

@@ -41,6 +41,11 @@ class LabelPlacer {
  public:
   explicit LabelPlacer(Box area) : area_(area) {}
   void block(const Box& b) { taken_.push_back(b); }
+  // A marker (a point's, a ridge point's): an obstacle that leaders keep off too.
+  void block_marker(const Box& b) {
+    taken_.push_back(b);
+    markers_.push_back(b);
+  }
   // A line segment (inches) as obstacles: small boxes `thickness` wide along it.
   void block_segment(double ax, double ay, double bx, double by, double thickness);
   // Text `w` x `h` centred at (cx, cy) and turned by `angle_deg`, as boxes along it.
@@ -63,13 +68,15 @@ class LabelPlacer {
   // A w x h label for a marker of radius `r` at (x, y): tries directions around it at
   // growing distances up to the plot area's diagonal, clear of lines, markers and
   // labels; one placed away from the marker gets a leader line, which crosses no other
-  // label and which later labels keep off. Nothing when no spot is free.
+  // label nor marker and which later labels keep off. Nothing when no spot is free.
   // Directions nearest (`prefer_x`, `prefer_y`) are tried first (default: right).
   std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0);
 
  private:
-  bool crosses_label(double ax, double ay, double bx, double by) const;
+  // Whether the segment from a (inside its own marker) to b passes through a label or another marker.
+  bool crosses(double ax, double ay, double bx, double by) const;
   Box area_;
+  std::vector<Box> markers_;
   std::vector<Box> taken_;                // obstacles and labels
   std::vector<std::vector<Box>> labels_;  // labels only, one entry per label
 };

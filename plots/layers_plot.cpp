@@ -18,10 +18,11 @@
 namespace ridge::plots {
 
 LayerGrouping parse_layer_grouping(const std::string& text) {
+  if (text == "auto") return LayerGrouping::automatic;
   if (text == "none") return LayerGrouping::none;
   if (text == "block") return LayerGrouping::block;
   if (text == "op") return LayerGrouping::op;
-  throw InputError({}, "--group: unknown grouping (got '" + text + "')", "use --group none, block or op");
+  throw InputError({}, "--group: unknown grouping (got '" + text + "')", "use --group auto, none, block or op");
 }
 
 std::string block_of(const std::string& layer_name) {
@@ -130,6 +131,7 @@ const char* grouping_noun(LayerGrouping g) {
     case LayerGrouping::none: return "Layer";
     case LayerGrouping::block: return "Block";
     case LayerGrouping::op: return "Op";
+    case LayerGrouping::automatic: break;  // resolved before drawing
   }
   return "";
 }
@@ -181,9 +183,9 @@ struct LayersLayout {
   double height() const { return title_h + main_h + axis_h + (totals_h > 0 ? totals_h + axis_h : 0) + key_h; }
 };
 
-}  // namespace
-
-PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem) {
+// The figure at a grouping (not `automatic`); `other_share`: the part of the step the
+// "other" bar holds (0 without one).
+PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const std::string& stem, double& other_share) {
   if (!req.model) throw RunError("plot layers: no model");
   const RunResult& t = req.run.timing;
   const HardwareSpec& hw = req.run.hw;
@@ -250,8 +252,8 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   }
   std::vector<std::string> notes;
   if (top < req.top && top < bars.size())
-    notes.push_back("drew the " + std::to_string(top) + " heaviest bars that fit the figure, the rest as \"other\" "
-                    "(--group block, or a taller --size, shows more)");
+    notes.push_back("drew the " + std::to_string(top) + " heaviest bars that fit the figure, the rest as \"other\" (" +
+                    (req.group == LayerGrouping::none ? "--group block, or a taller --size, shows more)" : "a taller --size shows more)"));
   const double H = style.height_given ? style.height_in : lay.height();
   const bool too_short = max_h > 0 && lay.height() > max_h + 1e-9;
   const size_t n = bars.size() - (totals ? 1 : 0);  // bars in the main panel
@@ -396,7 +398,29 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
   g << "unset multiplot\n";
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   bundle.notes = notes;
+  other_share = bars.back().other && t.totals.timing.time_s > 0 ? bars.back().time / t.totals.timing.time_s : 0;
   return bundle;
+}
+
+}  // namespace
+
+// `automatic`: one bar per layer, unless the bars that fit leave over half the step in
+// "other" (a deep network: resnet50's 150 smallest layers, a transformer's dozens of
+// blocks) and one bar per block leaves less there.
+PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem) {
+  double other = 0;
+  if (req.group != LayerGrouping::automatic) return drawn_layers(req, style, stem, other);
+  LayersRequest per_layer = req, per_block = req;
+  per_layer.group = LayerGrouping::none;
+  per_block.group = LayerGrouping::block;
+  PlotBundle layers = drawn_layers(per_layer, style, stem, other);
+  if (other <= 0.5) return layers;
+  double block_other = 0;
+  PlotBundle blocks = drawn_layers(per_block, style, stem, block_other);
+  if (block_other >= other) return layers;
+  blocks.notes.insert(blocks.notes.begin(), "one bar per block: with one bar per layer, \"other\" would hold " +
+                                                 percent_label(other) + " of the step (--group none draws layers)");
+  return blocks;
 }
 
 }  // namespace ridge::plots

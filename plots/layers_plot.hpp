@@ -24,8 +24,10 @@
 
 namespace ridge::plots {
 
-enum class LayerGrouping { none, block, op };
-// "none", "block", "op"; anything else is an InputError naming the three.
+// automatic: per layer, or per block where per-layer bars would leave over half the
+// step in "other" (see layers_plot).
+enum class LayerGrouping { none, block, op, automatic };
+// "auto", "none", "block", "op"; anything else is an InputError naming the four.
 LayerGrouping parse_layer_grouping(const std::string& text);
 
 // The block a layer belongs to: its name up to and including the first all-digit
@@ -37,7 +39,7 @@ struct LayersRequest {
   const Model* model = nullptr;
   RunSettings settings;
   TimedHardware run;
-  LayerGrouping group = LayerGrouping::none;
+  LayerGrouping group = LayerGrouping::automatic;
   size_t top = 25;  // bars drawn; the rest go into "other"
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "plots/plot_text.hpp"
 
@@ -112,31 +113,37 @@ void place_ridge_labels(Placing& P, const RooflineRequest& req) {
   const Box area = P.placer.area();
   const std::vector<double>& ridges = req.runs[0].timing.hardware->ridge_points;
   for (size_t m = 0; m < ridges.size(); ++m) {
-    std::string text = (ridges.size() > 1 ? req.runs[0].hw.memory[m].name + " ridge " : "ridge ") + si_label(ridges[m], "FLOP/B");
-    const double x = f.to_in_x(ridges[m]), y = f.to_in_y(P.scene.hw[0].run_flops), w = P.line_w(text);
-    // Along the line: just under the roof, else lower down (clear of the diagonals near the knee).
+    const std::string level = ridges.size() > 1 ? req.runs[0].hw.memory[m].name + " " : "";
+    // "L2 ridge 4.77 FLOP/B"; where that finds no spot, "L2 4.77 FLOP/B" (by its dotted line).
     bool placed = false;
-    for (double drop = 0.1; !placed && y - drop - w >= area.y0 - 1e-9; drop += 0.05)
-      for (double side : {1.0, -1.0}) {
-        double cx = x + side * (0.02 + P.line_h / 2), cy = y - drop - w / 2;
-        auto boxes = LabelPlacer::rotated_text(cx, cy, w, P.line_h, 90);
-        if (!P.placer.fits(boxes)) continue;
-        P.placer.take(boxes);
-        P.L.line_labels[0].push_back({f.from_in_x(cx), f.from_in_y(cy), 90, text});
-        placed = true;
-        break;
-      }
-    // Else level, beside the line's foot, from the floor up.
-    for (double up = 0; !placed && area.y0 + up + P.line_h <= y - 0.1; up += 0.05)
-      for (double side : {-1.0, 1.0}) {
-        double cx = x + side * (0.04 + w / 2), cy = area.y0 + up + P.line_h / 2;
-        std::vector<Box> boxes{{cx - w / 2, cy - P.line_h / 2, cx + w / 2, cy + P.line_h / 2}};
-        if (!P.placer.fits(boxes)) continue;
-        P.placer.take(boxes);
-        P.L.line_labels[0].push_back({f.from_in_x(cx), f.from_in_y(cy), 0, text});
-        placed = true;
-        break;
-      }
+    std::string text;
+    for (const std::string& form : {level + "ridge " + si_label(ridges[m], "FLOP/B"), level + si_label(ridges[m], "FLOP/B")}) {
+      if (placed) break;
+      text = form;
+      const double x = f.to_in_x(ridges[m]), y = f.to_in_y(P.scene.hw[0].run_flops), w = P.line_w(text);
+      // Along the line: just under the roof, else lower down (clear of the diagonals near the knee).
+      for (double drop = 0.1; !placed && y - drop - w >= area.y0 - 1e-9; drop += 0.05)
+        for (double side : {1.0, -1.0}) {
+          double cx = x + side * (0.02 + P.line_h / 2), cy = y - drop - w / 2;
+          auto boxes = LabelPlacer::rotated_text(cx, cy, w, P.line_h, 90);
+          if (!P.placer.fits(boxes)) continue;
+          P.placer.take(boxes);
+          P.L.line_labels[0].push_back({f.from_in_x(cx), f.from_in_y(cy), 90, text});
+          placed = true;
+          break;
+        }
+      // Else level, beside the line's foot, from the floor up.
+      for (double up = 0; !placed && area.y0 + up + P.line_h <= y - 0.1; up += 0.05)
+        for (double side : {-1.0, 1.0}) {
+          double cx = x + side * (0.04 + w / 2), cy = area.y0 + up + P.line_h / 2;
+          std::vector<Box> boxes{{cx - w / 2, cy - P.line_h / 2, cx + w / 2, cy + P.line_h / 2}};
+          if (!P.placer.fits(boxes)) continue;
+          P.placer.take(boxes);
+          P.L.line_labels[0].push_back({f.from_in_x(cx), f.from_in_y(cy), 0, text});
+          placed = true;
+          break;
+        }
+    }
     if (!placed) P.L.dropped.push_back(text);
   }
 }
@@ -153,14 +160,18 @@ void place_layer_labels(Placing& P, int labels) {
   // taller than the estimate, and stacked labels must keep a gap.
   const double text_h = P.style.line_in() * 0.85 + 0.025;
   for (const Point* p : heavy) {
-    // The full name, else (a narrow figure) its last part only.
-    std::string text = p->label();
-    double x = f.to_in_x(p->intensity), y = f.to_in_y(p->attained);
-    // A little wider than the estimate: neighbouring labels keep a gap.
-    auto spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h);
-    if (!spot && p->label(true) != text) {
-      text = p->label(true);
+    // The full name, else (a narrow figure) its last part only, else that without the
+    // count of repeated blocks ("up_proj 18%": the share is still the whole group's).
+    const double x = f.to_in_x(p->intensity), y = f.to_in_y(p->attained);
+    std::string text;
+    std::optional<LabelPlacer::Spot> spot;
+    const std::string last = p->name.substr(p->name.find_last_of("./") + 1);
+    for (const std::string& form : {p->label(), p->label(true), last + " " + percent_label(p->share)}) {
+      if (form == text) continue;
+      text = form;
+      // A little wider than the estimate: neighbouring labels keep a gap.
       spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h);
+      if (spot) break;
     }
     if (!spot) continue;
     const Box& b = spot->box;

@@ -19,7 +19,9 @@ struct Placing {
   Layout& L;
   LabelPlacer& placer;
   double line_h;  // height of a line label
-  double line_w(const std::string& s) const { return style.text_width_in(s) * kLineFont; }
+  // A line label's width: the estimate (an average over glyphs) and a little, as
+  // rendered text runs up to ~0.05 in longer, into a leader or line beside it.
+  double line_w(const std::string& s) const { return style.text_width_in(s) * kLineFont + 0.06; }
 };
 
 inline constexpr double kLineThickness = 0.05;
@@ -34,8 +36,8 @@ void place_margin_roof_labels(Placing& P);
 void place_diagonal_labels(Placing& P);
 // Each memory level's ridge point at the run's dtype (single hardware only; the layout
 // has dropped a thin line from each to the floor), labelled along that line, just under
-// the roof or lower down, else level beside the line's foot; left out (and reported)
-// where no spot is free.
+// the roof or lower down, else level beside the line's foot; each first as "L2 ridge
+// 4.77 FLOP/B", then as "L2 4.77 FLOP/B"; left out (and reported) where no spot is free.
 void place_ridge_labels(Placing& P, const RooflineRequest& req);
 // The `labels` heaviest points over all hardware, by share of their run's time.
 void place_layer_labels(Placing& P, int labels);

@@ -8,9 +8,29 @@
 
 #include "plots/roofline_labels.hpp"
 #include "plots/gnuplot_text.hpp"
+#include "plots/plot_text.hpp"
 #include "sim/base/error.hpp"
 
 namespace ridge::plots::roofline {
+
+YUnit y_unit(double y_min, double y_max) {
+  static const char* const kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
+  const double lo = std::pow(10.0, std::ceil(std::log10(y_min) - 1e-9)), hi = std::pow(10.0, std::floor(std::log10(y_max) + 1e-9));
+  for (int k = 6; k >= 0; --k) {
+    const double scale = std::pow(10.0, 3 * k);
+    if (lo / scale >= 0.01 * (1 - 1e-9) && hi / scale <= 1e4 * (1 + 1e-9)) return {scale, std::string(kPrefix[k]) + "FLOP/s"};
+  }
+  return {};
+}
+
+std::vector<std::pair<double, std::string>> y_tick_labels(double y_min, double y_max, const YUnit& u) {
+  std::vector<std::pair<double, std::string>> out;
+  for (double e = std::ceil(std::log10(y_min) - 1e-9); e <= std::floor(std::log10(y_max) + 1e-9); ++e) {
+    const double v = std::pow(10.0, e);
+    out.emplace_back(v, u.scale > 0 ? gp_number(v / u.scale) : si_label(v, "FLOP/s"));
+  }
+  return out;
+}
 
 std::string segment(double x0, double y0, double x1, double y1) {
   return gp_number(x0) + " " + gp_number(y0) + "\n" + gp_number(x1) + " " + gp_number(y1) + "\n\n";
@@ -33,9 +53,7 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
   f.width_in = style.width_in;
   f.height_in = style.height_in;
   f.x_min = decade_below(s.x_lo / 1.5);
-  // Inside, the roofs' labels need room right of the ridge points: two decades.
-  const bool inside = mode == RoofLabels::inside || mode == RoofLabels::inside_run_only;
-  f.x_max = decade_above(std::max(s.x_hi * 2, ridge_hi * (inside ? 100 : 4)));
+  f.x_max = decade_above(std::max(s.x_hi * 1.5, ridge_hi * 4));
   if (f.x_max / f.x_min < 100) f.x_max = f.x_min * 100;
   f.y_min = std::max(decade_below(s.y_lo / 1.5), s.y_lo / 10);
   // Where only the run's roofs are named (and drawn), the others (fp16 and int8 tensor
@@ -47,7 +65,10 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
   f.y_max = roomy ? top * 10 : std::min(decade_above(top * 1.5), top * 10);
   if (f.y_max / f.y_min < 100) f.y_min = std::max(f.y_max / 100, s.y_lo / 10);
   const double line = style.line_in();
-  f.left_in = 0.12 + line + style.text_width_in("100 TFLOP/s") + 0.1;
+  double tick_w = 0;
+  for (const auto& [v, text] : y_tick_labels(f.y_min, f.y_max, y_unit(f.y_min, f.y_max)))
+    tick_w = std::max(tick_w, style.text_width_in(text));
+  f.left_in = 0.12 + line + tick_w + 0.15;
   f.right_in = 0.2 + style.text_width_in("100000") / 2;
   if (margin) {
     double widest = 0;
@@ -63,6 +84,25 @@ std::optional<Frame> frame_of(const PlotStyle& style, const Scene& s, double rid
   f.top_in = header_top_in;
   Box a = f.plot_area();
   if (a.x1 - a.x0 < 1.0 || a.y1 - a.y0 < 1.0) return std::nullopt;
+  // Inside, each named roof's label sits over its own roof (a run-only label may reach
+  // left of it, over the diagonal): the axis runs on, a decade at a time, only until
+  // every such label has its width right of its roof's start. Each further decade
+  // squeezes the points, which sit left of the ridge points.
+  const bool inside = mode == RoofLabels::inside || mode == RoofLabels::inside_run_only;
+  if (inside && !run_only(mode)) {
+    const double w_in = a.x1 - a.x0;
+    auto room = [&](const Roof& r) {
+      const double from = std::log10(f.x_max / std::max(r.x0, f.x_min)) / std::log10(f.x_max / f.x_min) * w_in;
+      return from >= style.text_width_in(r.label) * kLineFont + 0.15;
+    };
+    for (int more = 0; more < 3; ++more) {
+      bool fits = true;
+      for (const Hardware& H : s.hw)
+        for (const Roof& r : H.roofs) fits = fits && room(r);
+      if (fits) break;
+      f.x_max *= 10;
+    }
+  }
   return f;
 }
 
@@ -78,13 +118,90 @@ void clip_lines(Scene& s, const Frame& f) {
   }
 }
 
+// One try: the labels on `frame` with the roofs' labels placed as `mode` says, the
+// lines in `s` clipped to it; nothing when a roof's label does not fit inside.
+// `points_first`: the heaviest points' names before the bandwidths' (a diagonal's label
+// can go anywhere along its line, a point's only near it), else after them.
+std::optional<Layout> layout_on(const RooflineRequest& req, const PlotStyle& style, Scene& s, const Frame& frame, RoofLabels mode,
+                                bool points_first) {
+  const bool margin = in_margin(mode);
+  // Where only the run's roof can be named, the other dtypes' roofs are not drawn: an
+  // unnamed roof says nothing, and would take the room its label needs.
+  if (run_only(mode))
+    for (Hardware& H : s.hw) std::erase_if(H.roofs, [](const Roof& r) { return !r.run; });
+  Layout L;
+  L.roof_labels = mode;
+  L.margin_roofs = margin;
+  L.frame = frame;
+  clip_lines(s, L.frame);
+  const Frame& f = L.frame;
+  const Box area = f.plot_area();
+  // Inset a little: text metrics are estimates, and nothing may touch the axes.
+  LabelPlacer placer({area.x0 + 0.05, area.y0 + 0.04, area.x1 - 0.04, area.y1 - 0.04});
+  for (const Hardware& H : s.hw) {
+    for (const Roof& r : H.roofs)
+      placer.block_segment(f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops), kLineThickness);
+    for (const Diagonal& d : H.diags)
+      placer.block_segment(f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1),
+                           kLineThickness);
+  }
+  // Each memory level's ridge point at the run's dtype (with several hardware, DRAM's
+  // only) drops a thin line to the floor: the labels keep off it.
+  if (s.hw.size() == 1)
+    for (double x : req.runs[0].timing.hardware->ridge_points) L.drops.push_back({0, x, s.hw[0].run_flops});
+  for (const Layout::Drop& d : L.drops) {
+    placer.block_segment(f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0, kLineThickness / 2);
+    // and the ridge point's diamond
+    const double x = f.to_in_x(d.x), y = f.to_in_y(d.y), r = 0.06;
+    placer.block_marker({x - r, y - r, x + r, y + r});
+  }
+  for (const Point& p : s.points) {
+    double x = f.to_in_x(p.intensity), y = f.to_in_y(p.attained);
+    L.geometry.markers.push_back({x - p.r_in, y - p.r_in, x + p.r_in, y + p.r_in});
+    placer.block_marker(L.geometry.markers.back());
+  }
+  L.line_labels.assign(s.hw.size(), {});
+  Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont};
+  if (mode != RoofLabels::key && !margin && !place_roof_labels(P)) return std::nullopt;
+
+  if (margin) place_margin_roof_labels(P);
+  // With several hardware the bandwidths and ridge points are named in the key instead:
+  // in the plot, six diagonals' labels would crowd one narrow band.
+  // The ridge labels first: near the knee they have the fewest spots.
+  if (s.hw.size() == 1) place_ridge_labels(P, req);
+  if (points_first) place_layer_labels(P, req.labels);
+  if (s.hw.size() == 1) place_diagonal_labels(P);
+  if (!points_first) place_layer_labels(P, req.labels);
+  L.geometry.area = area;
+  L.geometry.labels = placer.labels();
+  for (const Hardware& H : s.hw) {
+    for (const Roof& r : H.roofs) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops)});
+    for (const Diagonal& d : H.diags)
+      L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1)});
+  }
+  for (const Layout::Drop& d : L.drops) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0});
+  return L;
+}
+
+// Every line label placed and at least a quarter of the wanted points labelled: a
+// later try (one that leaves the other dtypes' roofs out, say) is not worth a label or
+// two more.
+bool enough(const Layout& L) { return L.dropped.empty() && 4 * L.layer_labels.size() >= L.layers_wanted; }
+// Fewer line labels left out, else more points labelled.
+bool better(const Layout& a, const Layout& b) {
+  if (a.dropped.size() != b.dropped.size()) return a.dropped.size() < b.dropped.size();
+  return a.layer_labels.size() > b.layer_labels.size();
+}
+
 }  // namespace
 
+// The tries in order of preference (the roofs' labels inside, by their roofs, first);
+// the first that places every line label and a quarter of the points' labels wins, else the one
+// that leaves out the fewest.
 Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in, bool roofs_in_key) {
   double ridge_hi = 0;
   for (const TimedHardware& r : req.runs)
     for (double x : r.timing.hardware->ridge_points) ridge_hi = std::max(ridge_hi, x);
-  Layout L;
   struct Try {
     RoofLabels mode;
     bool roomy;
@@ -96,76 +213,30 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
                                       {RoofLabels::inside_run_only, false},
                                       {RoofLabels::inside_run_only, true},
                                       {RoofLabels::margin_run_only, false}};
+  std::optional<Layout> best;
+  Scene best_scene;
   for (const Try& t : tries) {
-    const RoofLabels mode = t.mode;
-    const bool margin = in_margin(mode);
-    std::optional<Frame> frame = frame_of(style, s, ridge_hi, header_top_in, mode, t.roomy);
-    if (!frame) {
-      if (&t == &tries.back())
-      {
-        // Blame --size only where it was given (a --style preset fixes the width alone).
-        if (style.height_given)
-          throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
-        throw InputError({}, "the figure is too small for its text at " + gp_number(style.font_size) + " pt",
-                         "give --font-size smaller, or a larger --size");
-      }
-      continue;
+    std::optional<Frame> frame = frame_of(style, s, ridge_hi, header_top_in, t.mode, t.roomy);
+    if (!frame) continue;
+    for (bool points_first : {false, true}) {
+      Scene trial = s;
+      std::optional<Layout> L = layout_on(req, style, trial, *frame, t.mode, points_first);
+      if (!L || (best && !better(*L, *best))) continue;
+      best = std::move(L);
+      best_scene = std::move(trial);
+      if (enough(*best)) break;
     }
-    // Where only the run's roof can be named, the other dtypes' roofs are not drawn: an
-    // unnamed roof says nothing, and would take the room its label needs.
-    if (run_only(mode))
-      for (Hardware& H : s.hw) std::erase_if(H.roofs, [](const Roof& r) { return !r.run; });
-    L = Layout{};
-    L.roof_labels = mode;
-    L.margin_roofs = margin;
-    L.frame = *frame;
-    clip_lines(s, L.frame);
-    const Frame& f = L.frame;
-    const Box area = f.plot_area();
-    // Inset a little: text metrics are estimates, and nothing may touch the axes.
-    LabelPlacer placer({area.x0 + 0.05, area.y0 + 0.04, area.x1 - 0.04, area.y1 - 0.04});
-    for (const Hardware& H : s.hw) {
-      for (const Roof& r : H.roofs)
-        placer.block_segment(f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops), kLineThickness);
-      for (const Diagonal& d : H.diags)
-        placer.block_segment(f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1),
-                             kLineThickness);
-    }
-    // Each memory level's ridge point at the run's dtype (with several hardware, DRAM's
-    // only) drops a thin line to the floor: the labels keep off it.
-    if (s.hw.size() == 1)
-      for (double x : req.runs[0].timing.hardware->ridge_points) L.drops.push_back({0, x, s.hw[0].run_flops});
-    for (const Layout::Drop& d : L.drops)
-      placer.block_segment(f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0, kLineThickness / 2);
-    for (const Point& p : s.points) {
-      double x = f.to_in_x(p.intensity), y = f.to_in_y(p.attained);
-      L.geometry.markers.push_back({x - p.r_in, y - p.r_in, x + p.r_in, y + p.r_in});
-      placer.block(L.geometry.markers.back());
-    }
-    L.line_labels.assign(s.hw.size(), {});
-    Placing P{style, s, L, placer, style.line_in() * 0.85 * kLineFont};
-    if (mode != RoofLabels::key && !margin && !place_roof_labels(P)) continue;
-
-    if (margin) place_margin_roof_labels(P);
-    // With several hardware the bandwidths and ridge points are named in the key instead:
-    // in the plot, six diagonals' labels would crowd one narrow band.
-    // The ridge labels first: near the knee they have the fewest spots.
-    if (s.hw.size() == 1) {
-      place_ridge_labels(P, req);
-      place_diagonal_labels(P);
-    }
-    place_layer_labels(P, req.labels);
-    L.geometry.area = area;
-    L.geometry.labels = placer.labels();
-    for (const Hardware& H : s.hw) {
-      for (const Roof& r : H.roofs) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops)});
-      for (const Diagonal& d : H.diags)
-        L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1)});
-    }
-    for (const Layout::Drop& d : L.drops) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0});
-    break;
+    if (best && enough(*best)) break;
   }
-  return L;
+  if (!best) {
+    // Blame --size only where it was given (a --style preset fixes the width alone).
+    if (style.height_given)
+      throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
+    throw InputError({}, "the figure is too small for its text at " + gp_number(style.font_size) + " pt",
+                     "give --font-size smaller, or a larger --size");
+  }
+  s = std::move(best_scene);
+  return std::move(*best);
 }
 
 }  // namespace ridge::plots::roofline

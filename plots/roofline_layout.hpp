@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plots/label_layout.hpp"
@@ -52,6 +53,18 @@ struct Layout {
   std::string leaders;
   RooflineGeometry geometry;
 };
+
+// The y axis's unit: FLOP/s with one SI prefix for the whole axis, so that its ticks are
+// short numbers (0.1 ... 1000 TFLOP/s) and the plot area keeps the width that
+// "100 TFLOP/s" on every tick would take; where no prefix keeps the ticks within
+// 0.01 ... 10000, `scale` is 0 and each tick carries its own prefix.
+struct YUnit {
+  double scale = 0;
+  std::string name = "FLOP/s";
+};
+YUnit y_unit(double y_min, double y_max);
+// The y ticks' labels on decades from y_min to y_max, in `u`.
+std::vector<std::pair<double, std::string>> y_tick_labels(double y_min, double y_max, const YUnit& u);
 
 // Two points as a gnuplot data block of one segment (a blank line after it).
 std::string segment(double x0, double y0, double x1, double y1);

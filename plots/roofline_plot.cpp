@@ -127,13 +127,21 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   g << "# ridge roofline plot. Regenerate the image: run gnuplot THIS.gp in this folder.\n"
        "# The numbers are in the .dat file beside it; every name is read from there.\n\n";
   g << script_preamble(sized, gnuplot_output_name(style, stem)) << "\n";
+  // The y ticks are decades with their labels given (in one unit, named in the axis
+  // title), the minor ticks from an unlabelled series.
+  const YUnit unit = y_unit(f.y_min, f.y_max);
+  std::string y_labels;
+  for (const auto& [v, text] : y_tick_labels(f.y_min, f.y_max, unit))
+    // (a hair inside the range: gnuplot drops a given tick that rounds to just outside it)
+    y_labels += (y_labels.empty() ? "" : ", ") + gp_string(text, TextMarkup::plain) + " " +
+                gp_number(std::clamp(v, f.y_min * (1 + 1e-6), f.y_max * (1 - 1e-6)));
   g << "# ---- axes: log-log ----\n"
        "set logscale xy 10\n"
        "set format x '%g'\n"
-       "set format y '%.0s %cFLOP/s'\n"
-       "set xtics " << x_tick_step(f, sized) << "\nset ytics " << gp_number(decade_at_or_below(f.y_min)) << ", 10\nset mxtics 10\nset mytics 10\n";
+       "set xtics " << x_tick_step(f, sized) << "\nset ytics " << gp_number(decade_at_or_below(f.y_min)) << ", 10 format ''\n"
+    << "set ytics add (" << y_labels << ")\nset mxtics 10\nset mytics 10\n";
   g << f.gnuplot_margins();
-  g << axis_titles(sized, f, "Arithmetic intensity [FLOP/B]", "Performance, launch time aside");
+  g << axis_titles(sized, f, "Arithmetic intensity [FLOP/B]", "Performance [" + unit.name + "], launch time aside");
   g << band.script;
   g << "set style fill transparent solid 0.45 noborder\n";
   if (L.margin_roofs) g << margin_roof_script(L, sized);

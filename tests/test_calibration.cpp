@@ -17,26 +17,14 @@
 #include "sim/engine/measured_layers.hpp"
 #include "tests/model_text.hpp"
 #include "tests/run_ridge.hpp"
+#include "tests/test_chips.hpp"
 #include "tests/test_folder.hpp"
 
 namespace ridge {
 namespace {
 
 // 100 GFLOP/s fp32; DRAM 10 GB/s, 1 GiB; a 1 MiB cache at 100 GB/s.
-constexpr const char* kChip = R"(name = "calibration test chip"
-kind = "cpu"
-source = "test"
-[compute]
-fp32 = "100 GFLOPS"
-[[memory]]
-name = "DRAM"
-capacity = "1 GiB"
-bandwidth = "10 GB/s"
-[[memory]]
-name = "cache"
-capacity = "1 MiB"
-bandwidth = "100 GB/s"
-)";
+constexpr const char* kChip = test::kCalibrationChip;
 
 constexpr const char* kCalibration = R"(
 [calibration]

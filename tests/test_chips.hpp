@@ -1,4 +1,5 @@
-// HardwareSpecs built in code for tests: the worked example's chip of DESIGN.md.
+// HardwareSpecs built in code for tests: the worked example's chip of DESIGN.md; and the
+// descriptor text the calibration tests fit against.
 #pragma once
 
 #include "hw/hardware_spec.hpp"
@@ -16,5 +17,21 @@ inline HardwareSpec chip120() {
   hw.memory = {{"HBM2", 16.0 * (1 << 30), 900e9}};
   return hw;
 }
+
+// Descriptor text: 100 GFLOP/s fp32; DRAM 10 GB/s, 1 GiB; a 1 MiB cache at 100 GB/s.
+inline constexpr const char* kCalibrationChip = R"(name = "calibration test chip"
+kind = "cpu"
+source = "test"
+[compute]
+fp32 = "100 GFLOPS"
+[[memory]]
+name = "DRAM"
+capacity = "1 GiB"
+bandwidth = "10 GB/s"
+[[memory]]
+name = "cache"
+capacity = "1 MiB"
+bandwidth = "100 GB/s"
+)";
 
 }  // namespace ridge::test

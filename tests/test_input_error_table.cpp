@@ -264,6 +264,11 @@ const Case kCases[] = {
     {"sim/engine/measured_layers.cpp", "# only a comment\n", CALIBRATE, "no header line", false, "in.csv"},
     {"sim/engine/measured_layers.cpp", CSV_HEADER, CALIBRATE, "no measured rows after the header", true, "in.csv"},
     {"sim/engine/measured_layers.cpp", "", "RIDGE calibrate missing.csv --hw v100", "cannot read measured layers 'missing.csv'", false},
+#define CSV_ROWS "a,l1,linear,fp32,1e9,1e6,0.001\na,l2,linear,fp32,2e9,1e6,0.002\na,l3,linear,fp32,3e9,1e6,0.003\n"
+    {"sim/engine/measurement_conditions.cpp", "# conditions: Threads: 1\n" CSV_HEADER CSV_ROWS, CALIBRATE,
+     "a condition must be 'key = value' with a lower-case key (got 'Threads: 1')", true, "in.csv"},
+    {"sim/engine/measurement_conditions.cpp", "# conditions: threads = 1\n" CSV_HEADER CSV_ROWS "# conditions: threads = 2\n",
+     CALIBRATE, "measurements taken under different conditions: threads = '2' here, '1' on an earlier line", true, "in.csv"},
     // sim/workload/onnx/ (protobuf text, written as the binary in.onnx)
     {"sim/workload/onnx/reader.cpp", "", "RIDGE import ./missing.onnx -o out.toml", "cannot read the ONNX file", false},
     {"sim/workload/onnx/reader.cpp", "", "printf 'not onnx' > in.onnx && " ONNX, "is not a readable ONNX model (truncated, or not ONNX)", false},
@@ -593,6 +598,11 @@ const Case kCases[] = {
     {"hw/calibration.cpp", CAL CAL_CLASS "memory = { L9 = 0.5 }\n", ANALYZE_HW,
      "calibration class memory: 'L9' is not a memory level of this descriptor", true},
     {"hw/calibration.cpp", CAL CAL_CLASS "memory = {}\n", ANALYZE_HW, "calibration class: 'memory' names no memory level", true},
+    {"hw/calibration.cpp", CAL "[calibration.peaks]\nfp13 = \"1 TFLOPS\"\n", ANALYZE_HW, "unknown dtype 'fp13'", true},
+    {"hw/calibration.cpp", CAL "[calibration.bandwidths]\nL9 = \"1 TB/s\"\n", ANALYZE_HW,
+     "calibration bandwidths: 'L9' is not a memory level of this descriptor", true},
+    {"hw/descriptor_reader.cpp", CAL "[calibration.peaks]\nfp64 = \"1 TFLOPS\"\n", ANALYZE_HW,
+     "[calibration.peaks] fits a fp64 peak, but [compute] has none", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"
@@ -908,6 +918,7 @@ TEST_F(InputErrorTable, DescriptorKeys) { run_rows("hw/descriptor_reader.cpp", 0
 TEST_F(InputErrorTable, DescriptorTablesAndOverrides) { run_rows("hw/descriptor_reader.cpp", 13); }
 TEST_F(InputErrorTable, DevicePowerAndPrice) { run_rows("hw/power_price.cpp"); }
 TEST_F(InputErrorTable, MeasuredLayersCsv) { run_rows("sim/engine/measured_layers.cpp"); }
+TEST_F(InputErrorTable, MeasurementConditions) { run_rows("sim/engine/measurement_conditions.cpp"); }
 TEST_F(InputErrorTable, OnnxFiles) {
   for (const char* file : {"reader.cpp", "initializers.cpp", "node_inputs.cpp"}) run_rows(std::string(ONNX_SOURCES) + file);
 }

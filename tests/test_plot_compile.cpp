@@ -77,8 +77,9 @@ struct Case {
 // What each kind must show as text: its axis titles, one tick label (decades and
 // values of this input, worked out by hand) and the hostile name.
 std::vector<std::string> expected_text(const std::string& kind) {
-  // roofline: V100's fp32 roof is 15.7 TFLOP/s, so the y axis has a 10 TFLOP/s decade.
-  if (kind == "roofline") return {"Arithmetic intensity [FLOP/B]", "Performance, launch time aside", "10 TFLOP/s", kHostile};
+  // roofline: V100's fp32 roof is 15.7 TFLOP/s, so the y axis, in TFLOP/s, has a decade
+  // written 10.
+  if (kind == "roofline") return {"Arithmetic intensity [FLOP/B]", "Performance [TFLOP/s], launch time aside", "10", kHostile};
   // layers: two layers, times of some microseconds, each bar named in full.
   if (kind == "layers") return {"Time per layer [\u00b5s]", "relu", kHostile};
   // compare: the three groups, relative to the first device, the second named in the key

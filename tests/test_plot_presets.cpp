@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "tests/plot_test_util.hpp"
@@ -58,7 +59,7 @@ TEST(PlotPresets, LayersKeepThePresetsWidthAndDrawTheBarsThatFit) {
     for (const char* model : {"resnet50", "bert-base", "alexnet"}) {
       SCOPED_TRACE(std::string(model) + " --style " + preset);
       test::TempDir dir;
-      const Drawn d = draw(dir, std::string("layers ") + model + " --hw a100 --style " + preset);
+      const Drawn d = draw(dir, std::string("layers ") + model + " --hw a100 --group none --style " + preset);
       ASSERT_EQ(d.run.status, 0) << d.run.err;
       const auto [w, h] = svg_size(d.svg);
       EXPECT_NEAR(w, width, 0.01);
@@ -76,7 +77,7 @@ TEST(PlotPresets, LayersKeepThePresetsWidthAndDrawTheBarsThatFit) {
 TEST(PlotPresets, ALongOtherIsDrawnToScaleInItsOwnPanel) {
   if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
   test::TempDir dir;
-  const Drawn d = draw(dir, "layers resnet50 --hw a100 --style column");
+  const Drawn d = draw(dir, "layers resnet50 --hw a100 --group none --style column");
   ASSERT_EQ(d.run.status, 0) << d.run.err;
   const auto blocks = test::data_blocks(d.data);
   ASSERT_EQ(blocks.size(), 2u);
@@ -99,6 +100,68 @@ TEST(PlotPresets, ALongOtherIsDrawnToScaleInItsOwnPanel) {
   EXPECT_LE(axis_s, 2 * std::max(other, drawn));
   // And the main panel draws every bar but "other".
   EXPECT_NE(d.script.find("every ::0::" + std::to_string(bars.size() - 2)), std::string::npos);
+}
+
+// Without --group, a column's per-layer chart of resnet50 would leave its 150 smallest
+// layers, most of the step, in "other" (the test above): it draws one bar per block
+// (resnet50's stem, layer1.0, layer1.rest.0 ... layer4.rest.1 and fc) and says so.
+TEST(PlotPresets, ADeepNetworkIsDrawnByBlockWhereLayersWouldLeaveMostInOther) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  test::TempDir dir;
+  const Drawn d = draw(dir, "layers resnet50 --hw a100 --style column");
+  ASSERT_EQ(d.run.status, 0) << d.run.err;
+  EXPECT_NE(d.run.err.find("one bar per block"), std::string::npos) << d.run.err;
+  const auto bars = test::data_blocks(d.data).at(0);
+  double step = 0, other = 0;
+  for (const auto& b : bars) {
+    step += std::stod(b[5]);
+    if (b[7].rfind("other (", 0) == 0) other = std::stod(b[5]);
+    else EXPECT_TRUE(std::regex_match(b[7], std::regex(R"(layer[1-4]\.(rest\.)?[0-9]+|conv1|bn1|relu|maxpool|avgpool|fc|flatten)"))) << b[7];
+  }
+  EXPECT_GE(bars.size(), 10u);
+  EXPECT_LT(other, 0.5 * step);
+  // AlexNet's 23 layers fit: one bar each.
+  test::TempDir small;
+  const Drawn a = draw(small, "layers alexnet --hw a100 --style column");
+  ASSERT_EQ(a.run.status, 0) << a.run.err;
+  EXPECT_EQ(a.run.err.find("one bar per block"), std::string::npos) << a.run.err;
+}
+
+// The rows of the .dat block whose `# [index N]` comment contains `title`.
+size_t rows_of_block(const std::string& data, const std::string& title) {
+  const size_t at = data.find(title);
+  if (at == std::string::npos) return 0;
+  std::istringstream in(data.substr(data.find('\n', at) + 1));
+  size_t n = 0;
+  for (std::string line; std::getline(in, line) && line.rfind("# [index", 0) != 0;)
+    if (!line.empty()) ++n;
+  return n;
+}
+
+// Llama-2-7B decoding on an A100 in a journal column: every layer sits near 1 FLOP/B,
+// far left of the ridge points (65.6 and 158 FLOP/B at fp16). Round two kept two
+// decades right of the ridge for the roofs' labels, squeezing the points into a corner
+// where 0 of 8 could be named and the HBM2e label was dropped. Now the x axis ends at
+// most a decade past the DRAM ridge point, the heaviest points are named and no
+// bandwidth, ridge or roof label is left out.
+TEST(PlotPresets, ADecodeRooflineInAColumnNamesItsHeaviestPointsAndEveryLine) {
+  if (!test::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed";
+  test::TempDir dir;
+  const Drawn d = draw(dir, "roofline llama-2-7b --hw a100 --phase decode --context 1024 --style column");
+  ASSERT_EQ(d.run.status, 0) << d.run.err;
+  EXPECT_EQ(d.run.err.find("left out the label"), std::string::npos) << d.run.err;
+  EXPECT_GE(rows_of_block(d.data, "labels of the heaviest layers"), 2u) << d.run.err;
+  // The line labels: the run's roof, both bandwidths, both ridge points.
+  EXPECT_EQ(rows_of_block(d.data, "roof, bandwidth and ridge labels"), 5u);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(d.script, m, std::regex(R"(set xrange \[([0-9.e+-]+):([0-9.e+-]+)\])")));
+  const auto ridges = test::data_blocks(d.data);
+  double ridge = 0;
+  for (const auto& block : ridges)
+    for (const auto& row : block)
+      if (row.size() == 3 && (row[2] == "0" || row[2] == "1")) ridge = std::max(ridge, std::stod(row[0]));
+  ASSERT_GT(ridge, 100);  // HBM2e: 158 FLOP/B
+  EXPECT_LE(std::stod(m[2]), 10 * ridge);
 }
 
 TEST(PlotPresets, ErrorsNameSizeOnlyWhenItWasGiven) {

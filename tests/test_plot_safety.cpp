@@ -73,9 +73,10 @@ TEST_P(HostileNames, StayInertAndThePlotRenders) {
   // The names are there, as text, in the data.
   std::string dat = test::read_all(dir.path() / "roofline.dat");
   EXPECT_NE(dat.find("touch /tmp/ridge"), std::string::npos);
-  // And drawn as text: the heaviest layers' labels are in the SVG, literally.
+  // And drawn as text: the heaviest layers' labels are in the SVG, literally (in full, or
+  // where the full name finds no free spot, its part after the last '/' or '.').
   if (ext == "svg") {
-    EXPECT_NE(test::read_all(dir.path() / "roofline.svg").find("`touch /tmp/ridge_pwned_A` 25"), std::string::npos);
+    EXPECT_NE(test::read_all(dir.path() / "roofline.svg").find("ridge_pwned_A` 25"), std::string::npos);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "sim/cli/run_options.hpp"
 #include "sim/engine/calibration_fit.hpp"
 #include "sim/engine/measured_layers.hpp"
+#include "sim/engine/measurement_conditions.hpp"
 #include "sim/views/calibration_report.hpp"
 
 namespace ridge::cli {
@@ -58,7 +59,7 @@ const CommandHelp kHelp = {
 
 int run_calibrate(const Args& args) {
   std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
-  bool quiet = false;
+  bool quiet = false, fit_peaks = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (columns: docs/guide/calibrate.md)")(
       "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
@@ -68,7 +69,9 @@ int run_calibrate(const Args& args) {
       "data", po::value(&data), "the data set's name recorded in [calibration] (default: the CSV's file name)")(
       "cv-by", po::value(&cv_by)->default_value(cv_by), "CSV column whose values are held out in turn")(
       "time-column", po::value(&time_column)->default_value(time_column),
-      "CSV column of measured seconds to fit (e.g. min_seconds, the fastest repetition, on a loaded host)");
+      "CSV column of measured seconds to fit (e.g. min_seconds, the fastest repetition, on a loaded host)")(
+      "fit-peaks", po::bool_switch(&fit_peaks),
+      "raise a peak or bandwidth the measured layers beat to the best rate a layer attained (held out per fold)");
   add_quiet_option(visible, quiet);
   po::positional_options_description pos;
   pos.add("measured", 1);
@@ -85,6 +88,8 @@ int run_calibrate(const Args& args) {
   options.cv_column = cv_by;
   options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;
   options.date = today_utc();
+  options.fit_peaks = fit_peaks;
+  options.conditions = read_measurement_conditions(csv);
   CalibrationResult result;
   {
     ProgressLine progress(std::cerr, progress_wanted(quiet),
@@ -98,7 +103,9 @@ int run_calibrate(const Args& args) {
     std::stringstream text;
     text << in.rdbuf();
     std::string calibrated = without_calibration(text.str()) + "\n# Written by ridge calibrate from " + toml_comment_text(options.data) +
-                             "; the pure peaks above are unchanged.\n" + calibration_toml(result.calibration);
+                             (result.calibration.peaks.empty() && result.calibration.bandwidths.empty()
+                                 ? "; the pure peaks above are unchanged.\n"
+                                 : "; roofs the measurements beat are raised in [calibration.peaks] / [calibration.bandwidths].\n") + calibration_toml(result.calibration);
     HardwareDescriptor::from_text(calibrated, output, "check").spec();  // what we write must read back
     write_file_atomically(output, calibrated);
   }

@@ -80,6 +80,9 @@ ColumnTable list_hardware() {
                            text_cell(std::string(dtype_name(best->first)))});
     t.rows.push_back(std::move(row));
     for (const std::string& d : s.derivations) t.footer.push_back("  " + id + ": " + d);
+    if (s.calibration && !s.calibration->conditions.empty())
+      t.footer.push_back("  " + id + ": calibrated on " + s.calibration->data + ", measured under " +
+                         conditions_text(s.calibration->conditions));
   }
   if (!t.footer.empty()) t.footer.insert(t.footer.begin(), "\nderived:");
   return t;

@@ -18,8 +18,9 @@ namespace ridge::cli {
 namespace {
 const CommandHelp kHelp = {
     "ridge probe [--output host.toml] [--threads N]",
-    "Measures this host like the Empirical Roofline Toolkit: peak FLOP/s per dtype with an Eigen GEMM at several\n"
-    "sizes on one and N threads, and bandwidth per level with a streaming kernel (a = b + s c) at working sets\n"
+    "Measures this host like the Empirical Roofline Toolkit: peak FLOP/s per dtype with a packed GEMM built for each\n"
+    "instruction set the CPU has (AVX-512, AVX2+FMA, SSE2), at several sizes on one and N threads, and bandwidth\n"
+    "per level with a STREAM triad (a = b + s c) at working sets\n"
     "from L1 to DRAM (cache sizes from sysconf). Writes a descriptor with each figure's derivation in a comment.\n"
     "Takes about 10-20 s; other load on the machine lowers every figure.",
     {"ridge probe --output host.toml", "ridge probe --threads 1 --output host-1core.toml"}};

@@ -12,14 +12,16 @@ int run_plot_layers(const Args& args) {
   RunOptionValues run;
   HardwareOptionValues hwo;
   PlotOptionValues plot;
-  std::string group = "none";
+  std::string group = "auto";
   int top = 25;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&model_arg), "zoo name or model file");
   po::options_description bars("Bars");
   bars.add_options()
-      ("group", po::value(&group)->default_value("none"), "one bar per: none (layer), block (name up to its first number: "
-                                                          "encoder.layer.3) or op (linear, conv2d, ...)")
+      ("group", po::value(&group)->default_value("auto"), "one bar per: none (layer), block (name up to its first number: "
+                                                          "encoder.layer.3), op (linear, conv2d, ...) or auto (layer, "
+                                                          "unless the bars that fit would leave over half the step in "
+                                                          "\"other\" and blocks leave less: then block)")
       ("top", po::value(&top)->default_value(25), "bars drawn, heaviest first; the rest are summed into \"other\"");
   po::options_description visible;
   visible.add(general).add(run_option_group(run)).add(hardware_option_group(hwo)).add(bars).add(plot_option_group(plot));

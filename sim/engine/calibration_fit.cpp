@@ -21,6 +21,7 @@ using Key = std::pair<OpClass, DType>;
 //   compute = (flops + h) x seconds_per_flop / e x (1 + P_half / positions) x (1 + K_half / reduction),
 //   time = max(compute, memory at its level) + fixed (or compute + memory where they do not overlap).
 struct Terms {
+  DType dtype = DType::fp32;
   double flops = 0;
   double seconds_per_flop = 0;  // 1 / peak (0 for a row without FLOPs)
   double positions = 0;    // its GEMM's rows (LayerWork::gemm_positions; 0: no GEMM)
@@ -358,13 +359,52 @@ std::map<Key, ClassFit> fit_all(const std::map<Key, std::vector<size_t>>& member
   return out;
 }
 
+// The roofs a set of rows is fitted against: the descriptor's bandwidths, and with
+// fit_peaks each raised to what the rows attained. A row mostly of fixed time (link,
+// launch) says nothing of the roofs and is skipped.
+struct Roofs {
+  std::map<DType, double> peak_scale;  // fitted peak / descriptor's (> 1 where raised)
+  std::vector<double> bandwidth;
+};
+
+Roofs fitted_roofs(const std::vector<Terms>& terms, const std::vector<size_t>& idx, const std::vector<double>& bandwidth,
+                   bool fit_peaks) {
+  Roofs r{{}, bandwidth};
+  if (!fit_peaks) return r;
+  for (size_t i : idx) {
+    const Terms& t = terms[i];
+    const double measured = std::exp(t.log_measured), busy = measured - t.fixed;
+    if (busy < 0.5 * measured) continue;
+    if (t.flops > 0) {
+      double& scale = r.peak_scale.try_emplace(t.dtype, 1.0).first->second;
+      scale = std::max(scale, t.flops * t.seconds_per_flop / busy);
+    }
+    if (t.level >= 0) {
+      double& b = r.bandwidth[static_cast<size_t>(t.level)];
+      b = std::max(b, t.level_bytes / busy);
+    }
+  }
+  return r;
+}
+
+// The terms against raised peaks.
+std::vector<Terms> against(const std::vector<Terms>& terms, const Roofs& roofs) {
+  std::vector<Terms> out = terms;
+  for (Terms& t : out) {
+    auto it = roofs.peak_scale.find(t.dtype);
+    if (it != roofs.peak_scale.end()) t.seconds_per_flop /= it->second;
+  }
+  return out;
+}
+
 }  // namespace
 
 CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
                                   const HardwareModel& model, const CalibrationOptions& options) {
   // Unit parameters for every class present give the terms the parameters scale.
-  HardwareSpec pure = hw, unit = hw;
-  pure.calibration.reset();
+  HardwareSpec pure = hw;
+  pure.drop_calibration();  // the descriptor's own roofs
+  HardwareSpec unit = pure;
   unit.calibration = Calibration{};
   unit.calibration->cache_rule = true;
   std::map<Key, std::vector<size_t>> members;
@@ -389,12 +429,13 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
   CalibrationResult result;
   result.rows.resize(rows.size());
   std::vector<double> bandwidth;
-  for (const MemoryLevel& m : hw.memory) bandwidth.push_back(m.bandwidth_Bps);
+  for (const MemoryLevel& m : pure.memory) bandwidth.push_back(m.bandwidth_Bps);
   std::vector<Terms> terms(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const MeasuredLayer& r = rows[i];
     LayerTiming u = model.time_layer(r.work, unit, r.dtype);
     Terms& t = terms[i];
+    t.dtype = r.dtype;
     t.flops = r.work.flops;
     t.positions = r.work.gemm_positions;
     t.reduction = r.work.gemm_reduction;
@@ -408,11 +449,20 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     result.rows[i].pure_s = model.time_layer(r.work, pure, r.dtype).time_s;
   }
 
-  std::map<Key, ClassFit> all = fit_all(members, terms, bandwidth);
+  std::vector<size_t> every(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) every[i] = i;
+  const Roofs roofs = fitted_roofs(terms, every, bandwidth, options.fit_peaks);
+  const std::vector<Terms> fitted_terms = against(terms, roofs);
+  std::map<Key, ClassFit> all = fit_all(members, fitted_terms, roofs.bandwidth);
   Calibration& cal = result.calibration;
+  for (const auto& [dtype, scale] : roofs.peak_scale)
+    if (scale > 1) cal.peaks[dtype] = *pure.peak(dtype) * scale;
+  for (size_t l = 0; l < bandwidth.size(); ++l)
+    if (roofs.bandwidth[l] > bandwidth[l]) cal.bandwidths[pure.memory[l].name] = roofs.bandwidth[l];
   cal.cache_rule = true;
   cal.data = options.data;
   cal.date = options.date;
+  cal.conditions = options.conditions;
   cal.method = "Levenberg-Marquardt on log time, Huber weights (delta " + std::to_string(kHuberDelta).substr(0, 3) +
                "); held-out error by leaving out each '" + options.cv_column + "' in turn";
   for (const auto& [key, idx] : members) {
@@ -420,7 +470,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     ClassEfficiency c = to_efficiency(fit, hw);
     std::vector<double> before, after;
     for (size_t i : idx) {
-      result.rows[i].fitted_s = predict(terms[i], fit.p.array().exp().matrix(), fit.parameters);
+      result.rows[i].fitted_s = predict(fitted_terms[i], fit.p.array().exp().matrix(), fit.parameters);
       before.push_back(result.rows[i].pure_s / rows[i].seconds - 1);
       after.push_back(result.rows[i].fitted_s / rows[i].seconds - 1);
     }
@@ -442,15 +492,18 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
   for (const auto& [value, held] : folds) {
     std::set<size_t> out(held.begin(), held.end());
     std::map<Key, std::vector<size_t>> train;
+    std::vector<size_t> training;
     for (const auto& [key, idx] : members)
       for (size_t i : idx)
-        if (!out.count(i)) train[key].push_back(i);
-    std::map<Key, ClassFit> fit = fit_all(train, terms, bandwidth);
+        if (!out.count(i)) train[key].push_back(i), training.push_back(i);
+    const Roofs fold_roofs = fitted_roofs(terms, training, bandwidth, options.fit_peaks);
+    const std::vector<Terms> fold_terms = against(terms, fold_roofs);
+    std::map<Key, ClassFit> fit = fit_all(train, fold_terms, fold_roofs.bandwidth);
     for (size_t i : held) {
       auto it = fit.find({rows[i].work.op_class, rows[i].dtype});
       result.rows[i].held_out_calibrated = it != fit.end();
       result.rows[i].held_out_s =
-          it != fit.end() ? predict(terms[i], it->second.p.array().exp().matrix(), it->second.parameters) : result.rows[i].pure_s;
+          it != fit.end() ? predict(fold_terms[i], it->second.p.array().exp().matrix(), it->second.parameters) : result.rows[i].pure_s;
     }
   }
   for (const auto& [key, idx] : members) {

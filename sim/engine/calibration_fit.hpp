@@ -15,6 +15,9 @@
 // of the cross-validation column (default the model) is left out in turn, its rows
 // predicted from a fit on the others. A class whose held-out median error is not below
 // the pure roofline's is left out of the calibration (it stays pure) and listed apart.
+// With fit_peaks, a roof the measurements beat is raised first: a dtype's peak to the
+// best FLOP/s a row attained (its fixed time taken off), a level's bandwidth to the best
+// B/s a row it serves attained; held out, each fold's roofs come from its training rows.
 #pragma once
 
 #include <map>
@@ -34,6 +37,8 @@ struct CalibrationOptions {
   std::string cv_column = "model";  // rows sharing a value are held out together
   std::string data;                 // the data set's name, recorded in the descriptor
   std::string date;                 // YYYY-MM-DD
+  bool fit_peaks = false;           // raise roofs the measured layers beat (see above)
+  std::map<std::string, std::string> conditions;  // recorded in the calibration (measurement_conditions.hpp)
 };
 
 // One measured row's predictions.

@@ -1,18 +1,20 @@
 // Host ceilings by measurement (see host_probe.hpp).
 #include "sim/engine/host_probe.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <thread>
 
-#include <Eigen/Dense>
-
 #include "sim/base/format_units.hpp"
+#include "sim/base/toml_text.hpp"
+#include "sim/engine/probe_kernels.hpp"
 
 namespace ridge {
 
@@ -38,21 +40,28 @@ double best_round(unsigned threads, double seconds, const std::function<void(uns
   return best;
 }
 
+// Best FLOP/s of the packed GEMM over sizes, thread counts and every instruction set
+// this CPU runs. Sizes stay small (a round of 192^3-384^3 takes well under a scheduler
+// time slice at full speed), so on a shared machine some rounds run unpreempted.
 template <typename Scalar>
-ProbedPeak probe_gemm(const char* dtype, unsigned max_threads, double seconds) {
+ProbedPeak probe_gemm(const char* dtype, void (*ProbeKernels::*gemm)(int, const Scalar*, const Scalar*, Scalar*),
+                      unsigned max_threads, double seconds) {
   ProbedPeak p{dtype, 0, ""};
-  using M = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
-  for (int n : {128, 256, 512}) {
-    for (unsigned threads : {1u, max_threads}) {
-      std::vector<M> a(threads, M::Random(n, n)), b(threads, M::Random(n, n)), c(threads, M(n, n));
-      double t = best_round(threads, seconds, [&](unsigned i) { c[i].noalias() = a[i] * b[i]; });
-      double flops = 2.0 * n * n * n * threads / t;
-      if (flops > p.flops) {
-        p.flops = flops;
-        p.derivation = std::to_string(threads) + " thread(s) x Eigen GEMM " + std::to_string(n) + "^3 (2n^3 FLOPs) in " +
-                       format_seconds(t) + ", best round";
+  for (const ProbeKernels& kernels : supported_probe_kernels()) {
+    for (int n : {2 * kProbeGemmStep, 3 * kProbeGemmStep, 4 * kProbeGemmStep}) {
+      for (unsigned threads : {1u, max_threads}) {
+        const auto size = static_cast<std::size_t>(n) * n;
+        std::vector<std::vector<Scalar>> a(threads, std::vector<Scalar>(size, Scalar(0.5))),
+            b(threads, std::vector<Scalar>(size, Scalar(0.25))), c(threads, std::vector<Scalar>(size));
+        double t = best_round(threads, seconds, [&](unsigned i) { (kernels.*gemm)(n, a[i].data(), b[i].data(), c[i].data()); });
+        double flops = 2.0 * n * n * n * threads / t;
+        if (flops > p.flops) {
+          p.flops = flops;
+          p.derivation = std::to_string(threads) + " thread(s) x packed " + kernels.isa + " GEMM " + std::to_string(n) +
+                         "^3 (2n^3 FLOPs) in " + format_seconds(t) + ", best round";
+        }
+        if (max_threads == 1) break;
       }
-      if (max_threads == 1) break;
     }
   }
   return p;
@@ -64,18 +73,48 @@ double cache_size(int name, double fallback, bool& assumed) {
   return v > 0 ? static_cast<double>(v) : fallback;
 }
 
-// Bandwidth of a[i] = b[i] + s c[i] (3 streams of doubles: 2 read, 1 written) over a
-// working set of `bytes` per thread.
+// Bandwidth of the STREAM triad a[i] = b[i] + s c[i] (3 streams of doubles: 2 read, 1
+// written) in the widest instruction set this CPU runs, over a working set of `bytes` per
+// thread.
 double stream_bandwidth(double bytes, unsigned threads, double seconds) {
-  const auto n = static_cast<Eigen::Index>(std::max(1024.0, bytes / (3 * sizeof(double))));
-  std::vector<Eigen::ArrayXd> a(threads, Eigen::ArrayXd::Zero(n)), b(threads, Eigen::ArrayXd::Ones(n)),
-      c(threads, Eigen::ArrayXd::Constant(n, 2.0));
+  const auto n = static_cast<long>(std::max(1024.0, bytes / (3 * sizeof(double))));
+  const auto size = static_cast<std::size_t>(n);
+  std::vector<std::vector<double>> a(threads, std::vector<double>(size)), b(threads, std::vector<double>(size, 1.0)),
+      c(threads, std::vector<double>(size, 2.0));
+  const auto triad = supported_probe_kernels().front().triad;
   // Small working sets repeat the kernel inside a round so a round is not all overhead.
   const int inner = static_cast<int>(std::max(1.0, 4e6 / static_cast<double>(n)));
   double t = best_round(threads, seconds, [&](unsigned i) {
-    for (int k = 0; k < inner; ++k) a[i] = b[i] + 0.5 * c[i];
+    for (int k = 0; k < inner; ++k) triad(n, a[i].data(), b[i].data(), c[i].data(), 0.5);
   });
   return 3.0 * sizeof(double) * static_cast<double>(n) * inner * threads / t;
+}
+
+// The first line of `path` starting with `prefix`, what follows its ':' trimmed; or
+// "not readable".
+std::string proc_value(const char* path, const std::string& prefix) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const auto colon = line.find(':');
+    std::string v = colon == std::string::npos ? line : line.substr(colon + 1);
+    const auto first = v.find_first_not_of(" \t");
+    return first == std::string::npos ? "not readable" : v.substr(first);
+  }
+  return "not readable";
+}
+
+ProbeConditions host_conditions() {
+  ProbeConditions c;
+  c.isa = supported_probe_kernels().front().isa;
+  c.clock = proc_value("/proc/cpuinfo", "cpu MHz");
+  if (c.clock != "not readable") c.clock += " MHz (cpu MHz, /proc/cpuinfo)";
+  std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  if (!(governor >> c.governor)) c.governor = "not readable";
+  double load[1];
+  if (getloadavg(load, 1) == 1) c.load1 = load[0];
+  return c;
 }
 
 }  // namespace
@@ -89,8 +128,9 @@ unsigned max_probe_threads() {
 ProbeResult probe_host(const ProbeOptions& options) {
   ProbeResult r;
   r.threads = options.threads > 0 ? options.threads : max_probe_threads();
-  r.peaks.push_back(probe_gemm<float>("fp32", r.threads, options.seconds_per_point));
-  r.peaks.push_back(probe_gemm<double>("fp64", r.threads, options.seconds_per_point));
+  r.conditions = host_conditions();
+  r.peaks.push_back(probe_gemm<float>("fp32", &ProbeKernels::sgemm, r.threads, options.seconds_per_point));
+  r.peaks.push_back(probe_gemm<double>("fp64", &ProbeKernels::dgemm, r.threads, options.seconds_per_point));
 
   struct Level {
     const char* name;
@@ -106,7 +146,7 @@ ProbeResult probe_host(const ProbeOptions& options) {
   const double dram_set = kProbeBytesPerThread;
   ProbedLevel dram{"DRAM", static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)),
                    stream_bandwidth(dram_set, r.threads, options.seconds_per_point), ""};
-  dram.derivation = "stream a = b + s c over " + format_bytes(dram_set) + " per thread, " + std::to_string(r.threads) +
+  dram.derivation = "triad a = b + s c over " + format_bytes(dram_set) + " per thread, " + std::to_string(r.threads) +
                     " thread(s), best round; capacity: physical memory";
   r.levels.push_back(dram);
   for (const Level& c : caches) {
@@ -115,7 +155,7 @@ ProbeResult probe_host(const ProbeOptions& options) {
     // inside it; at most 8 MiB, a core's share of a large L3.
     double set = std::min(size / 2 / (c.sysconf_name == _SC_LEVEL3_CACHE_SIZE ? r.threads : 1), 8.0 * (1 << 20));
     ProbedLevel l{c.name, size, stream_bandwidth(set, r.threads, options.seconds_per_point), ""};
-    l.derivation = "stream a = b + s c over " + format_bytes(set) + " per thread, " + std::to_string(r.threads) +
+    l.derivation = "triad a = b + s c over " + format_bytes(set) + " per thread, " + std::to_string(r.threads) +
                    " thread(s), best round; capacity: " + (assumed ? "assumed (sysconf gives none)" : "sysconf");
     r.levels.push_back(l);
   }
@@ -125,9 +165,14 @@ ProbeResult probe_host(const ProbeOptions& options) {
 std::string probe_descriptor(const ProbeResult& r, const std::string& date) {
   std::ostringstream out;
   out << "# This host, measured by `ridge probe` on " << date << " (" << r.threads << " thread(s)).\n"
-      << "# Peaks are what ridge's own Eigen GEMM attains (built without -march=native it may\n"
-      << "# use narrower vectors than the CPU has); bandwidths are the best round of a streaming\n"
-      << "# kernel. Other load on the machine lowers every figure.\n"
+      << "# Peaks are what ridge's packed, register-tiled GEMM attains in the widest instruction\n"
+      << "# set this CPU runs; bandwidths are the best round of a STREAM triad. Other load on the\n"
+      << "# machine lowers every figure.\n"
+      << "# conditions: " << toml_comment_text("threads = " + std::to_string(r.threads) + "; isa = " + r.conditions.isa +
+                                             "; clock = " + r.conditions.clock + "; governor = " + r.conditions.governor +
+                                             "; load1 = " + (r.conditions.load1 < 0 ? "unknown" : format_fixed(r.conditions.load1, 2)) +
+                                             "; date = " + date)
+      << "\n"
       << "name = \"this host (probed, " << r.threads << " thread(s))\"\n"
       << "kind = \"cpu\"\nmodel = \"roofline\"\n"
       << "source = \"ridge probe, " << date << "\"\n\n[compute]\n";

@@ -1,7 +1,7 @@
 // Measuring this host's ceilings, as the Empirical Roofline Toolkit does (`ridge probe`):
-// peak FLOP/s per dtype from an Eigen GEMM at several sizes and thread counts, and
-// bandwidth per memory level from a streaming kernel (a[i] = b[i] + s * c[i]) at working
-// sets from L1 to DRAM. Every figure is the best repetition, with how it was obtained.
+// peak FLOP/s per dtype from a packed GEMM built for the host ISA (probe_kernels.hpp) at
+// several sizes and thread counts, and bandwidth per memory level from a STREAM triad
+// (a[i] = b[i] + s * c[i]) at working sets from L1 to DRAM. Every figure is the best repetition, with how it was obtained.
 #pragma once
 
 #include <string>
@@ -22,8 +22,17 @@ struct ProbedLevel {
   std::string derivation;
 };
 
+// What the figures were measured under, recorded in the descriptor's comments.
+struct ProbeConditions {
+  std::string isa;       // the widest kernel instruction set the CPU runs
+  std::string clock;     // "2596 MHz" (cpu MHz in /proc/cpuinfo), or "not readable"
+  std::string governor;  // cpufreq scaling_governor, or "not readable" (as in a VM)
+  double load1 = -1;     // 1-minute load average at the start (getloadavg), -1: unknown
+};
+
 struct ProbeResult {
   unsigned threads = 1;
+  ProbeConditions conditions;
   std::vector<ProbedPeak> peaks;
   std::vector<ProbedLevel> levels;  // DRAM first, then caches far to near
 };

@@ -172,7 +172,7 @@ RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSp
     for (const LayerResult& l : r.layers)
       for (const StreamResult& s : l.streams)
         if (static_cast<size_t>(s.level) < level_bytes.size()) level_bytes[static_cast<size_t>(s.level)] += s.bytes;
-    r.energy = step_energy(hw, dtype, tot.work.flops, level_bytes, sum.time_s);
+    r.energy = step_energy(hw, dtype, tot.work.flops, level_bytes, sum.time_s, sum.overhead_s);
     r.joules_per_sample = ratio(r.energy->total_J, static_cast<double>(costs.settings.batch));
   }
   r.hardware = std::move(ctx);

@@ -204,7 +204,7 @@ void derive_point_totals(SweepPointResult& r, int64_t batch) {
 void derive_point_energy_and_cost(SweepPointResult& r, const HardwareSpec& hw, const RunSettings& settings,
                                   const CostBasis& basis) {
   if (!has_energy_model(hw)) return;
-  StepEnergy e = step_energy(hw, settings.dtype, r.flops, r.sums.level_bytes, r.sums.time_s);
+  StepEnergy e = step_energy(hw, settings.dtype, r.flops, r.sums.level_bytes, r.sums.time_s, r.sums.overhead_s);
   r.joules_per_sample = ratio(e.total_J, static_cast<double>(settings.batch));
   r.average_power_w = e.average_power_w;
   if (std::optional<UseCost> c = use_cost(hw, basis, e.average_power_w)) {

@@ -58,6 +58,18 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
                     " measured layers of " + cal.data + "\n|error| = |predicted / measured - 1|; held out: each '" +
                     cv_column + "' predicted by a fit on the others (a class missing there stays at the pure roofline); " +
                     "kept: no when held out is no better than pure (the class then stays at the pure roofline)\n\n");
+  if (!cal.conditions.empty()) out << wrap_lines("measured under: " + conditions_text(cal.conditions) + "\n");
+  // Roofs the measurements beat (--fit-peaks): above a datasheet figure, worth a look.
+  HardwareSpec own = hw;
+  own.drop_calibration();
+  for (const auto& [dtype, flops] : cal.peaks)
+    out << "fitted " << dtype_name(dtype) << " peak: " << format_rate(flops, "FLOP/s") << ", " << format_fixed(flops / *own.peak(dtype), 2)
+        << "x the descriptor's " << format_rate(*own.peak(dtype), "FLOP/s") << " (the best rate a measured layer attained)\n";
+  for (const MemoryLevel& m : own.memory)
+    if (cal.bandwidths.count(m.name))
+      out << "fitted " << m.name << " bandwidth: " << format_rate(cal.bandwidths.at(m.name), "B/s") << ", "
+          << format_fixed(cal.bandwidths.at(m.name) / m.bandwidth_Bps, 2) << "x the descriptor's " << format_rate(m.bandwidth_Bps, "B/s") << "\n";
+  if (!cal.peaks.empty() || !cal.bandwidths.empty()) out << "\n";
   ColumnTable classes;
   classes.key_columns = 2;
   classes.columns = {{"op class", "op_class", false}, {"dtype", "dtype", false}, {"rows", "rows"},

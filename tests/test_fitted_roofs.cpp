@@ -1,0 +1,110 @@
+// `ridge calibrate --fit-peaks`: roofs the measured layers beat are raised to the best
+// rate a layer attained, each held-out fold's from its own training rows, and written to
+// [calibration.peaks] / [calibration.bandwidths], which reading applies and
+// `--efficiency none` undoes. Expected values are worked by hand from the generated rows.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "hw/descriptor_reader.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/engine/calibration_fit.hpp"
+#include "sim/engine/measured_layers.hpp"
+#include "tests/test_chips.hpp"
+
+namespace ridge {
+namespace {
+
+// 100 GFLOP/s fp32, DRAM 10 GB/s (and a 1 MiB cache no row fits in): the descriptor the
+// rows beat.
+constexpr const char* kChip = test::kCalibrationChip;
+
+HardwareSpec chip() { return HardwareDescriptor::from_text(kChip, "chip.toml", "chip").spec(); }
+
+// Compute-bound linear rows (100 FLOP per byte, 4 models x 6) at 120 GFLOP/s, except
+// model m3's first row at 150 GFLOP/s.
+std::vector<MeasuredLayer> fast_compute_rows() {
+  std::ostringstream csv;
+  csv << "model,layer,op_class,dtype,batch,flops,input_bytes,output_bytes,weight_bytes,seconds\n";
+  for (int m = 0; m < 4; ++m)
+    for (int i = 0; i < 6; ++i) {
+      const double flops = 1e9 * (1 + i), rate = m == 3 && i == 0 ? 150e9 : 120e9;
+      csv << "m" << m << ",l" << i << ",linear,fp32,1," << flops << "," << flops / 100 << ",0,0," << flops / rate << "\n";
+    }
+  return parse_measured_layers(csv.str(), "fast.csv");
+}
+
+CalibrationResult fit(const std::vector<MeasuredLayer>& rows, bool fit_peaks) {
+  CalibrationOptions options;
+  options.fit_peaks = fit_peaks;
+  return fit_calibration(rows, chip(), find_hardware_model("roofline"), options);
+}
+
+TEST(FittedRoofs, WithoutFitPeaksAFasterMachineCannotBeFitted) {
+  auto rows = fast_compute_rows();
+  CalibrationResult r = fit(rows, false);
+  EXPECT_TRUE(r.calibration.peaks.empty());
+  // e stays <= 1: every 120 GFLOP/s row is predicted at 100, 20 % slow (and held out no
+  // better than pure, so the class is not even kept).
+  for (size_t i = 0; i < rows.size(); ++i) EXPECT_GE(r.rows[i].fitted_s / rows[i].seconds - 1, 0.2 - 1e-4);
+  EXPECT_TRUE(r.dropped.count({OpClass::linear, DType::fp32}));
+}
+
+TEST(FittedRoofs, ThePeakBecomesTheBestAttainedRateAndHeldOutFoldsUseTheirOwn) {
+  auto rows = fast_compute_rows();
+  CalibrationResult r = fit(rows, true);
+  // m3's first row (the CSV's seconds carry 6 significant digits)
+  EXPECT_NEAR(r.calibration.peaks.at(DType::fp32), 150e9, 150e9 * 1e-5);
+  EXPECT_TRUE(r.calibration.bandwidths.empty());  // no row streams faster than 10 GB/s
+  // Held out, m3's 150 GFLOP/s row is predicted from m0-m2, whose best is 120 GFLOP/s:
+  // 1e9 FLOPs / 120e9 (1.25 x its measured 1e9 / 150e9), with compute efficiency 1
+  // (every training row attains the training peak).
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].model == "m3" && rows[i].layer == "l0") EXPECT_NEAR(r.rows[i].held_out_s, 1e9 / 120e9, 1e-5 / 120);
+  }
+  // Held out, m0's rows are predicted against its fold's peak, 150 GFLOP/s (m3 trains
+  // it): never faster than that peak allows.
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].model == "m0") EXPECT_GE(r.rows[i].held_out_s, rows[i].work.flops / 150e9 * (1 - 1e-5));
+  }
+}
+
+TEST(FittedRoofs, ABandwidthTheRowsBeatIsRaised) {
+  std::ostringstream csv;
+  csv << "model,layer,op_class,dtype,batch,flops,input_bytes,output_bytes,weight_bytes,seconds\n";
+  for (int i = 0; i < 8; ++i) {  // 1 FLOP per 100 B, 2-16 MiB streamed at 15 GB/s
+    const double bytes = 2097152.0 * (1 + i);
+    csv << "m" << i % 2 << ",l" << i << ",elementwise,fp32,1," << bytes / 100 << "," << bytes << ",0,0," << bytes / 15e9 << "\n";
+  }
+  CalibrationResult r = fit(parse_measured_layers(csv.str(), "stream.csv"), true);
+  EXPECT_NEAR(r.calibration.bandwidths.at("DRAM"), 15e9, 15e9 * 1e-5);  // 6-digit seconds
+  EXPECT_LT(r.calibration.classes.at({OpClass::elementwise, DType::fp32}).median_error_held_out, 1e-5);
+}
+
+TEST(FittedRoofs, TheDescriptorAppliesThemAndEfficiencyNoneRestoresItsOwn) {
+  Calibration c;
+  c.data = "hand-made";
+  c.date = "2026-11-26";
+  c.peaks[DType::fp32] = 150e9;
+  c.bandwidths["DRAM"] = 15e9;
+  const std::string text = std::string(kChip) + "\n" + calibration_toml(c);
+  HardwareSpec hw = HardwareDescriptor::from_text(text, "cal.toml", "cal").spec();
+  EXPECT_DOUBLE_EQ(*hw.peak(DType::fp32), 150e9);  // written as "150.00 GFLOPS"
+  EXPECT_DOUBLE_EQ(hw.dram().bandwidth_Bps, 15e9);
+  hw.drop_efficiency();
+  EXPECT_DOUBLE_EQ(*hw.peak(DType::fp32), 100e9);
+  EXPECT_DOUBLE_EQ(hw.dram().bandwidth_Bps, 10e9);
+}
+
+TEST(FittedRoofs, AFittedPeakForADtypeWithoutOneIsALocatedError) {
+  const std::string text = std::string(kChip) + "\n[calibration]\ndata = \"x\"\ndate = \"2026-11-26\"\n[calibration.peaks]\nfp64 = \"1 GFLOPS\"\n";
+  try {
+    HardwareDescriptor::from_text(text, "cal.toml", "cal").spec();
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fp64 peak, but [compute] has none"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ridge
