@@ -343,7 +343,7 @@ TEST(OnnxImport, BadInputExits2WithTheFileNamed) {
            {(dir / "truncated.onnx").string(), "is not a readable ONNX model"},
            {(dir / "text.onnx").string(), "is not a readable ONNX model"},
            {kDir + "opset-99.onnx", "opset 99 is not supported"},
-           {kDir + "dynamic-hw.onnx", "dimension 2 ('H') is dynamic and has no value"},
+           {kDir + "dynamic-hw.onnx", "dimension 2 ('H') is symbolic and has no value"},
            {kDir + "no-broadcast.onnx", "add needs shapes that broadcast"},
            {kDir + "tiny-cnn.onnx --input image=1x3x8x8", "--input names 'image'"},
            {kDir + "tiny-cnn.onnx --input input=1x3xeight", "--input: expected NAME=DIMxDIMx..."},
@@ -358,6 +358,13 @@ TEST(OnnxImport, BadInputExits2WithTheFileNamed) {
   OnnxOptions given;
   given.inputs = {{"input", {1, 3, 16, 16}}};
   EXPECT_EQ(load_model(kDir + "dynamic-hw.onnx", {}, given).layers[0].counts.macs, 16 * 16 * 4 * 3 * 9);
+  // ... or its symbolic dimensions H and W sized with --set model.H / model.W, and said so.
+  Model set = load_model(kDir + "dynamic-hw.onnx", {{"H", "16", {}}, {"W", "16", {}}}, {});
+  EXPECT_EQ(set.layers[0].counts.macs, 16 * 16 * 4 * 3 * 9);
+  EXPECT_NE(set.source.find("H = 16, W = 16"), std::string::npos) << set.source;
+  auto r = ridge_test::run_ridge("analyze " + kDir + "dynamic-hw.onnx --set model.H=16 --set model.W=0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--set model.W=0: a dimension's size must be a positive integer"), std::string::npos) << r.err;
   fs::remove_all(dir);
 }
 

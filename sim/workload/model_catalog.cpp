@@ -28,11 +28,10 @@ Model load_model(const std::string& arg, const std::vector<ParamOverride>& overr
     if (names_a_file(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
-  if (is_onnx_path(*file)) {
-    if (!overrides.empty())
-      throw InputError({}, "--set model." + overrides.front().name + ": an ONNX model has no [params]",
-                       "give its input's shape with --input NAME=1x3x224x224");
-    return read_model_table(onnx_model_table(*file, onnx), *file, {}, tokens);
+  if (is_onnx_path(*file)) {  // --set model.X sizes the input's symbolic dimension X
+    OnnxOptions with_dims = onnx;
+    for (const ParamOverride& o : overrides) with_dims.dims.emplace_back(o.name, o.value);
+    return read_model_table(onnx_model_table(*file, with_dims), *file, {}, tokens);
   }
   return read_model_file(*file, overrides, tokens);
 }

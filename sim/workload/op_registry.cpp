@@ -84,6 +84,7 @@ const std::vector<OpInfo>& all_ops() {
       {"sub", ops::sub, 2, 2, elementwise, "element-wise difference, numpy broadcasting"},
       {"mul", ops::mul, 2, 2, elementwise, "element-wise product, numpy broadcasting"},
       {"div", ops::div, 2, 2, elementwise, "element-wise quotient, numpy broadcasting"},
+      {"compare", ops::compare, 2, 2, elementwise, "element-wise compare, logic op, min or max, numpy broadcasting"},
       {"parameter", ops::parameter, 0, 0, data_movement, "a learned tensor of a given shape (class token, position embedding)"},
       {"scale", ops::scale, 1, 1, elementwise, "multiply by a constant factor"},
       {"unmodelled", ops::unmodelled, 1, -1, data_movement, "an imported node ridge does not model: zero cost (onnx_op)"},
@@ -97,6 +98,14 @@ const std::vector<OpInfo>& all_ops() {
       {"depth_to_space", ops::depth_to_space, 1, 1, data_movement, "[C, H, W] -> [C / b^2, H b, W b] (block_size; pixel shuffle)"},
       {"space_to_depth", ops::space_to_depth, 1, 1, data_movement, "[C, H, W] -> [C b^2, H / b, W / b] (block_size; pixel unshuffle)"},
       {"trilu", ops::trilu, 1, 1, data_movement, "upper or lower triangle of the last two axes, the rest zeroed (upper, diagonal)"},
+      {"gather", ops::gather, 2, 2, data_movement, "data[..., indices, ...] along an axis (inputs data, indices)"},
+      {"gather_elements", ops::gather_elements, 2, 2, data_movement, "one element per index along an axis (ONNX GatherElements)"},
+      {"gather_nd", ops::gather_nd, 2, 2, data_movement, "slices addressed by index tuples (ONNX GatherND, batch_dims)"},
+      {"scatter", ops::scatter, 3, 3, data_movement, "data with updates written at indices (ONNX ScatterElements / ScatterND)"},
+      {"topk", ops::topk, 1, 1, normalization, "the k largest along an axis, values and indices (a heap selection)"},
+      {"nonzero", ops::nonzero, 1, 1, data_movement, "indices of the nonzero elements, at their upper bound (all)"},
+      {"nms", ops::nms, 2, 2, normalization, "greedy non-maximum suppression of boxes [B, 4] by scores [C, B] (max_output)"},
+      {"roi_align", ops::roi_align, 2, 2, avg_pool, "bilinear pooling of rois [R, 4] from features [C, H, W] to [R, C, oh, ow]"},
   };
   return table;
 }

@@ -40,6 +40,16 @@ void Translator::folded(const onnx::NodeProto& n, Shape shape, std::optional<std
   c.shape = std::move(shape);
   c.values = std::move(values);
   if (c.values && c.values->size() == 1) c.scalar = static_cast<double>((*c.values)[0]);
+  // A floating-point constant only reshaped keeps its values (a scale unsqueezed into a size).
+  static const std::set<std::string> views = {"Unsqueeze", "Squeeze", "Reshape", "Flatten", "Identity"};
+  if (!c.values && views.count(n.op_type()) && n.input_size() > 0) {
+    auto it = tensors_.find(n.input(0));
+    if (it != tensors_.end() && !it->second.activation && it->second.reals &&
+        static_cast<int64_t>(it->second.reals->size()) == element_count(c.shape)) {
+      c.reals = it->second.reals;
+      if (c.reals->size() == 1) c.scalar = (*c.reals)[0];
+    }
+  }
   tensors_[n.output(0)] = std::move(c);
 }
 
@@ -94,7 +104,8 @@ void Translator::equal(const onnx::NodeProto& n, int) {
 }
 
 // An elementwise op whose inputs are all constants (Swin's attention mask and bias
-// index arithmetic) is folded: its broadcast shape, its values unknown; so is a
+// index arithmetic) is folded: its broadcast shape, and its values where
+// value_folding.cpp computes them; so is a
 // ScatterND into a constant (the mask filled region by region).
 bool Translator::elementwise_on_constants(const onnx::NodeProto& n) {
   static const std::set<std::string> ops = {"Pow", "Sqrt", "Exp", "Log", "Neg", "Abs", "Floor", "Ceil", "Sign",
@@ -117,6 +128,7 @@ bool Translator::elementwise_on_constants(const onnx::NodeProto& n) {
     s = *b;
   }
   folded(n, s, std::nullopt);
+  fold_elementwise_values(n, s);
   return true;
 }
 
@@ -151,6 +163,7 @@ void Translator::fold_binary(const onnx::NodeProto& n, const std::string& op) {
     }
   }
   folded(n, *s, v);
+  if (!v && (!a.values || !b.values)) fold_real_binary(n, op, *s);  // floating-point operands
 }
 
 }  // namespace ridge::onnx_import

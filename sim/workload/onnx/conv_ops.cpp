@@ -40,10 +40,11 @@ size_t Translator::spatial_rank(const onnx::NodeProto& n, const Tensor& x, const
 // it as its own padding, which costs the same.
 void Translator::pad(const onnx::NodeProto& n) {
   const Tensor& x = activation(n, 0);
-  batch_first(n, x);
   std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{});
   if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
+  // (torchvision's batch_images pads one image to a multiple of 32: nothing, when it is one)
   if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, x);
+  batch_first(n, x);
   const onnx::AttributeProto* mode = attr(n, "mode");
   std::optional<double> value;  // the pad value: input 2 (opset 11+) or attribute `value`
   if (has_input(n, 2)) value = constant(n, 2).scalar;

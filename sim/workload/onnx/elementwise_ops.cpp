@@ -11,6 +11,14 @@ void Translator::unary(const onnx::NodeProto& n, int index, const std::string& o
   layer(n, index, op, {&x});
 }
 
+// An elementwise op of one activation counted as 1 FLOP per element (Floor, Log, Not, ...).
+void Translator::one_per_element(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  toml::table a;
+  a.insert("factor", 1.0);
+  layer(n, index, "scale", {&x}, std::move(a));
+}
+
 // Dropout of an activation is ridge's `dropout` layer: nothing at inference; in
 // training its output and a one-byte mask per element are kept (a training-mode export
 // has it; an eval-mode one has no Dropout). Passed on: of a constant, or with a

@@ -15,13 +15,20 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
   for (int i = 0; i < n.input_size(); ++i) all_constant &= !tensor(n, i).activation;
   if (all_constant) {  // shape vectors built from pieces, or weights (an LSTM's gates, reordered)
     std::vector<int64_t> v;
-    bool known = true;
+    std::vector<double> r;  // (floating-point pieces: their values as reals)
+    bool known = true, real = true;
+    int64_t count = 0;
     for (int i = 0; i < n.input_size(); ++i) {
       const Tensor& t = tensor(n, i);
+      count += t.shape.empty() ? 1 : t.shape[0];
       if (!t.values) known = false;
       else v.insert(v.end(), t.values->begin(), t.values->end());
+      if (!t.reals) real = false;
+      else r.insert(r.end(), t.reals->begin(), t.reals->end());
     }
-    // The joined shape, when the pieces have one rank and agree off the axis; else a vector.
+    // The joined shape, when the pieces have one rank and agree off the axis; else a vector
+    // of as many elements as the pieces hold (counted from their shapes when their values
+    // are not known).
     Shape shape = tensor(n, 0).shape;
     const int64_t rank = static_cast<int64_t>(shape.size());
     int64_t axis = attr_int(n, "axis", 0);
@@ -33,8 +40,10 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
       for (int64_t d = 0; joined && d < rank; ++d) joined = d == axis || s[d] == shape[d];
       if (joined) shape[axis] = checked_add(shape[axis], s[axis]);
     }
-    if (!joined) shape = {static_cast<int64_t>(v.size())};
-    return folded(n, shape, known ? std::optional(v) : std::nullopt);
+    if (!joined) shape = {known ? static_cast<int64_t>(v.size()) : count};
+    folded(n, shape, known ? std::optional(v) : std::nullopt);
+    if (!known && real && static_cast<int64_t>(r.size()) == count) tensors_.at(n.output(0)).reals = r;
+    return;
   }
   std::vector<Tensor> ins;
   Tensor first;  // the first activation: the others and the output follow its placement
@@ -45,8 +54,12 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
     if (t.activation && !(t.at == first.at)) fail(n, "joins activations whose batch lies on different axes");
     ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, first));
   }
+  int64_t axis = attr_int(n, "axis", 0);
+  if (axis < 0) axis += static_cast<int64_t>(full_shape(first).size());
+  if (n.input_size() == 1 && !first.at.merged && axis == first.at.batch)
+    return pass_on(n, first);  // a batch of one image stacked (torchvision's batch_images)
   toml::table a;
-  a.insert("axis", sample_axis(n, attr_int(n, "axis", 0), first));
+  a.insert("axis", sample_axis(n, axis, first));
   std::vector<const Tensor*> ptrs;
   for (const Tensor& t : ins) ptrs.push_back(&t);
   return layer(n, index, "concat", ptrs, std::move(a), first.at);
@@ -156,7 +169,15 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
   if (!idx.activation && idx.values && idx.values->size() == 1 && idx.shape.empty()) {
     toml::table a;
     int64_t axis = attr_int(n, "axis", 0);
-    if (axis < 0) axis += static_cast<int64_t>(full_shape(data).size());
+    Shape full = full_shape(data);
+    if (axis < 0) axis += static_cast<int64_t>(full.size());
+    const int64_t at_index = (*idx.values)[0];
+    if (!data.at.merged && axis == data.at.batch && (at_index == 0 || at_index == -1)) {
+      // The one image of a batch of one (torchvision's transform: images[0]): a view
+      // without the batch's axis, the whole of it one sample.
+      full.erase(full.begin() + axis);
+      return view_as(n, index, data, full);
+    }
     a.insert("axis", sample_axis(n, axis, data));
     a.insert("index", (*idx.values)[0]);
     Placement at = data.at;  // an axis before the batch's goes
@@ -164,7 +185,7 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
     Tensor d = data;
     return layer(n, index, "select", {&d}, std::move(a), at);
   }
-  fail(n, "this Gather (of activations by computed indices) is not modelled");
+  return gather_computed(n, index, "gather");  // by computed indices, or several constant ones
 }
 
 void Translator::expand(const onnx::NodeProto& n, int) {

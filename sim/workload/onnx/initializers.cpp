@@ -1,6 +1,7 @@
 // The tensors read from the file itself: the initializers (learned weights and the
 // exporter's constants), Constant nodes, and the graph's one input, whose first dimension
-// is the batch. A small integer or floating-point constant keeps its values, which the
+// is the batch and whose symbolic dimensions ('height') take their sizes from --set
+// model.height=N. A small integer or floating-point constant keeps its values, which the
 // shape arithmetic and the ops reading constant arguments (Reshape, Clip, Pad) need.
 #include "sim/workload/onnx/translator.hpp"
 
@@ -12,6 +13,12 @@
 namespace ridge::onnx_import {
 
 namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
 
 // Bytes per element of an ONNX tensor type; 0 for a string (no fixed size) or a type
 // this reader does not know.
@@ -88,6 +95,8 @@ void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
       }
     }
   }
+  const bool integer = t.data_type() == onnx::TensorProto::INT64 || t.data_type() == onnx::TensorProto::INT32;
+  if (count == 0 && integer) c.values.emplace();  // an empty shape vector (ConstantOfShape of a scalar)
   if (!ints.empty() && static_cast<int64_t>(ints.size()) == count) {
     c.values = ints;
     for (int64_t v : ints) reals.push_back(static_cast<double>(v));
@@ -123,15 +132,33 @@ void Translator::read_input() {
     if ((n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN") && n.input_size() > 0 &&
         n.input(0) == input->name() && attr_int(n, "layout", 0) == 0)
       batch_axis = 1;
+  const auto& dims = input->type().tensor_type().shape().dim();
+  std::vector<std::string> symbolic;  // the input's dim_params
+  for (const auto& d : dims)
+    if (!d.has_dim_value() && !d.dim_param().empty()) symbolic.push_back(d.dim_param());
+  std::map<std::string, int64_t> set;  // --set model.NAME=VALUE
+  for (const auto& [name, value] : options_.dims) {
+    if (std::find(symbolic.begin(), symbolic.end(), name) == symbolic.end())
+      fail("--set model." + name + ": the graph input '" + input->name() + "' has no symbolic dimension '" + name + "'",
+           symbolic.empty() ? "its dimensions are all fixed" : "its symbolic dimensions: " + joined(symbolic));
+    bool ok = !value.empty() && value.size() < 18 && value.find_first_not_of("0123456789") == std::string::npos &&
+              std::stoll(value) > 0;
+    if (!ok) fail("--set model." + name + "=" + value + ": a dimension's size must be a positive integer");
+    set[name] = std::stoll(value);
+  }
   if (full.empty()) {
-    const auto& dims = input->type().tensor_type().shape().dim();
     for (int i = 0; i < dims.size(); ++i) {
+      auto given = set.find(dims[i].dim_param());
       if (dims[i].has_dim_value() && dims[i].dim_value() > 0) full.push_back(dims[i].dim_value());
-      else if (i == batch_axis) full.push_back(1);  // the batch: --batch gives it
+      else if (given != set.end()) {
+        full.push_back(given->second);
+        assumptions_.push_back(given->first + " = " + std::to_string(given->second));
+      } else if (i == batch_axis) full.push_back(1);  // the batch: --batch gives it
       else
         fail("input '" + input->name() + "': dimension " + std::to_string(i) + " ('" + dims[i].dim_param() +
-                 "') is dynamic and has no value",
-             "give the input's shape: --input " + input->name() + "=1x3x224x224");
+                 "') is symbolic and has no value",
+             (dims[i].dim_param().empty() ? "" : "--set model." + dims[i].dim_param() + "=N sizes it, or ") +
+                 std::string("give the input's shape: --input ") + input->name() + "=1x3x224x224");
     }
   }
   Tensor t;

@@ -88,6 +88,8 @@ void Translator::layer_norm(const onnx::NodeProto& n, int index) {
 
 void Translator::reduce(const onnx::NodeProto& n, int index) {
   const std::string& op = n.op_type();
+  if (!tensor(n, 0).activation && op.rfind("Reduce", 0) == 0) return reduce_constant(n);
+  if (op == "ReduceProd") return unknown(n, index);  // of an activation: not modelled
   Tensor x = activation(n, 0);
   std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
   if (axes.empty() && has_input(n, 1)) axes = values(n, 1);

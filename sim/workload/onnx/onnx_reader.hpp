@@ -3,7 +3,8 @@
 // model.onnx` and `ridge import model.onnx -o model.toml` agree by construction.
 //
 // Shapes: the graph input's first dimension is the batch (dynamic or fixed, it is
-// replaced by ridge's --batch); the rest is one sample. An input without a batch axis
+// replaced by ridge's --batch); the rest is one sample, its symbolic dimensions
+// ('height') set with --set model.height=N. An input without a batch axis
 // (one [3, H, W] image, initializers.cpp says how it is recognised) is one sample whole. Learned initializers become
 // parameters (only their shapes are read); Constant / Shape / ConstantOfShape / Range
 // and arithmetic on them are folded away. Layer names come from the node names
@@ -25,6 +26,9 @@ struct OnnxOptions {
   std::vector<std::pair<std::string, Shape>> inputs;
   // A node ridge does not model becomes a zero-cost "unmodelled" layer instead of an error.
   bool allow_unknown = false;
+  // --set model.NAME=VALUE: the size of the input's symbolic dimension NAME (its
+  // dim_param, e.g. 'height'); each NAME must be one the graph input has.
+  std::vector<std::pair<std::string, std::string>> dims;
 };
 
 bool is_onnx_path(const std::string& path);

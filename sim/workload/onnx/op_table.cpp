@@ -25,6 +25,11 @@
 // ConvInteger -> conv2d, QLinearMatMul / MatMulInteger -> linear or matmul (the file's
 // dtype int8); Dropout of an activation -> dropout (Identity,
 // Cast and a Dropout of a constant or with training_mode false pass their input on).
+// Greater / Less / GreaterOrEqual / LessOrEqual / And / Or / Min / Max of activations ->
+// compare, Floor / Ceil / Log / Abs / Neg / Not of one -> scale (1 FLOP per element),
+// TopK -> topk, NonZero -> nonzero, NonMaxSuppression -> nms, RoiAlign -> roi_align,
+// Gather by computed indices / GatherElements / GatherND -> gather / gather_elements /
+// gather_nd, ScatterElements / ScatterND -> scatter, If with a folded condition -> its branch.
 // GELU exported as Div, Erf, Add, Mul, Mul costs 5 FLOPs per element, as ridge's gelu.
 #include <functional>
 #include <map>
@@ -47,6 +52,11 @@ Handler binary_as(const std::string& op) {
   return [op](Translator& t, const onnx::NodeProto& n, int index) { t.binary(n, index, op); };
 }
 
+// A unary op counted as one operation per element: a `scale` by 1.
+const Handler counted_once = [](Translator& t, const onnx::NodeProto& n, int index) {
+  t.one_per_element(n, index);
+};
+
 const std::map<std::string, Handler>& op_table() {
   static const std::map<std::string, Handler> table = {
       // Constants and shape arithmetic (constant_folding.cpp, initializers.cpp)
@@ -62,7 +72,7 @@ const std::map<std::string, Handler>& op_table() {
        }},
       // Passed on
       {"Identity", [](Translator& t, const onnx::NodeProto& n, int) { t.pass_on(n, t.tensor(n, 0)); }},
-      {"Cast", [](Translator& t, const onnx::NodeProto& n, int) { t.pass_on(n, t.tensor(n, 0)); }},
+      {"Cast", &Translator::cast},
       {"Dropout", &Translator::dropout},
       // Unary activations, one row each
       {"Relu", as("relu")},
@@ -92,6 +102,22 @@ const std::map<std::string, Handler>& op_table() {
       {"Sub", binary_as("sub")},
       {"Mul", binary_as("mul")},
       {"Div", binary_as("div")},
+      // Of activations (scores against a threshold, boxes clipped): one operation per
+      // element; a constant operand of one element is a `scale`
+      {"Greater", binary_as("compare")},
+      {"Less", binary_as("compare")},
+      {"GreaterOrEqual", binary_as("compare")},
+      {"LessOrEqual", binary_as("compare")},
+      {"And", binary_as("compare")},
+      {"Or", binary_as("compare")},
+      {"Min", binary_as("compare")},
+      {"Max", binary_as("compare")},
+      {"Floor", counted_once},
+      {"Ceil", counted_once},
+      {"Log", counted_once},
+      {"Abs", counted_once},
+      {"Neg", counted_once},
+      {"Not", counted_once},
       // Convolutions, pools, resizing (conv_ops.cpp)
       {"Pad", [](Translator& t, const onnx::NodeProto& n, int) { t.pad(n); }},
       {"Conv", &Translator::conv},
@@ -129,6 +155,7 @@ const std::map<std::string, Handler>& op_table() {
       {"ReduceMax", &Translator::reduce},
       {"ReduceMin", &Translator::reduce},
       {"ReduceL2", &Translator::reduce},
+      {"ReduceProd", &Translator::reduce},  // (of constants only)
       {"ArgMax", &Translator::reduce},
       {"ArgMin", &Translator::reduce},
       // Layout (layout_ops.cpp)
@@ -149,6 +176,16 @@ const std::map<std::string, Handler>& op_table() {
       {"SpaceToDepth", &Translator::depth_to_space},
       {"Trilu", &Translator::trilu},
       {"CumSum", &Translator::cumsum},
+      // Detection graphs (detection_ops.cpp)
+      {"TopK", &Translator::topk},
+      {"NonZero", &Translator::nonzero},
+      {"NonMaxSuppression", &Translator::non_max_suppression},
+      {"RoiAlign", &Translator::roi_align},
+      {"GatherElements", [](Translator& t, const onnx::NodeProto& n, int index) { t.gather_computed(n, index, "gather_elements"); }},
+      {"GatherND", [](Translator& t, const onnx::NodeProto& n, int index) { t.gather_computed(n, index, "gather_nd"); }},
+      {"ScatterElements", &Translator::scatter},
+      {"ScatterND", &Translator::scatter},
+      {"If", &Translator::if_node},
   };
   return table;
 }

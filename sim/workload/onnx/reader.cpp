@@ -76,6 +76,11 @@ toml::array Translator::notes() const {
                     std::to_string(folded_.channels) + " biases stand for its " + std::to_string(checked_mul(2, folded_.channels)) +
                     " gamma and beta): " + std::to_string(folded_.channels) +
                     " parameters fewer than the PyTorch module; export in training mode to count the module");
+  if (!assumptions_.empty()) {
+    std::string sizes;
+    for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;
+    notes.push_back("sizes set for the input's symbolic dimensions: " + sizes);
+  }
   if (!quantized_.weights.empty() && !quantized_.activations)
     notes.push_back(std::to_string(quantized_.weights.size()) +
                     " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: the math "

@@ -18,6 +18,8 @@
 //   rearrange_ops.cpp      Tile, DepthToSpace / SpaceToDepth, Trilu, CumSum
 //   recurrent_ops.cpp      LSTM, GRU, RNN
 //   quantized_ops.cpp      QuantizeLinear / DequantizeLinear, QLinearConv, MatMulInteger, ...
+//   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
+//   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -72,6 +74,7 @@ class Translator {
   void range(const onnx::NodeProto& n, int index);
   void equal(const onnx::NodeProto& n, int index);
   void dropout(const onnx::NodeProto& n, int index);
+  void cast(const onnx::NodeProto& n, int index);
   void pad(const onnx::NodeProto& n);
   void conv(const onnx::NodeProto& n, int index);
   void conv_transpose(const onnx::NodeProto& n, int index);
@@ -84,6 +87,7 @@ class Translator {
   void einsum(const onnx::NodeProto& n, int index);
   void unary(const onnx::NodeProto& n, int index, const std::string& op);
   void binary(const onnx::NodeProto& n, int index, const std::string& op);
+  void one_per_element(const onnx::NodeProto& n, int index);
   void clip(const onnx::NodeProto& n, int index);
   void prelu(const onnx::NodeProto& n, int index);
   void lrn(const onnx::NodeProto& n, int index);
@@ -112,6 +116,13 @@ class Translator {
   void quantize_linear(const onnx::NodeProto& n, int index);
   void dynamic_quantize_linear(const onnx::NodeProto& n, int index);
   void quantized_op(const onnx::NodeProto& n, int index);
+  void topk(const onnx::NodeProto& n, int index);
+  void nonzero(const onnx::NodeProto& n, int index);
+  void non_max_suppression(const onnx::NodeProto& n, int index);
+  void roi_align(const onnx::NodeProto& n, int index);
+  void gather_computed(const onnx::NodeProto& n, int index, const std::string& op);
+  void scatter(const onnx::NodeProto& n, int index);
+  void if_node(const onnx::NodeProto& n, int index);
   void unknown(const onnx::NodeProto& n, int index);
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
 
@@ -169,6 +180,10 @@ class Translator {
   void view(const onnx::NodeProto& n, int index, const Tensor& x, const Tensor& out);
   void view_as(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& full, int64_t prefer = -1);
 
+  // detection_ops.cpp
+  Tensor indexing_input(const onnx::NodeProto& n, int i, const Tensor& act);
+  const Tensor& first_activation(const onnx::NodeProto& n);
+
   // batch_axis.cpp
   static Shape full_shape(const Tensor& t);
   static int64_t inner(const Shape& s, size_t from);
@@ -196,6 +211,12 @@ class Translator {
   void folded(const onnx::NodeProto& n, Shape shape, std::optional<std::vector<int64_t>> values);
   void fold_binary(const onnx::NodeProto& n, const std::string& op);
   bool elementwise_on_constants(const onnx::NodeProto& n);
+  // value_folding.cpp
+  static std::optional<std::vector<double>> real_values(const Tensor& t);
+  void set_folded_values(const onnx::NodeProto& n, const std::vector<double>& r, bool integer);
+  void fold_elementwise_values(const onnx::NodeProto& n, const Shape& out);
+  void fold_real_binary(const onnx::NodeProto& n, const std::string& op, const Shape& out);
+  void reduce_constant(const onnx::NodeProto& n);
 
   const onnx::ModelProto& model_;
   std::string file_;
@@ -223,6 +244,7 @@ class Translator {
     std::set<std::string> weights;
     bool activations = false;
   } quantized_;
+  std::vector<std::string> assumptions_;  // the symbolic input dimensions set, "height = 320" (said in notes())
   toml::array layers_;
 };
 

@@ -7,6 +7,8 @@
 //   both inputs are kept.
 // div: two inputs, 1 divide; backward dA = dY/B (1) and dB = -dY*Y/B (2), 3 per
 //   element, inputs kept.
+// compare: two inputs, 1 compare, logic op, min or max (ONNX Greater, Less, Equal,
+//   And, Or, Min, Max of activations), counted as sub.
 // A broadcast input's gradient is summed over its broadcast positions: one add per
 // output element beyond its own count (output elements - its elements).
 #include "sim/base/checked_math.hpp"
@@ -50,6 +52,8 @@ OpResult sub(TomlFields&, const std::vector<Shape>& in) {
   r.counts.flops = r.counts.output_elems;
   return r;
 }
+
+OpResult compare(TomlFields& a, const std::vector<Shape>& in) { return sub(a, in); }
 
 namespace {
 

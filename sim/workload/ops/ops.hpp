@@ -92,12 +92,23 @@ OpResult reshape(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult concat(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult select(TomlFields& attrs, const std::vector<Shape>& in);
 
+// Detection graphs (detection.cpp).
+OpResult gather(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult gather_elements(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult gather_nd(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult scatter(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult topk(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult nonzero(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult nms(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult roi_align(TomlFields& attrs, const std::vector<Shape>& in);
+
 OpResult dropout(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult flatten(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult add(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult sub(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult mul(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult div(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult compare(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult parameter(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult scale(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult unmodelled(TomlFields& attrs, const std::vector<Shape>& in);
