@@ -361,7 +361,8 @@ TEST(OnnxImport, BadInputExits2WithTheFileNamed) {
   // ... or its symbolic dimensions H and W sized with --set model.H / model.W, and said so.
   Model set = load_model(kDir + "dynamic-hw.onnx", {{"H", "16", {}}, {"W", "16", {}}}, {});
   EXPECT_EQ(set.layers[0].counts.macs, 16 * 16 * 4 * 3 * 9);
-  EXPECT_NE(set.source.find("H = 16, W = 16"), std::string::npos) << set.source;
+  ASSERT_FALSE(set.notes.empty());
+  EXPECT_NE(set.notes.back().find("H = 16, W = 16"), std::string::npos) << set.notes.back();
   auto r = ridge_test::run_ridge("analyze " + kDir + "dynamic-hw.onnx --set model.H=16 --set model.W=0");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--set model.W=0: a dimension's size must be a positive integer"), std::string::npos) << r.err;

@@ -162,7 +162,7 @@ TEST_F(ParallelSweepCli, EachCnnPointEqualsTheSingleDataParallelAnalyzeRun) {
   ASSERT_EQ(csv.status, 0) << csv.err;
   // tokens_per_s is empty for a CNN; samples_per_s is given.
   std::string row = csv.out.substr(csv.out.find('\n') + 1);
-  EXPECT_EQ(row.substr(0, row.find(",ok,") + 4), "resnet50,dgx1-v100,2,1,1,2,false,1,256,0,none,1,true,ok,") << row;
+  EXPECT_EQ(row.substr(0, row.find(",ok,") + 4), "resnet50,dgx1-v100,2,1,1,2,1,1,false,1,256,0,none,1,true,ok,") << row;
 }
 
 TEST_F(ParallelSweepCli, CsvHasTheTotalsColumnsAndSingleDeviceOptionsAreRefused) {
