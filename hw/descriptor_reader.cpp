@@ -292,6 +292,11 @@ std::vector<std::string> key_paths_of(const toml::table& root) {
                         "power.dram", "power.process_nm", "price.launch_usd", "price.cloud_usd_per_hour",
                         "price.cloud_offer"})
     paths.emplace_back(k);
+  // The fitted roofs the file's [calibration] has: a what-if may set them themselves.
+  if (const toml::table* cal = root["calibration"].as_table())
+    for (const char* roofs : {"peaks", "bandwidths"})
+      if (const toml::table* t = (*cal)[roofs].as_table())
+        for (const auto& [key, value] : *t) paths.push_back("calibration." + std::string(roofs) + "." + std::string(key.str()));
   return paths;
 }
 
@@ -385,14 +390,10 @@ std::string marker_for(size_t i) { return "<override " + std::to_string(i) + ">"
 // itself (`--set calibration.peaks.fp32=...`) is taken as written.
 template <class Key>
 void scale_fitted(double& roof, double fitted, double figure, const std::map<Key, double>& file_fitted,
-                  const std::map<Key, double>& file_replaced, const Key& key, std::vector<std::string>& derivations,
-                  const std::string& what, const std::string& unit) {
+                  const std::map<Key, double>& file_replaced, const Key& key) {
   auto fit = file_fitted.find(key), replaced = file_replaced.find(key);
   if (fit == file_fitted.end() || fit->second != fitted || replaced == file_replaced.end() || replaced->second == figure) return;
-  const double factor = figure / replaced->second;
-  roof = fitted * factor;
-  derivations.push_back(what + " = fitted " + format_fixed(fitted / 1e9, 2) + " " + unit + " x " + format_fixed(factor, 4) +
-                        " (the overridden figure over the file's) = " + format_fixed(roof / 1e9, 2) + " " + unit);
+  roof = fitted * figure / replaced->second;
 }
 
 void scale_fitted_roofs(HardwareSpec& s, const HardwareSpec& file_spec) {
@@ -400,13 +401,12 @@ void scale_fitted_roofs(HardwareSpec& s, const HardwareSpec& file_spec) {
   const Calibration& c = *s.calibration;
   const Calibration& f = *file_spec.calibration;
   for (const auto& [t, fitted] : c.peaks)
-    scale_fitted(s.peak_flops[t], fitted, c.replaced_peaks.at(t), f.peaks, f.replaced_peaks, t, s.derivations,
-                 std::string(dtype_name(t)) + " peak", "GFLOP/s");
+    scale_fitted(s.peak_flops[t], fitted, c.replaced_peaks.at(t), f.peaks, f.replaced_peaks, t);
   for (MemoryLevel& m : s.memory) {
     auto it = c.bandwidths.find(m.name);
     if (it != c.bandwidths.end())
       scale_fitted(m.bandwidth_Bps, it->second, c.replaced_bandwidths.at(m.name), f.bandwidths, f.replaced_bandwidths,
-                   m.name, s.derivations, m.name + " bandwidth", "GB/s");
+                   m.name);
   }
 }
 
