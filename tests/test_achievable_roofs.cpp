@@ -112,6 +112,23 @@ TEST(AchievableRoofs, ShippedGpusCarrySourcedEfficiency) {
   EXPECT_NEAR(load_hardware("mi300x").compute_fraction(DType::bf16) * 1300, 781.9, 0.2);
 }
 
+TEST(AchievableRoofs, PurchaseQuestionCardsCarryTheirMeasuredSgemm) {
+  // One GK210 of a K80: cuBLAS SGEMM 2904.85 GFLOPS at m = n = k = 1536 (CUDA 8.0 batchCUBLAS
+  // sample, flyliu2017/pai210 tests/PerformanceTest/README.md) of 2496 x 2 x 0.875 GHz = 4368.
+  EXPECT_NEAR(load_hardware("k80").compute_fraction(DType::fp32) * 4365, 2904.85, 0.02 * 2904.85);
+  // Kepler's SMX reaches far less of its peak than Pascal's SM: the K40 (same SMX, clocks
+  // set to the boost level, 875 MHz) levels off at 3275 of 15 x 192 x 2 x 0.875 = 5040 GFLOPS (cuBLAS 7.0,
+  // clBLAS doc/performance/cuBLAS_7.0/Tesla_K40/sgemm.csv, m = n = k = 4096): 0.650.
+  EXPECT_NEAR(load_hardware("k80").compute_fraction(DType::fp32), 3275.0 / 5040, 0.025);
+  // DeepBench training results, fastest fp32 GEMM: Titan X (Pascal) 10.76 of 10.97 TFLOPS; P100
+  // PCIe 9.12 of 9.3 TFLOPS, carried over to the SXM2 board (the same GP100 SMs).
+  EXPECT_NEAR(load_hardware("titan-x-pascal").compute_fraction(DType::fp32) * 10.97, 10.76, 0.01);
+  EXPECT_NEAR(load_hardware("p100").compute_fraction(DType::fp32), 9.12 / 9.3, 0.005);
+  // The GTX 1080 Ti's fastest DeepBench GEMM, 12.12 TFLOPS, is above its 11.34 datasheet peak:
+  // no fraction below 1 is set.
+  EXPECT_DOUBLE_EQ(load_hardware("gtx1080ti").compute_fraction(DType::fp32), 1.0);
+}
+
 TEST(AchievableRoofs, BandwidthAndFp8FractionsReproduceTheirPublishedMeasurements) {
   // Azure/AI-benchmarking-guide, Azure_Results/ND_*_results.md, 'HBM Bandwidth' (BabelStream
   // kernels), Triad: A100 80GB 1.70 TB/s, H100 80GB 2.97, H200 4.15, MI300X 4.09 TB/s.

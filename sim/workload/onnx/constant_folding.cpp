@@ -89,7 +89,8 @@ void Translator::range(const onnx::NodeProto& n, int) {
   return folded(n, {static_cast<int64_t>(v.size())}, v);
 }
 
-void Translator::equal(const onnx::NodeProto& n, int) {
+void Translator::equal(const onnx::NodeProto& n, int index) {
+  if (tensor(n, 0).activation || tensor(n, 1).activation) return binary(n, index, "compare");  // (class ids matched)
   const Tensor& a = constant(n, 0);
   const Tensor& b = constant(n, 1);
   std::optional<Shape> s = broadcast_shape(a.shape, b.shape);
@@ -110,7 +111,7 @@ void Translator::equal(const onnx::NodeProto& n, int) {
 bool Translator::elementwise_on_constants(const onnx::NodeProto& n) {
   static const std::set<std::string> ops = {"Pow", "Sqrt", "Exp", "Log", "Neg", "Abs", "Floor", "Ceil", "Sign",
                                             "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And",
-                                            "Or", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf",
+                                            "Or", "Xor", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf",
                                             "Sin", "Cos", "Reciprocal"};
   if ((n.op_type() == "ScatterND" || n.op_type() == "ScatterElements") && !tensor(n, 0).activation &&
       !tensor(n, 2).activation) {  // written into a constant: its shape
