@@ -47,8 +47,8 @@ struct LayersRequest {
   size_t top = 25;  // bars drawn; the rest go into "other"
   // --parallel: the plan ("tp8 pp1 dp1 mb1") and its collectives, each a bar of its own
   // (never folded into "other"), all link time, bound `link:<level>`.
-  std::string plan;
-  std::vector<CollectiveWork> collectives;
+  std::string plan = {};
+  std::vector<CollectiveWork> collectives = {};
 };
 
 PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem);

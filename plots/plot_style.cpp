@@ -283,8 +283,13 @@ HeaderBand header_band(const PlotStyle& style, const std::vector<std::string>& t
   // Rows fixed, filled column by column: gnuplot's svg terminal, asked for columns
   // (`horizontal maxcols`), estimated the text too wide and stacked every entry in one
   // column over the plot.
-  g << "set key vertical maxrows " << std::max<size_t>(rows, 1) << " Left reverse samplen 1.2 width 1 at screen 0.5, screen "
-    << gp_number(1 - key_top / style.height_in) << " center top\n";
+  // Centred; where gnuplot's estimate of the widest entry is wider than the figure (a
+  // journal column's key), from the left edge, as gnuplot would centre it past both edges
+  // and cut off the samples.
+  const bool wide = entry_w > style.width_in - 0.3;
+  g << "set key vertical maxrows " << std::max<size_t>(rows, 1) << " Left reverse samplen 1.2 width 1 at screen "
+    << (wide ? gp_number(0.08 / style.width_in) : "0.5") << ", screen " << gp_number(1 - key_top / style.height_in)
+    << (wide ? " left top\n" : " center top\n");
   band.script = g.str();
   return band;
 }

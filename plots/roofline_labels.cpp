@@ -20,23 +20,29 @@ bool place_roof_labels(Placing& P) {
       if (r.run || !run_only(P.L.roof_labels)) order.push_back(&r);
     std::stable_sort(order.begin(), order.end(), [](const Roof* a, const Roof* b) { return a->run > b->run; });
     for (const Roof* r : order) {
-      double w = P.line_w(r->label), y = f.to_in_y(r->flops);
+      // The run's roof alone: its dtypes ("fp16/bf16 230 TFLOP/s"), else the run's dtype only.
+      std::vector<std::string> forms{r->label};
+      if (run_only(P.L.roof_labels) && r->short_label != r->label) forms.push_back(r->short_label);
+      const double y = f.to_in_y(r->flops);
       // Over its own roof; a small figure's single label may reach past the roof's start.
       double right = area.x1 - 0.02, left_limit = run_only(P.L.roof_labels) ? area.x0 : f.to_in_x(r->x0);
       // Just over or under the roof; else a little higher, clear of the points on it.
       const double gap = kLineThickness / 2 + 0.02 + P.line_h / 2;
       bool placed = false;
-      for (double shift = 0; !placed && right - shift - w >= left_limit - 1e-9; shift += 0.25)
-        for (double dy : {gap, -gap, gap + 0.1, gap + 0.2}) {
-          if (dy > gap && !run_only(P.L.roof_labels)) break;  // with other roofs, it could read as theirs
-          double cx = right - shift - w / 2, cy = y + dy;
-          std::vector<Box> b{{cx - w / 2, cy - P.line_h / 2, cx + w / 2, cy + P.line_h / 2}};
-          if (!P.placer.fits(b)) continue;
-          P.placer.take(b);
-          P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), 0, r->label});
-          placed = true;
-          break;
-        }
+      for (const std::string& text : forms) {
+        const double w = P.line_w(text);
+        for (double shift = 0; !placed && right - shift - w >= left_limit - 1e-9; shift += 0.25)
+          for (double dy : {gap, -gap, gap + 0.1, gap + 0.2}) {
+            if (dy > gap && !run_only(P.L.roof_labels)) break;  // with other roofs, it could read as theirs
+            double cx = right - shift - w / 2, cy = y + dy;
+            std::vector<Box> b{{cx - w / 2, cy - P.line_h / 2, cx + w / 2, cy + P.line_h / 2}};
+            if (!P.placer.fits(b)) continue;
+            P.placer.take(b);
+            P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), 0, text});
+            placed = true;
+            break;
+          }
+      }
       if (!placed) return false;
     }
   }
@@ -78,20 +84,21 @@ void place_diagonal_labels(Placing& P) {
     for (const Diagonal& d : P.scene.hw[h].diags) {
       double ax = f.to_in_x(d.x0), ay = f.to_in_y(d.bandwidth * d.x0);
       double bx = f.to_in_x(d.x1), by = f.to_in_y(d.bandwidth * d.x1);
-      double w = P.line_w(d.label);
-      auto try_at = [&](double t, double side) {
+      auto try_at = [&](const std::string& text, double t, double side) {
         double cx = ax + t * (bx - ax) + side * off * nx, cy = ay + t * (by - ay) + side * off * ny;
-        auto boxes = LabelPlacer::rotated_text(cx, cy, w, P.line_h, angle);
+        auto boxes = LabelPlacer::rotated_text(cx, cy, P.line_w(text), P.line_h, angle);
         if (!P.placer.fits(boxes)) return false;
         P.placer.take(boxes);
-        P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), angle, d.label});
+        P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), angle, text});
         return true;
       };
+      // The full label ("NVLink 3 / NVSwitch 234 GB/s"), else a link's short one ("scale-up 234 GB/s").
       bool placed = false;
-      for (double side : {1.0, -1.0})
-        for (double t : kAlong)
-          if (!placed) placed = try_at(t, side);
-      if (!placed) P.L.dropped.push_back(d.label);
+      for (const std::string& text : {d.label, d.short_label})
+        for (double side : {1.0, -1.0})
+          for (double t : kAlong)
+            if (!placed) placed = try_at(text, t, side);
+      if (!placed) P.L.dropped.push_back(d.short_label);
     }
 }
 
@@ -121,9 +128,15 @@ void place_ridge_labels(Placing& P, const RooflineRequest& req) {
       if (placed) break;
       text = form;
       const double x = f.to_in_x(ridges[m]), y = f.to_in_y(P.scene.hw[0].run_flops), w = P.line_w(text);
-      // Along the line: just under the roof, else lower down (clear of the diagonals near the knee).
-      for (double drop = 0.1; !placed && y - drop - w >= area.y0 - 1e-9; drop += 0.05)
+      // Along the line: just under the roof, else lower down (clear of the diagonals near
+      // the knee), in steps, and last resting on the floor (the other dtypes' roofs cross
+      // the line: the stretch under the lowest may hold the label only there).
+      std::vector<double> drops;
+      for (double drop = 0.1; y - drop - w >= area.y0 - 1e-9; drop += 0.05) drops.push_back(drop);
+      if (y - 0.1 - w >= area.y0 - 1e-9) drops.push_back(y - w - area.y0 - 1e-6);
+      for (double drop : drops)
         for (double side : {1.0, -1.0}) {
+          if (placed) break;
           double cx = x + side * (0.02 + P.line_h / 2), cy = y - drop - w / 2;
           auto boxes = LabelPlacer::rotated_text(cx, cy, w, P.line_h, 90);
           if (!P.placer.fits(boxes)) continue;

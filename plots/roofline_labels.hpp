@@ -27,12 +27,14 @@ struct Placing {
 inline constexpr double kLineThickness = 0.05;
 
 // Roof labels inside the plot, above their roof at the right edge, else further left,
-// else below it (the run's roof alone: else a little higher). False when one does not fit.
+// else below it (the run's roof alone: else a little higher, else in its short form,
+// "bf16 230 TFLOP/s"). False when one does not fit.
 bool place_roof_labels(Placing& P);
 // Roof labels in the right margin, in the order of their roofs, a line apart.
 void place_margin_roof_labels(Placing& P);
-// Diagonal labels along the slope beside their line, nearest its middle first; else on
-// the line in an opaque box, clear of other labels; else mid-way regardless.
+// Diagonal labels along the slope beside their line, nearest its middle first, a network
+// link's in its short form ("scale-up 234 GB/s") where the full one finds no spot; left
+// out (and reported) where neither does.
 void place_diagonal_labels(Placing& P);
 // Each memory level's ridge point at the run's dtype (single hardware only; the layout
 // has dropped a thin line from each to the floor), labelled along that line, just under

@@ -16,10 +16,15 @@ namespace ridge::plots::roofline {
 YUnit y_unit(double y_min, double y_max) {
   static const char* const kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
   const double lo = std::pow(10.0, std::ceil(std::log10(y_min) - 1e-9)), hi = std::pow(10.0, std::floor(std::log10(y_max) + 1e-9));
-  for (int k = 6; k >= 0; --k) {
-    const double scale = std::pow(10.0, 3 * k);
-    if (lo / scale >= 0.01 * (1 - 1e-9) && hi / scale <= 1e4 * (1 + 1e-9)) return {scale, std::string(kPrefix[k]) + "FLOP/s"};
-  }
+  // Ticks from 0.01 to 10000 where a prefix allows; else from 0.001 or 0.0001 (a seven-
+  // or eight-decade axis: a parallel plan's slow collectives under a device's roof):
+  // "0.0001" is still narrower than "100 GFLOP/s" on every tick, which took a third of
+  // a column's width.
+  for (double smallest : {0.01, 0.001, 0.0001})
+    for (int k = 6; k >= 0; --k) {
+      const double scale = std::pow(10.0, 3 * k);
+      if (lo / scale >= smallest * (1 - 1e-9) && hi / scale <= 1e4 * (1 + 1e-9)) return {scale, std::string(kPrefix[k]) + "FLOP/s"};
+    }
   return {};
 }
 
@@ -27,7 +32,10 @@ std::vector<std::pair<double, std::string>> y_tick_labels(double y_min, double y
   std::vector<std::pair<double, std::string>> out;
   for (double e = std::ceil(std::log10(y_min) - 1e-9); e <= std::floor(std::log10(y_max) + 1e-9); ++e) {
     const double v = std::pow(10.0, e);
-    out.emplace_back(v, u.scale > 0 ? gp_number(v / u.scale) : si_label(v, "FLOP/s"));
+    // "0.0001", not "1e-04"
+    const double shown = v / u.scale;
+    std::string text = u.scale <= 0 ? si_label(v, "FLOP/s") : shown < 0.01 ? "0." + std::string(static_cast<size_t>(std::lround(-std::log10(shown))) - 1, '0') + "1" : gp_number(shown);
+    out.emplace_back(v, text);
   }
   return out;
 }
@@ -125,9 +133,10 @@ void clip_lines(Scene& s, const Frame& f) {
 std::optional<Layout> layout_on(const RooflineRequest& req, const PlotStyle& style, Scene& s, const Frame& frame, RoofLabels mode,
                                 bool points_first) {
   const bool margin = in_margin(mode);
-  // Where only the run's roof can be named, the other dtypes' roofs are not drawn: an
-  // unnamed roof says nothing, and would take the room its label needs.
-  if (run_only(mode))
+  // Where only the run's roof can be named (or one hardware's is named in the key), the
+  // other dtypes' roofs are not drawn: an unnamed roof says nothing, and would take the
+  // room its label needs.
+  if (run_only(mode) || (mode == RoofLabels::key && s.hw.size() == 1))
     for (Hardware& H : s.hw) std::erase_if(H.roofs, [](const Roof& r) { return !r.run; });
   Layout L;
   L.roof_labels = mode;
@@ -139,8 +148,10 @@ std::optional<Layout> layout_on(const RooflineRequest& req, const PlotStyle& sty
   // Inset a little: text metrics are estimates, and nothing may touch the axes.
   LabelPlacer placer({area.x0 + 0.05, area.y0 + 0.04, area.x1 - 0.04, area.y1 - 0.04});
   for (const Hardware& H : s.hw) {
+    // (the other dtypes' roofs are thin lines, lw 0.8 against the run's 2.5: half the clearance)
     for (const Roof& r : H.roofs)
-      placer.block_segment(f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops), kLineThickness);
+      placer.block_segment(f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops),
+                           r.run ? kLineThickness : kLineThickness / 2);
     for (const Diagonal& d : H.diags)
       placer.block_segment(f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1),
                            kLineThickness);
@@ -198,7 +209,7 @@ bool better(const Layout& a, const Layout& b) {
 // The tries in order of preference (the roofs' labels inside, by their roofs, first);
 // the first that places every line label and a quarter of the points' labels wins, else the one
 // that leaves out the fewest.
-Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in, bool roofs_in_key) {
+std::optional<Layout> layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in, bool roofs_in_key) {
   double ridge_hi = 0;
   for (const TimedHardware& r : req.runs)
     for (double x : r.timing.hardware->ridge_points) ridge_hi = std::max(ridge_hi, x);
@@ -228,15 +239,8 @@ Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, d
     }
     if (best && enough(*best)) break;
   }
-  if (!best) {
-    // Blame --size only where it was given (a --style preset fixes the width alone).
-    if (style.height_given)
-      throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
-    throw InputError({}, "the figure is too small for its text at " + gp_number(style.font_size) + " pt",
-                     "give --font-size smaller, or a larger --size");
-  }
-  s = std::move(best_scene);
-  return std::move(*best);
+  if (best) s = std::move(best_scene);
+  return best;
 }
 
 }  // namespace ridge::plots::roofline

@@ -4,6 +4,7 @@
 // labels inside the plot, then in the right margin, then the run's roof only.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +32,9 @@ struct MarginText {
 // Where the roofs' labels go, tried in this order: inside by their roofs; in the right
 // margin; then, for a small figure, the run's dtype's only (the other roofs are drawn,
 // unlabelled), inside or in the margin. An overlay in a narrow figure (a journal
-// column) names each hardware's run roof in its key entry instead (`key`).
+// column) names each hardware's run roof in its key entry instead (`key`), and so does
+// one hardware's figure where no label by the roof fits (a parallel plan's link
+// diagonals and collectives crowding a column).
 enum class RoofLabels { inside, margin, inside_run_only, margin_run_only, key };
 inline bool run_only(RoofLabels m) { return m == RoofLabels::inside_run_only || m == RoofLabels::margin_run_only; }
 inline bool in_margin(RoofLabels m) { return m == RoofLabels::margin || m == RoofLabels::margin_run_only; }
@@ -57,7 +60,8 @@ struct Layout {
 // The y axis's unit: FLOP/s with one SI prefix for the whole axis, so that its ticks are
 // short numbers (0.1 ... 1000 TFLOP/s) and the plot area keeps the width that
 // "100 TFLOP/s" on every tick would take; where no prefix keeps the ticks within
-// 0.01 ... 10000, `scale` is 0 and each tick carries its own prefix.
+// 0.01 ... 10000 (else 0.001 or 0.0001 ... 10000), `scale` is 0 and each tick carries its
+// own prefix.
 struct YUnit {
   double scale = 0;
   std::string name = "FLOP/s";
@@ -72,7 +76,8 @@ std::string segment(double x0, double y0, double x1, double y1);
 // The layout for `style`, the title and key taking `header_top_in` above the plot:
 // first with the roofs' labels inside the plot, by their roofs; when any does not fit
 // (several hardware, crowded roofs), again with all of them in the right margin.
-// Sets the lines' extents in `s` to the chosen frame.
-Layout layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in, bool roofs_in_key);
+// Sets the lines' extents in `s` to the chosen frame. Nothing where no try fits (the
+// caller then names the roof in the key, or gives up).
+std::optional<Layout> layout_of(const RooflineRequest& req, const PlotStyle& style, Scene& s, double header_top_in, bool roofs_in_key);
 
 }  // namespace ridge::plots::roofline

@@ -29,7 +29,10 @@ struct Prepared {
   HeaderBand band;
   std::vector<std::string> key_texts;
   Layout layout;
+  bool aside_in_title = false;  // "launch time aside" is said in the title, not the y axis's
 };
+
+constexpr const char* kLaunchAside = ", launch time aside";
 
 Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
   if (!req.model || req.runs.empty() || req.labels < 0) throw RunError("roofline plot: nothing to draw");
@@ -64,23 +67,50 @@ Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
   if (scene.launch_bound) key_texts.push_back(kLaunchBoundKey);
   // A link diagonal's label may find no free spot beside its line: the key names each.
   key_texts.insert(key_texts.end(), scene.link_keys.begin(), scene.link_keys.end());
-  // Several hardware: without --size, room for the key's entries below the title.
   PlotStyle& sized = pr.sized;
-  sized = style;
-  if (H > 1 && !style.size_given) sized.height_in += 0.8;
-  pr.band = header_band(sized, title, key_texts);
-  // A preset (--style column: a journal column's width) fixes the width, not the height:
-  // its height is for a one-row key, and each further row (an overlay's hardware, the
-  // launch-bound note) makes the figure taller rather than its plot area shorter.
-  if (style.size_given && !style.height_given) {
-    sized.height_in += pr.band.top_in - header_band(sized, title, {key_texts.front()}).top_in;
-    // and the plot area keeps at least 0.62 of the width in height, however tall the header.
-    const double bottom_in = 0.15 + 2.2 * sized.line_in();
-    sized.height_in = std::max(sized.height_in, pr.band.top_in + bottom_in + 0.62 * sized.width_in);
-    pr.band = header_band(sized, title, key_texts);  // it places the title and key by height
+  auto size_header = [&]() {
+    // Several hardware: without --size, room for the key's entries below the title.
+    sized = style;
+    if (H > 1 && !style.size_given) sized.height_in += 0.8;
+    pr.band = header_band(sized, title, key_texts);
+    // A preset (--style column: a journal column's width) fixes the width, not the height:
+    // its height is for a one-row key, and each further row (an overlay's hardware, the
+    // launch-bound note) makes the figure taller rather than its plot area shorter.
+    if (style.size_given && !style.height_given) {
+      sized.height_in += pr.band.top_in - header_band(sized, title, {key_texts.front()}).top_in;
+      // and the plot area keeps at least 0.62 of the width in height, however tall the header.
+      const double bottom_in = 0.15 + 2.2 * sized.line_in();
+      sized.height_in = std::max(sized.height_in, pr.band.top_in + bottom_in + 0.62 * sized.width_in);
+      pr.band = header_band(sized, title, key_texts);  // it places the title and key by height
+    }
+  };
+  size_header();
+  // The y title says the launch time is left out where it fits the plot's height (the
+  // widest tick unit assumed); else (a journal column's plot is short) the title says so.
+  const double plot_h = sized.height_in - pr.band.top_in - (0.15 + 2.2 * sized.line_in());
+  if (sized.text_width_in(std::string("Performance [TFLOP/s]") + kLaunchAside) > plot_h + 0.3) {
+    pr.aside_in_title = true;
+    title.back() += kLaunchAside;
+    size_header();
   }
-
-  pr.layout = layout_of(req, sized, scene, pr.band.top_in, roofs_in_key);
+  std::optional<Layout> layout = layout_of(req, sized, scene, pr.band.top_in, roofs_in_key);
+  // One hardware whose roof label finds no spot by its roof (a parallel plan's link
+  // diagonals and collectives crowding a column): the key names the roof instead.
+  if (!layout && H == 1) {
+    for (const Roof& r : scene.hw[0].roofs)
+      if (r.run) scene.roof_key = "roof: " + r.short_label;
+    key_texts.insert(key_texts.begin(), scene.roof_key);
+    size_header();
+    layout = layout_of(req, sized, scene, pr.band.top_in, true);
+  }
+  if (!layout) {
+    // Blame --size only where it was given (a --style preset fixes the width alone).
+    if (style.height_given)
+      throw InputError({}, "--size is too small for this font size", "make the figure larger or --font-size smaller");
+    throw InputError({}, "the figure is too small for its text at " + gp_number(style.font_size) + " pt",
+                     "give --font-size smaller, or a larger --size");
+  }
+  pr.layout = std::move(*layout);
   sized.width_in = pr.layout.frame.width_in;
   return pr;
 }
@@ -144,7 +174,8 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
        "set xtics " << x_tick_step(f, sized) << "\nset ytics " << gp_number(decade_at_or_below(f.y_min)) << ", 10 format ''\n"
     << "set ytics add (" << y_labels << ")\nset mxtics 10\nset mytics 10\n";
   g << f.gnuplot_margins();
-  g << axis_titles(sized, f, "Arithmetic intensity [FLOP/B]", "Performance [" + unit.name + "], launch time aside");
+  const std::string y_title = "Performance [" + unit.name + "]" + (pr.aside_in_title ? "" : kLaunchAside);
+  g << axis_titles(sized, f, "Arithmetic intensity [FLOP/B]", y_title);
   g << band.script;
   g << "set style fill transparent solid 0.45 noborder\n";
   if (L.margin_roofs) g << margin_roof_script(L, sized);

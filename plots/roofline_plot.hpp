@@ -21,7 +21,8 @@
 //   - with a parallel plan (one hardware, the system's device): one more diagonal per
 //     network level the plan's collectives cross, at its achievable bandwidth (the
 //     system descriptor's bandwidth x efficiency), labelled like a memory level where
-//     there is room and named in the key ("link: NVLink 3 / NVSwitch 234 GB/s"); and
+//     there is room (else by its role, "scale-up 234 GB/s"), each link its own dash pattern,
+//     and named in the key ("scale-up: NVLink 3 / NVSwitch 234 GB/s"); and
 //     each collective a point: x = its FLOPs per byte over the link
 //     (collective_intensity.hpp: an all-reduce 1 / (2 x element bytes)), y = FLOPs /
 //     time, so its distance under its link's diagonal is the share of the link's
@@ -68,6 +69,7 @@ struct CollectiveWork {
 struct LinkRoof {
   std::string label;
   double bandwidth_Bps = 0;
+  std::string role = "link";  // "scale-up", "scale-out": by its line where the label finds no room ("scale-up 234 GB/s")
 };
 
 struct RooflineRequest {
@@ -76,10 +78,11 @@ struct RooflineRequest {
   std::vector<TimedHardware> runs;  // one or more, overlaid
   int labels = 8;                    // how many of the heaviest points to name
   bool group = true;                 // repeated blocks on one spot as one point
-  // --parallel (one run): the plan ("tp8 pp1 dp1 mb1"), its link roofs and collectives.
-  std::string plan;
-  std::vector<LinkRoof> link_roofs;
-  std::vector<CollectiveWork> collectives;
+  // --parallel (one run): the plan ("tp8 pp1 dp1 mb1"), its link roofs and collectives
+  // (initialised here, so that a request without them needs no empty braces).
+  std::string plan = {};
+  std::vector<LinkRoof> link_roofs = {};
+  std::vector<CollectiveWork> collectives = {};
 };
 
 // The script (`stem`.gp) and data (`stem`.dat) drawing `stem` + the style's extension.

@@ -27,7 +27,7 @@ std::vector<Roof> roofs_of(const HardwareSpec& hw, DType run_dtype) {
     auto p = hw.peak(t);
     if (!p) continue;
     double f = *p * hw.compute_fraction(t);
-    Roof& r = by_peak.try_emplace(f, Roof{f, {}, false, "", 0, 0}).first->second;
+    Roof& r = by_peak.try_emplace(f, Roof{f, {}, false, "", 0, 0, ""}).first->second;
     r.dtypes.push_back(t);
     if (t == run_dtype) r.run = true;
   }
@@ -40,6 +40,7 @@ std::vector<Roof> roofs_of(const HardwareSpec& hw, DType run_dtype) {
       if (t != DType::int8) integer_only = false;
     }
     r.label = names + " " + si_label(f, integer_only ? "OP/s" : "FLOP/s");
+    r.short_label = r.run ? std::string(dtype_name(run_dtype)) + " " + si_label(f, run_dtype == DType::int8 ? "OP/s" : "FLOP/s") : r.label;
     out.push_back(r);
   }
   return out;
@@ -113,8 +114,8 @@ void add_parallel(const RooflineRequest& req, Scene& s) {
   if (req.link_roofs.empty() && req.collectives.empty()) return;
   Hardware& H = s.hw.front();
   for (const LinkRoof& l : req.link_roofs) {
-    H.diags.push_back({l.bandwidth_Bps, l.label});
-    s.link_keys.push_back("link: " + l.label);
+    H.diags.push_back({l.bandwidth_Bps, l.label, 0, 0, l.role + " " + si_label(l.bandwidth_Bps, "B/s"), true});
+    s.link_keys.push_back(l.role + ": " + l.label);
     s.x_lo = std::min(s.x_lo, H.run_flops / l.bandwidth_Bps);
     s.x_hi = std::max(s.x_hi, H.run_flops / l.bandwidth_Bps);
   }

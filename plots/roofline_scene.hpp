@@ -20,12 +20,15 @@ struct Roof {
   bool run = false;             // includes the run's dtype
   std::string label;
   double x0 = 0, x1 = 0;        // extent
+  std::string short_label;      // the run's dtype alone: "bf16 230 TFLOP/s" (for "fp16/bf16 230 TFLOP/s")
 };
 
 struct Diagonal {
   double bandwidth;             // achievable B/s
   std::string label;
   double x0 = 0, x1 = 0;        // from the frame's floor to the run's roof
+  std::string short_label = label;  // a network link's where its name finds no room: "scale-up 234 GB/s"
+  bool link = false;            // a parallel plan's network link (its own dash pattern), not a memory level
 };
 
 // A marker: one layer, or (grouped) the layers of repeated blocks that sit on one spot.
@@ -55,9 +58,12 @@ struct Scene {
   std::vector<Hardware> hw;
   std::vector<Point> points;
   bool launch_bound = false;  // some point is launch-bound: the key explains its marker
-  std::vector<std::string> link_keys;  // a parallel plan's links, named in the key: "link: NVLink 3 / NVSwitch 234 GB/s"
+  std::vector<std::string> link_keys;  // a parallel plan's links, named in the key: "scale-up: NVLink 3 / NVSwitch 234 GB/s"
   double x_lo = 1e300, x_hi = 0, y_lo = 1e300, y_hi = 0;
   double run_roofs_hi = 0;  // the highest roof of the run's dtype
+  // One hardware whose run roof has no room for its label in the plot: the key names it
+  // ("roof: bf16 230 TFLOP/s"); empty otherwise.
+  std::string roof_key;
 };
 
 // The key's entry for launch-bound layers' square markers.

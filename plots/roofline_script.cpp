@@ -28,6 +28,10 @@ struct Marker {
   int filled, outline;  // gnuplot point types
 };
 constexpr Marker kHardwareMarkers[] = {{7, 6}, {9, 8}, {11, 10}, {15, 14}};  // circle, triangle, inverted triangle, pentagon
+// Nearer memory levels are dashed; a parallel plan's links, each its own pattern (dotted
+// scale-up, dash-dot scale-out), so that the key tells them apart in grayscale too.
+constexpr const char* kLevelDash = "(5,4)";
+constexpr const char* kLinkDashes[] = {"(1,3)", "(8,3,1,3)", "(12,4)"};
 
 // The points block's columns: the layer schema's keys (sim/views/layer_fields), and the
 // plot's own marker_size and layer_index between them. A key the schema lacks is a bug.
@@ -125,7 +129,15 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
       clauses.push_back(idx(b.other_roofs) + " using 1:2 with lines " + lt + " lw 0.8 dt (4,4) lc rgb '#A0" +
                         style.series_colour(h).substr(1) + "' notitle");
     clauses.push_back(idx(b.dram) + " using 1:2 with lines " + lt + " lw 2.5" + dt + " notitle");
-    if (s.hw[h].diags.size() > 1) clauses.push_back(idx(b.other_levels) + " using 1:2 with lines " + lt + " lw 1 dt (5,4) notitle");
+    // the other_levels block's segments: the nearer memory levels, then the links (`every :::k::k` picks segment k)
+    const std::vector<Diagonal>& diags = s.hw[h].diags;
+    size_t links = 0;
+    for (size_t k = 1; k < diags.size(); ++k) {
+      const std::string one = " every :::" + std::to_string(k - 1) + "::" + std::to_string(k - 1);
+      const char* dash = diags[k].link ? kLinkDashes[links++ % std::size(kLinkDashes)] : kLevelDash;
+      clauses.push_back(idx(b.other_levels) + one + " using 1:2 with lines " + lt + " lw " + (diags[k].link ? "1.2" : "1") +
+                        " dt " + dash + " notitle");
+    }
   }
   for (size_t h = 0; h < H; ++h) {
     const Blocks& b = blocks[h];
@@ -145,7 +157,9 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
     clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 13 ps 1.1*marker " + lt + " notitle");
     clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 12 ps 1.1*marker lc rgb '#222222' lw 0.8 notitle");
   }
-  // The key: each hardware (several only) with its bandwidths, then the marker note.
+  // The key: the roof of one hardware where it has no label in the plot, each hardware
+  // (several only) with its bandwidths, then the marker note.
+  if (!s.roof_key.empty()) clauses.push_back("keyentry with lines lt 1 lw 2.5 title " + gp_string(s.roof_key, style.markup()));
   for (size_t h = 0; h < H && H > 1; ++h)
     clauses.push_back("keyentry with linespoints pt " + std::to_string(kHardwareMarkers[h % std::size(kHardwareMarkers)].filled) +
                       " ps 0.8*marker lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 dt " +
@@ -154,8 +168,9 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
   if (s.launch_bound)
     clauses.push_back("keyentry with points pt 4 ps 1.4*marker lc rgb '#555555' lw 1.2 title " +
                       gp_string(kLaunchBoundKey, style.markup()));
-  for (const std::string& link : s.link_keys)
-    clauses.push_back("keyentry with lines lt 1 lw 1 dt (5,4) title " + gp_string(link, style.markup()));
+  for (size_t j = 0; j < s.link_keys.size(); ++j)
+    clauses.push_back("keyentry with lines lt 1 lw 1.2 dt " + std::string(kLinkDashes[j % std::size(kLinkDashes)]) + " title " +
+                      gp_string(s.link_keys[j], style.markup()));
   const std::string line_font = " font '," + gp_number(style.font_size * kLineFont) + "'";
   for (size_t h = 0; h < H; ++h) {
     std::string tc = " tc lt " + std::to_string(h % kOkabeIto.size() + 1) + " notitle";

@@ -710,8 +710,8 @@ const Case kCases[] = {
     {PS, "", ROOF " --output o.png --style poster", "--style: unknown style (got 'poster')", false},
     {PS, "", ROOF " --output o.png --font 'a,b'", "--font: a font name has no ',' or control characters (got 'a,b')", false},
     {PS, "", ROOF " --output o.png --font-size 0", "--font-size must be between 4 and 72 points (got 0)", false},
-    {"plots/roofline_layout.cpp", "", ROOF " --output o.png --size 1.5x1.5 --font-size 72", "--size is too small for this font size", false},
-    {"plots/roofline_layout.cpp", "", ROOF " --output o.png --style column --font-size 40", "the figure is too small for its text at 40 pt", false},
+    {"plots/roofline_plot.cpp", "", ROOF " --output o.png --size 1.5x1.5 --font-size 72", "--size is too small for this font size", false},
+    {"plots/roofline_plot.cpp", "", ROOF " --output o.png --style column --font-size 40", "the figure is too small for its text at 40 pt", false},
     {"plots/layers_plot.cpp", "", "RIDGE plot layers mlp --hw v100 --output o.png --group blocks", "--group: unknown grouping (got 'blocks')", false},
     {"plots/layers_plot.cpp", "", "RIDGE plot layers mlp --hw v100 --output o.png --size 1.5x1.5", "--size is too small for 2 bars with these names", false},
     // sim/views/: tables as asked for
@@ -1058,7 +1058,7 @@ TEST_F(InputErrorTable, Catalogs) {
 }
 TEST_F(InputErrorTable, Calibration) { run_rows("hw/calibration.cpp"); }
 TEST_F(InputErrorTable, PlotOptions) {
-  for (const char* reader : {PS, "plots/roofline_layout.cpp", "plots/layers_plot.cpp"}) run_rows(reader);
+  for (const char* reader : {PS, "plots/roofline_plot.cpp", "plots/layers_plot.cpp"}) run_rows(reader);
 }
 TEST_F(InputErrorTable, EngineChecks) {
   for (const char* reader : {"sim/views/field_table.cpp", "sim/views/output_format.cpp", "sim/engine/calibration_fit.cpp",

@@ -62,7 +62,7 @@ void expect_rel(double got, double want, const std::string& what) {
 
 TEST(PlotRoofline, PointsAreTheEnginesNumbers) {
   TimedRun r = timed("alexnet", {"v100"});
-  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
   PlotBundle b = roofline_plot(req, style_for(ImageFormat::png), "roof");
   auto blocks = test::data_blocks(b.files[1].content);
   // Block 5 of hardware 1 holds the layers; its first row is the key's header.
@@ -92,7 +92,7 @@ TEST(PlotRoofline, PointsAreTheEnginesNumbers) {
 // the key explains.
 TEST(PlotRoofline, LaunchBoundLayersSitAtTheirRooflinePositionAsSquares) {
   TimedRun r = timed("bert-base", {"a100"});
-  RooflineRequest req{&r.model, r.settings, r.runs, 8, false};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8, .group = false};
   PlotBundle b = roofline_plot(req, style_for(ImageFormat::png), "roof");
   const auto blocks = test::data_blocks(b.files[1].content);
   const RunResult& t = r.runs[0].timing;
@@ -119,7 +119,7 @@ TEST(PlotRoofline, LaunchBoundLayersSitAtTheirRooflinePositionAsSquares) {
 // roofs, and layer labels take free spots only: none is boxed over the lines.
 TEST(PlotRoofline, PaperOverlayNamesRoofsInTheKeyAndKeepsLabelsOffTheLines) {
   TimedRun r = timed("resnet50", {"v100", "a100"});
-  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
   PlotStyle paper = make_style("f.pdf", {"paper", "", {}, "", {}});
   PlotBundle b = roofline_plot(req, paper, "roof");
   const std::string& gp = b.files[0].content;
@@ -156,7 +156,7 @@ TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
   };
   auto figure = [&](const std::vector<std::string>& hw) {
     TimedRun r = timed("resnet50", hw);
-    RooflineRequest req{&r.model, r.settings, r.runs, 8};
+    RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
     const std::string gp = roofline_plot(req, paper, "roof").files[0].content;
     const double w = number_after(gp, "pdfcairo size "), h = number_after(gp, "in,");
     return Figure{w, h, h * (number_after(gp, "set tmargin at screen ") - number_after(gp, "set bmargin at screen "))};
@@ -170,7 +170,7 @@ TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
   // --size (at the same 8 pt) keeps the height it was given.
   PlotStyle sized = make_style("f.pdf", {"", "3.3x2.6", {}, "", 8});
   TimedRun r = timed("resnet50", {"v100", "a100"});
-  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
   EXPECT_DOUBLE_EQ(number_after(roofline_plot(req, sized, "roof").files[0].content, "in,"), 2.6);
 }
 
@@ -181,7 +181,7 @@ TEST(PlotRoofline, PaperOverlayGrowsTallerWithItsKeyNotShorterInItsPlot) {
 // above 1.5 x 624 T, 1 PFLOP/s.
 TEST(PlotRoofline, UnnamedRoofsDoNotStretchTheAxis) {
   TimedRun r = timed("resnet50", {"v100", "a100"});
-  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
   auto y_top = [](const std::string& gp) {
     const size_t at = gp.find("set yrange [");
     return at == std::string::npos ? std::string() : gp.substr(gp.find(':', at), gp.find('\n', at) - gp.find(':', at));
@@ -194,7 +194,7 @@ TEST(PlotRoofline, UnnamedRoofsDoNotStretchTheAxis) {
 
 TEST(PlotRoofline, RoofsMeetAtTheRidgePoint) {
   TimedRun r = timed("alexnet", {"v100", "a100"}, 64, DType::fp16);
-  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
   auto blocks = test::data_blocks(roofline_plot(req, style_for(ImageFormat::png), "roof").files[1].content);
   for (size_t h = 0; h < 2; ++h) {
     const HardwareSpec& hw = r.runs[h].hw;
@@ -243,7 +243,7 @@ TEST(PlotRoofline, RepeatedBlocksAreOnePointWithTheirSummedShare) {
   }
   ASSERT_EQ(members, 12u);
   for (bool group : {true, false}) {
-    RooflineRequest req{&r.model, r.settings, r.runs, 8, group};
+    RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8, .group = group};
     const auto rows = test::data_blocks(roofline_plot(req, style_for(ImageFormat::png), "roof").files[1].content).at(5);
     size_t found = 0;
     for (const auto& row : rows) {
@@ -263,7 +263,7 @@ TEST(PlotRoofline, RepeatedBlocksAreOnePointWithTheirSummedShare) {
 // places at least as many.
 TEST(PlotRoofline, LabelsAsManyPointsAsFitAndSaysSo) {
   TimedRun r = timed("bert-base", {"a100"});
-  RooflineRequest req{&r.model, r.settings, r.runs, 8};
+  RooflineRequest req{.model = &r.model, .settings = r.settings, .runs = r.runs, .labels = 8};
   // After the 8 blocks of the one hardware: layer labels (an empty block holds one NaN row).
   auto labels = [&](const PlotBundle& b) {
     size_t n = 0;
@@ -299,7 +299,7 @@ TEST(PlotRoofline, LabelsAsManyPointsAsFitAndSaysSo) {
 
 TEST(PlotLayers, StacksAddUpToTheLayerTime) {
   TimedRun r = timed("alexnet", {"v100"});
-  LayersRequest req{&r.model, r.settings, r.runs[0], LayerGrouping::none, 100};
+  LayersRequest req{.model = &r.model, .settings = r.settings, .run = r.runs[0], .group = LayerGrouping::none, .top = 100};
   PlotBundle b = layers_plot(req, style_for(ImageFormat::png), "layers");
   auto blocks = test::data_blocks(b.files[1].content);
   const auto& rows = blocks.at(0);
@@ -333,7 +333,7 @@ TEST(PlotLayers, StacksAddUpToTheLayerTime) {
 // one; AlexNet's flatten and dropouts take no time and get none.
 TEST(PlotLayers, LaunchBoundAndIdleLayersAreNotDrawnAsMemoryBound) {
   TimedRun bert = timed("bert-base", {"a100"});
-  LayersRequest req{&bert.model, bert.settings, bert.runs[0], LayerGrouping::none, 1000};
+  LayersRequest req{.model = &bert.model, .settings = bert.settings, .run = bert.runs[0], .group = LayerGrouping::none, .top = 1000};
   PlotBundle b = layers_plot(req, style_for(ImageFormat::png), "layers");
   size_t launch_bound = 0;
   const auto bert_blocks = test::data_blocks(b.files[1].content);
@@ -345,7 +345,7 @@ TEST(PlotLayers, LaunchBoundAndIdleLayersAreNotDrawnAsMemoryBound) {
   EXPECT_GT(launch_bound, 0u);
   EXPECT_NE(b.files[0].content.find("'launch-bound' at screen"), std::string::npos);  // in the key
   TimedRun alex = timed("alexnet", {"v100"});
-  LayersRequest areq{&alex.model, alex.settings, alex.runs[0], LayerGrouping::none, 100};
+  LayersRequest areq{.model = &alex.model, .settings = alex.settings, .run = alex.runs[0], .group = LayerGrouping::none, .top = 100};
   size_t idle = 0;
   const auto alex_blocks = test::data_blocks(layers_plot(areq, style_for(ImageFormat::png), "l").files[1].content);
   for (const auto& row : alex_blocks.at(0))
@@ -367,7 +367,7 @@ TEST(PlotLayers, GroupsAndTheRestAddUpToTheStep) {
   TimedRun r = timed("bert-base", {"a100"});
   ASSERT_GT(r.model.layers.size(), 150u);  // 177 layers (one fused attention layer per block since issue #11)
   for (LayerGrouping g : {LayerGrouping::none, LayerGrouping::block, LayerGrouping::op}) {
-    LayersRequest req{&r.model, r.settings, r.runs[0], g, 5};  // 5 bars + the rest (bert-base has more than 5 ops)
+    LayersRequest req{.model = &r.model, .settings = r.settings, .run = r.runs[0], .group = g, .top = 5};  // 5 bars + the rest (bert-base has more than 5 ops)
     auto rows = test::data_blocks(layers_plot(req, style_for(ImageFormat::png), "layers").files[1].content).at(0);
     ASSERT_EQ(rows.size(), 6u);
     EXPECT_EQ(rows.back().at(7).rfind("other (", 0), 0u);
@@ -381,7 +381,7 @@ TEST(PlotLayers, GroupsAndTheRestAddUpToTheStep) {
     expect_rel(total, r.runs[0].timing.totals.timing.time_s, "bars add up to the step");
   }
   // 12 encoder blocks, each one bar when grouped by block.
-  LayersRequest req{&r.model, r.settings, r.runs[0], LayerGrouping::block, 100};
+  LayersRequest req{.model = &r.model, .settings = r.settings, .run = r.runs[0], .group = LayerGrouping::block, .top = 100};
   auto rows = test::data_blocks(layers_plot(req, style_for(ImageFormat::png), "layers").files[1].content).at(0);
   size_t encoder_blocks = 0;
   for (const auto& row : rows) encoder_blocks += row.at(7).rfind("encoder.", 0) == 0;

@@ -13,7 +13,9 @@
 
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
+#include "plots/roofline_layout.hpp"
 #include "plots/roofline_plot.hpp"
+#include "sim/cli/plot_parallel.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "tests/plot_test_util.hpp"
@@ -97,7 +99,7 @@ std::string show(const Box& b) {
 void each_scene(const std::function<void(const Timed&, const RooflineRequest&, const PlotStyle&)>& check) {
   for (const Case& c : cases()) {
     Timed t = timed(c);
-    RooflineRequest req{&t.model, c.settings, t.runs, 8};
+    RooflineRequest req{.model = &t.model, .settings = c.settings, .runs = t.runs, .labels = 8};
     for (const auto& [preset, style] : presets()) {
       SCOPED_TRACE(c.name + ", " + preset);
       check(t, req, style);
@@ -105,23 +107,86 @@ void each_scene(const std::function<void(const Timed&, const RooflineRequest&, c
   }
 }
 
+// Every point inside the plot area; every label inside it, off every line, marker and other label.
+void expect_clear(const RooflineGeometry& g) {
+  EXPECT_FALSE(g.labels.empty());
+  for (const Box& m : g.markers) {
+    const double cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
+    EXPECT_TRUE(cx >= g.area.x0 && cx <= g.area.x1 && cy >= g.area.y0 && cy <= g.area.y1) << "point outside " << show(m);
+  }
+  for (size_t i = 0; i < g.labels.size(); ++i)
+    for (const Box& b : g.labels[i]) {
+      EXPECT_TRUE(b.inside(g.area)) << "label " << i << " leaves the plot area " << show(b);
+      for (const auto& s : g.lines) EXPECT_FALSE(segment_meets(s, b)) << "label " << i << " on a line " << show(b);
+      for (const Box& m : g.markers) EXPECT_FALSE(b.overlaps(m)) << "label " << i << " over a point " << show(b);
+      for (size_t j = i + 1; j < g.labels.size(); ++j)
+        for (const Box& o : g.labels[j]) EXPECT_FALSE(b.overlaps(o)) << "labels " << i << " and " << j << " " << show(b);
+    }
+}
+
 TEST(PlotRooflineGeometry, LabelsMeetNoLineNoMarkerAndNoOtherLabel) {
-  each_scene([](const Timed&, const RooflineRequest& req, const PlotStyle& style) {
-      const RooflineGeometry g = roofline_geometry(req, style);
-      EXPECT_FALSE(g.labels.empty());
-      for (const Box& m : g.markers) {
-        const double cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
-        EXPECT_TRUE(cx >= g.area.x0 && cx <= g.area.x1 && cy >= g.area.y0 && cy <= g.area.y1) << "point outside " << show(m);
-      }
-      for (size_t i = 0; i < g.labels.size(); ++i)
-        for (const Box& b : g.labels[i]) {
-          EXPECT_TRUE(b.inside(g.area)) << "label " << i << " leaves the plot area " << show(b);
-          for (const auto& s : g.lines) EXPECT_FALSE(segment_meets(s, b)) << "label " << i << " on a line " << show(b);
-          for (const Box& m : g.markers) EXPECT_FALSE(b.overlaps(m)) << "label " << i << " over a point " << show(b);
-          for (size_t j = i + 1; j < g.labels.size(); ++j)
-            for (const Box& o : g.labels[j]) EXPECT_FALSE(b.overlaps(o)) << "labels " << i << " and " << j << " " << show(b);
-        }
-  });
+  each_scene([](const Timed&, const RooflineRequest& req, const PlotStyle& style) { expect_clear(roofline_geometry(req, style)); });
+}
+
+// The roof, bandwidth and ridge labels of hardware 1 (the .dat's block 6), by their text.
+std::vector<std::string> line_labels(const PlotBundle& b) {
+  std::vector<std::string> out;
+  const auto blocks = test::data_blocks(b.files[1].content);
+  for (const auto& row : blocks.at(6)) out.push_back(row.at(2));
+  return out;
+}
+
+// A parallel plan across nodes (gpt3, tp=8 pp=2 over two DGX A100 nodes: NVLink within a
+// node, InfiniBand between the stages) in a journal column: the link diagonals and the
+// collectives crowd it, yet the figure is drawn at the column's 3.3 in, clear of lines,
+// with a link's label by its line in the short form where the long one has no room.
+TEST(PlotRooflineGeometry, ParallelPlanAcrossNodesFitsAColumn) {
+  cli::ParallelOptionValues v;
+  v.system = "dgx-a100", v.parallel = "tp=8,pp=2,dp=1", v.global_batch = 1;
+  cli::HardwareOptionValues hw;
+  hw.sets = {"model.layers=4"};
+  const cli::ParallelPlot p = cli::parallel_plot("gpt3", v, hw, cli::RunOptionValues{}, boost::program_options::variables_map{});
+  ASSERT_EQ(p.link_roofs.size(), 2u);  // NVLink (tp) and InfiniBand (pp)
+  const RooflineRequest req{&p.model, p.settings, {p.run}, 8, true, p.plan, p.link_roofs, p.collectives};
+  const PlotStyle column = make_style("f.pdf", {"column", "", {}, "", {}});
+  expect_clear(roofline_geometry(req, column));
+  const PlotBundle b = roofline_plot(req, column, "par");
+  EXPECT_NE(b.files[0].content.find("size 3.3in,"), std::string::npos);
+  const std::vector<std::string> labels = line_labels(b);
+  const auto named = [&](const std::string& start) {
+    return std::any_of(labels.begin(), labels.end(), [&](const std::string& l) { return l.rfind(start, 0) == 0; });
+  };
+  EXPECT_TRUE(named("NVLink 3 / NVSwitch 234 GB/s") || named("scale-up 234 GB/s")) << ::testing::PrintToString(labels);
+  // Each link its own dash pattern in the plot and the key.
+  EXPECT_NE(b.files[0].content.find("title 'scale-up: NVLink 3 / NVSwitch 234 GB/s'"), std::string::npos);
+  EXPECT_NE(b.files[0].content.find("title 'scale-out: InfiniBand HDR 21.2 GB/s'"), std::string::npos);
+}
+
+// llama-2-7b decode on an A100 at the default size: both ridge labels in the long form
+// ("HBM2e ridge 158 FLOP/B"), which fits under the fp64 roof that crosses its line.
+TEST(PlotRooflineGeometry, RidgeLabelsLongWhereTheyFit) {
+  const Case c = cases()[2];
+  Timed t = timed(c);
+  const RooflineRequest req{.model = &t.model, .settings = c.settings, .runs = t.runs, .labels = 8};
+  size_t ridges = 0;
+  for (const std::string& l : line_labels(roofline_plot(req, make_style("f.png", {}), "dec")))
+    if (l.find("FLOP/B") != std::string::npos) {
+      ++ridges;
+      EXPECT_NE(l.find(" ridge "), std::string::npos) << l;
+    }
+  EXPECT_EQ(ridges, 2u);  // HBM2e and L2
+}
+
+// An axis from 100 MFLOP/s to 1 PFLOP/s (eight decades) keeps one unit, TFLOP/s, its
+// ticks 0.0001 ... 1000, rather than "100 MFLOP/s" on every tick.
+TEST(PlotRooflineGeometry, EightDecadesShareOneUnit) {
+  const roofline::YUnit u = roofline::y_unit(1e8, 1e15);
+  EXPECT_EQ(u.name, "TFLOP/s");
+  const auto ticks = roofline::y_tick_labels(1e8, 1e15, u);
+  ASSERT_EQ(ticks.size(), 8u);
+  EXPECT_EQ(ticks.front().second, "0.0001");
+  EXPECT_EQ(ticks[1].second, "0.001");
+  EXPECT_EQ(ticks.back().second, "1000");
 }
 
 // The y range reaches at most a decade beyond the highest and lowest of the points and
@@ -154,7 +219,7 @@ TEST(PlotRooflineGeometry, YRangeAtMostADecadeBeyondDataAndRoofs) {
 TEST(PlotRooflineGeometry, GrayscaleOverlayHasThreeLineStyles) {
   const Case c = cases().back();
   Timed t = timed(c);
-  RooflineRequest req{&t.model, c.settings, t.runs, 8};
+  RooflineRequest req{.model = &t.model, .settings = c.settings, .runs = t.runs, .labels = 8};
   StyleOptions o;
   o.grayscale = true;
   const std::string gp = roofline_plot(req, make_style("f.png", o), "roof").files[0].content;

@@ -31,9 +31,11 @@ void add_collectives(ParallelPlot& p, const SystemSpec& system, const std::vecto
     up |= r.cost.link.find("scale_up") != std::string::npos;
     out |= r.cost.link.find("scale_out") != std::string::npos;
   }
-  auto roof = [](const NetworkLevel& l) { return plots::LinkRoof{l.name + " " + plots::si_label(l.achievable_Bps(), "B/s"), l.achievable_Bps()}; };
-  if (up) p.link_roofs.push_back(roof(system.scale_up));
-  if (out) p.link_roofs.push_back(roof(system.scale_out));
+  auto roof = [](const NetworkLevel& l, const std::string& role) {
+    return plots::LinkRoof{l.name + " " + plots::si_label(l.achievable_Bps(), "B/s"), l.achievable_Bps(), role};
+  };
+  if (up) p.link_roofs.push_back(roof(system.scale_up, "scale-up"));
+  if (out) p.link_roofs.push_back(roof(system.scale_out, "scale-out"));
 }
 
 }  // namespace
