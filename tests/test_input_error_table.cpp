@@ -832,6 +832,7 @@ const Case kCases[] = {
     {PO, "", PAR "tp=8 --batch 4", "--batch does not apply to a parallel plan", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --shard 3/2", "--shard: '3/2' is not K/N with 1 <= K <= N", false},
     {"sim/cli/cmd_plan.cpp", "", "RIDGE plan", "plan: which model?", false},
+    {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --set compute.bf16=1PFLOPS", "plan: --set compute.bf16=1PFLOPS: only model.NAME=VALUE applies", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--global-batch 8", "plan: --gpus must be a positive device count", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8", "plan: --global-batch must be a positive number of sequences", false},
     {"sim/cli/cmd_plan.cpp", "", PLAN "--gpus 8 --global-batch 8 --top 0", "plan: --top must be at least 1", false},

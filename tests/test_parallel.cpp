@@ -315,6 +315,24 @@ TEST(ParallelCli, AnalyzeGpt3ReportsTheJsonKeys) {
   EXPECT_EQ(j["collectives"][0]["group_size"], 8);
 }
 
+// `ridge plan --set model.NAME=V` sets the model's [params] as the other commands do.
+// GPT-3 cut to 3 layers on 8 GPUs: a pipeline must divide both 3 layers and the 8
+// devices, so only pp = 1 runs; pp = 2 does not divide the layers and pp = 4 and 8 are
+// more stages than layers. The 96-layer model, by contrast, runs at pp 2, 4 and 8.
+TEST(ParallelCli, PlanTakesModelParameterSets) {
+  auto r = ridge_test::run_ridge("plan gpt3 --set model.layers=3 --system dgx-a100 --gpus 8 --global-batch 8 --top 1000 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["best"].empty());
+  for (const auto& e : j["best"]) EXPECT_EQ(e["plan"]["pp"], 1);
+  EXPECT_GT(j["do_not_divide"]["pp does not divide the layers"].get<int64_t>(), 0);
+  EXPECT_GT(j["do_not_divide"]["pp is more than the layers"].get<int64_t>(), 0);
+  r = ridge_test::run_ridge("plan gpt3 --system dgx-a100 --gpus 8 --global-batch 8 --top 1000 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["do_not_divide"].contains("pp is more than the layers"));
+}
+
 TEST(ParallelCli, WorkedExampleOfTheGuide) {
   // docs/guide/many-gpus.md: GPT-3 175B tp 8 pp 8, 64 microbatches: 4 ring all-reduces of
   // 444.0119 us per layer x 12 layers x 64 microbatches; bubble 7/71 of the compute slots.
