@@ -495,6 +495,28 @@ TEST(ParallelServing, GenerateAtTensorAndPipelineParallel) {
   }
 }
 
+// The 7-8B LLMs of the zoo are [params] files too, so generate --parallel takes every
+// model analyze --parallel does. Llama-2-7B (32 layers, hidden 4096, 32 KV heads of 128)
+// in fp16 on dgx-a100 at tp 2, prompt 512, 64 tokens: a decode step all-reduces
+// 4096 x 2 = 8,192 B twice a layer over 2 GPUs, a ring of 2 (2-1) = 2 steps; LL takes
+// 11.6 + 6.6 + 2 x 0.6 = 19.4 us + 8,192 x 2 x 1/2 / 117e9 s = 19.470017 us (LL128
+// 29.4 us, Simple 26.8 us before their bytes), x 64 = 1.2460811 ms. The KV cache at the
+// last step: 575 tokens x 32 layers x 2 x 32/2 heads x 128 x 2 B = 150,732,800 B a device.
+// Without [params] (before) it was refused: no [params] 'layers'.
+TEST(ParallelServing, GenerateTakesTheSmallerZooLlms) {
+  auto r = ridge_test::run_ridge("generate llama-2-7b --system dgx-a100 --parallel tp=2 --prompt 512 --gen 64 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["parallel"]["decode_step_communication_s"].get<double>(), 64 * (19.4e-6 + 8192.0 / 117e9), 1e-12);
+  EXPECT_EQ(j["kv_cache_bytes"].get<int64_t>(), 150732800);
+  for (const char* model : {"llama-3-8b", "mistral-7b"}) {
+    r = ridge_test::run_ridge(std::string("generate ") + model + " --system dgx-h100 --parallel tp=8 --prompt 128 --gen 2 --format json");
+    EXPECT_EQ(r.status, 0) << model << r.err;
+    r = ridge_test::run_ridge(std::string("analyze ") + model + " --system dgx-h100 --parallel tp=8 --format json");
+    EXPECT_EQ(r.status, 0) << model << r.err;
+  }
+}
+
 TEST(ParallelQuery, CostliestCollectiveIsLinkOrLatencyLimited) {
   // GPT-3 175B, tp 8 pp 8, 64 microbatches: the costliest collective is a tp all-reduce
   // of one layer's 50,331,648 B activation, 2 a layer x 12 layers x 64 microbatches =
