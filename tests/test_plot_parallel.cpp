@@ -194,10 +194,11 @@ double summed_time(const Rows& bars) {
 // and what `ridge analyze` prints with the same options, checking that the bars add up
 // to the iteration time.
 std::pair<Rows, TrainingEstimate> bars_and_iteration(const std::string& model, const std::string& parallel,
-                                                     int64_t global_batch, int layers) {
+                                                     int64_t global_batch, int layers, double expert_imbalance = 1) {
   const std::vector<std::string> sets = {"model.layers=" + std::to_string(layers)};
-  const Rows bars = layer_bars(plot_input(model, "dgx-a100", parallel, global_batch, false, sets));
   auto [v, hw] = plan_options("dgx-a100", parallel, global_batch, false, sets);
+  v.expert_imbalance = expert_imbalance;
+  const Rows bars = layer_bars(cli::parallel_plot(model, v, hw, cli::RunOptionValues{}, boost::program_options::variables_map{}));
   const TrainingEstimate e = cli::run_parallel_plan(model, v, hw);
   EXPECT_NEAR(summed_time(bars), e.iteration_time_s, 1e-9 * e.iteration_time_s);
   return {bars, e};
@@ -235,6 +236,12 @@ TEST(PlotParallel, MixtureOfExpertsLayersAddUpToTheIterationByHand) {
       EXPECT_NEAR(std::stod(row[3]), 4 * r.cost.time_s, 1e-9);
     }
   for (const auto& row : bars) EXPECT_NE(row.at(7), "pipeline bubble");
+
+  // --expert-imbalance 2: the busiest expert rank routes twice the mean, so each experts
+  // bar doubles, and the bars still add up to analyze's iteration.
+  const auto [skewed, skewed_e] = bars_and_iteration("mixtral-8x7b", "dp=8,ep=8", 8, 2, 2.0);
+  const double uniform = std::stod(bar(bars, "layers.0.experts")[5]);
+  EXPECT_NEAR(std::stod(bar(skewed, "layers.0.experts")[5]), 2 * uniform, 1e-9 * uniform);
 }
 
 // GPT-3's shape cut to 4 layers, tp 2 and pp 2 on a DGX A100, global batch 4: m = 4

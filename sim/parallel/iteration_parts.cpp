@@ -72,7 +72,11 @@ std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const std:
     const bool attention = op == "attention";
     // The estimate's adjustments of a block layer (training_estimate.cpp); the end
     // stages' layers run as timed.
-    double scale = !l.in_block ? 1 : attention ? c : replicated_by_tp(op) ? 1 - cut : 1;
+    double scale = !l.in_block             ? 1
+                   : attention              ? c
+                   : replicated_by_tp(op)   ? 1 - cut
+                   : op == "moe"            ? plan.expert_imbalance  // the busiest expert rank's (--expert-imbalance)
+                                            : 1;
     double recompute = !l.in_block ? 0
                        : plan.recompute == Recompute::full ? scale
                        : plan.recompute == Recompute::selective && attention ? c

@@ -8,7 +8,8 @@
 //     recomputation re-runs (full: the layer's; selective: its attention), each pass
 //     adjusted as the estimate adjusts the stage: a context-parallel rank's attention is
 //     cp times that of its s/cp tokens alone; sequence parallelism divides the norms,
-//     dropouts and residual adds by tp. Its parts: compute, exposed memory, launch.
+//     dropouts and residual adds by tp; a routing imbalance F multiplies the mixture-of-
+//     experts op by F. Its parts: compute, exposed memory, launch.
 //   - each tensor-, context- and expert-parallel collective and the pipeline's sends
 //     (count x time per iteration: they are on the critical path), link time;
 //   - the pipeline bubble, (p-1)/V microbatch slots of the stage's work, idle;
