@@ -46,7 +46,7 @@ namespace {
 struct Bar {
   std::string name;
   size_t layers = 0;
-  double compute = 0, exposed = 0, link = 0, launch = 0, time = 0;
+  double compute = 0, exposed = 0, link = 0, launch = 0, idle = 0, time = 0;
   std::map<Bound::Kind, double> time_by_bound;  // of its layers, by their bound (the Result's)
   std::string bound;  // the layer's bound label; a group's: "mixed" unless all agree
   bool other = false;
@@ -75,35 +75,50 @@ int bound_code(Bound::Kind k) {
   return -1;
 }
 
-void add_layer(Bar& b, const LayerResult& l) {
-  const LayerTiming& tm = l.timing;
-  b.compute += tm.compute_s;
+void add_layer(Bar& b, const IterationPart& l) {
+  b.compute += l.compute_s;
   b.exposed += l.exposed_memory_s;
-  b.link += tm.link_s;
-  b.launch += tm.overhead_s;
-  b.time += tm.time_s;
-  b.time_by_bound[l.bound.kind] += tm.time_s;
+  b.link += l.link_s;
+  b.launch += l.launch_s;
+  b.idle += l.idle_s;
+  b.time += l.time_s();
+  b.time_by_bound[l.bound.kind] += l.time_s();
   b.bound = b.layers == 0 || b.bound == l.bound.label ? l.bound.label : "mixed";
   ++b.layers;
 }
 
+// What the bars are made of: the iteration's parts of a parallel plan, else the run's
+// layers with their parts of the hardware model's time.
+std::vector<IterationPart> rows_of(const LayersRequest& req) {
+  if (!req.parts.empty()) return req.parts;
+  const RunResult& t = req.run.timing;
+  std::vector<IterationPart> rows;
+  for (size_t i = 0; i < t.layers.size(); ++i) {
+    const LayerResult& l = t.layers[i];
+    // Widening weight-only quantised weights is work of the ALUs: compute.
+    rows.push_back({req.model->layers[i].name, req.model->layers[i].op, l.timing.compute_s + l.timing.dequant_s,
+                    l.exposed_memory_s, l.timing.link_s, l.timing.overhead_s, 0, l.bound});
+  }
+  return rows;
+}
+
 // The bars, heaviest first: the `top` heaviest, then "other" with the rest.
 std::vector<Bar> bars_of(const LayersRequest& req) {
-  const RunResult& t = req.run.timing;
+  const std::vector<IterationPart> rows = rows_of(req);
   std::vector<Bar> bars;
   std::map<std::string, size_t> index;
-  for (size_t i = 0; i < t.layers.size(); ++i) {
-    const std::string& name = req.model->layers[i].name;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string& name = rows[i].name;
     std::string key = req.group == LayerGrouping::none ? name
                       : req.group == LayerGrouping::block ? block_of(name)
-                                                          : req.model->layers[i].op;
+                                                          : rows[i].op;
     auto [it, fresh] = index.try_emplace(req.group == LayerGrouping::none ? std::to_string(i) : key, bars.size());
     if (fresh) {
       Bar b;
       b.name = key;
       bars.push_back(b);
     }
-    add_layer(bars[it->second], t.layers[i]);
+    add_layer(bars[it->second], rows[i]);
   }
   std::stable_sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.time > b.time; });
   if (bars.size() > req.top) {
@@ -115,6 +130,7 @@ std::vector<Bar> bars_of(const LayersRequest& req) {
       other.exposed += b.exposed;
       other.link += b.link;
       other.launch += b.launch;
+      other.idle += b.idle;
       other.time += b.time;
       other.layers += b.layers;
     }
@@ -201,15 +217,21 @@ struct LayersLayout {
 // "other" bar holds (0 without one).
 PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const std::string& stem, double& other_share) {
   if (!req.model) throw RunError("plot layers: no model");
-  const RunResult& t = req.run.timing;
   const HardwareSpec& hw = req.run.hw;
   const TextMarkup mk = style.markup();
-  if (t.layers.empty()) throw RunError("plot layers: the model has no layers");
-  std::vector<std::string> title = {t.model + " on " + (hw.name.empty() ? hw.id : hw.name) + ":",
-                                    "batch " + std::to_string(req.settings.batch) + ",",
+  const std::vector<IterationPart> rows = rows_of(req);
+  if (rows.empty()) throw RunError("plot layers: the model has no layers");
+  const bool iteration = !req.parts.empty();
+  double step_s = 0;
+  for (const IterationPart& r : rows) step_s += r.time_s();
+  if (!iteration) step_s = req.run.timing.totals.timing.time_s;
+  const std::string batch = iteration ? std::to_string(req.microbatches) + (req.microbatches == 1 ? " microbatch of " : " microbatches of ") + std::to_string(req.settings.batch) + ","
+                                      : "batch " + std::to_string(req.settings.batch) + ",";
+  std::vector<std::string> title = {req.run.timing.model + " on " + (hw.name.empty() ? hw.id : hw.name) + ":", batch,
                                     std::string(dtype_name(req.settings.dtype)) + ",",
                                     std::string(phase_name(req.settings.phase)) + ";",
-                                    "step " + si_label(t.totals.timing.time_s, "s")};
+                                    // the iteration as `analyze --parallel` prints it (4 digits)
+                                    iteration ? "iteration " + si_label(step_s, "s", 4) : "step " + si_label(step_s, "s")};
   if (!req.plan.empty()) title.insert(title.begin() + 1, req.plan + ", one device,");
   const double L = style.line_in();
   // The figure keeps its width (the default, a preset's or --size's): long names are
@@ -217,19 +239,24 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
   const double W = style.width_in;
 
   // The key names the parts and bounds the bars have.
-  double parts[4] = {0, 0, 0, 0};
-  for (const LayerResult& l : t.layers)
-    parts[0] += l.timing.compute_s, parts[1] += l.exposed_memory_s, parts[2] += l.timing.link_s, parts[3] += l.timing.overhead_s;
-  const std::string link_part = req.collectives.empty() ? "host link" : parts[2] > 0 ? "host link, collectives" : "collectives";
-  for (const CollectiveWork& c : req.collectives) parts[2] += c.time_s;
+  double parts[5] = {0, 0, 0, 0, 0};  // compute, exposed memory, link, launch, idle
+  double collective_s = 0;
+  for (const IterationPart& l : rows) {
+    parts[0] += l.compute_s, parts[1] += l.exposed_memory_s, parts[3] += l.launch_s, parts[4] += l.idle_s;
+    (l.op == "collective" ? collective_s : parts[2]) += l.link_s;
+  }
+  for (const CollectiveWork& c : req.collectives) collective_s += c.time_s;
+  const bool collectives = !req.collectives.empty() || collective_s > 0;
+  const std::string link_part = !collectives ? "host link" : parts[2] > 0 ? "host link, collectives" : "collectives";
+  parts[2] += collective_s;
   // The key: the parts the step has, and the bound markers the drawn bars carry.
   auto key_of = [&](const std::vector<Bar>& drawn) {
     std::set<Bound::Kind> kinds;
     for (const Bar& b : drawn) kinds.insert(b.kind());
     using K = KeySample::Kind;
     std::vector<KeyEntry> entries;
-    const std::string part_names[4] = {"compute", "exposed memory", link_part, "launch"};
-    for (int p = 0; p < 4; ++p)
+    const std::string part_names[5] = {"compute", "exposed memory", link_part, "launch", "pipeline bubble (idle)"};
+    for (int p = 0; p < 5; ++p)
       if (parts[p] > 0 || p == 0) entries.push_back({part_names[p], {K::swatch, "lt " + std::to_string(p + 1)}});
     if (kinds.count(Bound::Kind::compute)) entries.push_back({"compute-bound", {K::marker, "rgb '#222222'", 5, 0.35}});
     if (kinds.count(Bound::Kind::memory)) entries.push_back({"memory-bound", {K::marker, "rgb '#222222'", 9, 0.45}});
@@ -324,16 +351,16 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
   // ---- data ----
   DataFile dat;
   dat.comment("ridge per-layer time plot data; times in seconds");
-  dat.comment("each bar adds up to its time: compute + exposed memory + link + launch, where");
+  dat.comment("each bar adds up to its time: compute + exposed memory + link + launch + idle, where");
   dat.comment("exposed memory = max(0, memory time - compute time) (the rest of the memory time overlaps compute)");
   dat.out() << "\n";
   const std::string columns =
       "position compute_time_s exposed_memory_s link_time_s overhead_time_s time_s "
-      "bound_code (0 compute, 1 memory, 2 overhead, 3 link, -1 none) name layers bound shown_name";
+      "bound_code (0 compute, 1 memory, 2 overhead, 3 link, -1 none) name layers bound shown_name idle_time_s";
   auto write_bar = [&](double position, const Bar& b, int bound, const std::string& label) {
     dat.out() << gp_number(position) << " " << gp_number(b.compute) << " " << gp_number(b.exposed) << " " << gp_number(b.link)
               << " " << gp_number(b.launch) << " " << gp_number(b.time) << " " << bound << " " << data_string(b.name, mk) << " "
-              << b.layers << " " << data_string(b.bound, mk) << " " << data_string(label, mk) << "\n";
+              << b.layers << " " << data_string(b.bound, mk) << " " << data_string(label, mk) << " " << gp_number(b.idle) << "\n";
   };
   const int block = dat.begin_block("bars from the top: " + columns);
   for (size_t i = 0; i < bars.size(); ++i)
@@ -345,7 +372,7 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
     sum.name = drawn_name;
     for (size_t i = 0; i < n; ++i) {
       sum.compute += bars[i].compute, sum.exposed += bars[i].exposed, sum.link += bars[i].link;
-      sum.launch += bars[i].launch, sum.time += bars[i].time, sum.layers += bars[i].layers;
+      sum.launch += bars[i].launch, sum.idle += bars[i].idle, sum.time += bars[i].time, sum.layers += bars[i].layers;
     }
     sum.bound = "mixed";
     write_bar(2, sum, -1, drawn_name);
@@ -387,8 +414,10 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
     const std::string d = "    data index " + rows;
     const std::string h = "(0.36)";
     const std::string mark = gp_number(fr.x_max * 0.025);
-    g << "plot \\\n"
-      << d << " using (($2+$3+$4+$5)/2/unit):1:(($2+$3+$4+$5)/2/unit):" << h << ":yticlabels(11) with boxxyerror lt 4 notitle, \\\n"
+    g << "plot \\\n";
+    if (parts[4] > 0)  // the pipeline bubble, idle, after the launch
+      g << d << " using (($2+$3+$4+$5+$12)/2/unit):1:(($2+$3+$4+$5+$12)/2/unit):(0.36) with boxxyerror lt 5 notitle, \\\n";
+    g << d << " using (($2+$3+$4+$5)/2/unit):1:(($2+$3+$4+$5)/2/unit):" << h << ":yticlabels(11) with boxxyerror lt 4 notitle, \\\n"
       << d << " using (($2+$3+$4)/2/unit):1:(($2+$3+$4)/2/unit):" << h << " with boxxyerror lt 3 notitle, \\\n"
       << d << " using (($2+$3)/2/unit):1:(($2+$3)/2/unit):" << h << " with boxxyerror lt 2 notitle, \\\n"
       << d << " using ($2/2/unit):1:($2/2/unit):" << h << " with boxxyerror lt 1 notitle";
@@ -415,7 +444,7 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
   g << "unset multiplot\n";
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
   bundle.notes = notes;
-  other_share = bars.back().other && t.totals.timing.time_s > 0 ? bars.back().time / t.totals.timing.time_s : 0;
+  other_share = bars.back().other && step_s > 0 ? bars.back().time / step_s : 0;
   return bundle;
 }
 

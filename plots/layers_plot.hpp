@@ -8,10 +8,14 @@
 //   exposed memory   the memory time not hidden under compute, max(0, memory - compute);
 //   link             host-link transfer (with --data-on host);
 //   launch           kernel-launch overhead.
-// With a parallel plan, the bars are one device's layers (its tensor-parallel shard of
-// a pipeline stage, or a data-parallel replica) for one microbatch, and each of the
-// plan's collectives is a bar of its own, named by group, op, pass and link ("tp
-// all_reduce forward (scale_up)"), all of it link time (the key's "collectives").
+// With a transformer's parallel plan, the bars are the parts of one device's training
+// iteration (sim/parallel/iteration_parts.hpp): the layers of its pipeline stage over
+// the iteration's microbatches, each collective on the critical path ("tp all_reduce
+// forward (scale_up)", link time: the key's "collectives"), the exposed data-parallel
+// reduction, the pipeline bubble (idle) and the optimizer step; they add up to the
+// iteration time of `ridge analyze --parallel`, which the title gives. With data
+// parallelism of any other model, the bars are one replica's training step and its
+// gradient all-reduce a bar of its own.
 // A symbol after each bar marks its bound, as the Result stage gives it: a square for
 // compute-bound, a triangle for memory-bound, a circle in the launch colour for
 // launch-overhead-bound (most of its time is kernel launches, whatever its roofline
@@ -25,6 +29,7 @@
 #include "plots/gnuplot_runner.hpp"
 #include "plots/plot_style.hpp"
 #include "plots/roofline_plot.hpp"
+#include "sim/parallel/iteration_parts.hpp"
 
 namespace ridge::plots {
 
@@ -49,6 +54,10 @@ struct LayersRequest {
   // (never folded into "other"), all link time, bound `link:<level>`.
   std::string plan = {};
   std::vector<CollectiveWork> collectives = {};
+  // A transformer's plan: the iteration's parts, drawn instead of `run`'s layers, the
+  // title's time their sum (the iteration time); `microbatches` per iteration.
+  std::vector<IterationPart> parts = {};
+  int64_t microbatches = 0;
 };
 
 PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const std::string& stem);
@@ -56,7 +65,8 @@ PlotBundle layers_plot(const LayersRequest& req, const PlotStyle& style, const s
 // Columns of the .dat file's bars block, one row per bar from the top: 1 position,
 // 2 compute_time_s, 3 exposed_memory_s, 4 link_time_s, 5 overhead_time_s, 6 time_s,
 // 7 bound code (0 compute, 1 memory, 2 overhead, 3 link, -1 none: no time, or "other"),
-// 8 name, 9 layers in the bar, 10 bound (the schema's label, "mixed" for a group that differs).
-inline constexpr int kLayersColumns = 10;
+// 8 name, 9 layers in the bar, 10 bound (the schema's label, "mixed" for a group that differs),
+// 11 shown name, 12 idle_time_s (the pipeline bubble's; 0 elsewhere).
+inline constexpr int kLayersColumns = 12;
 
 }  // namespace ridge::plots

@@ -315,6 +315,24 @@ TEST(ParallelCli, AnalyzeGpt3ReportsTheJsonKeys) {
   EXPECT_EQ(j["collectives"][0]["group_size"], 8);
 }
 
+// `ridge plan --set model.NAME=V` sets the model's [params] as the other commands do.
+// GPT-3 cut to 3 layers on 8 GPUs: a pipeline must divide both 3 layers and the 8
+// devices, so only pp = 1 runs; pp = 2 does not divide the layers and pp = 4 and 8 are
+// more stages than layers. The 96-layer model, by contrast, runs at pp 2, 4 and 8.
+TEST(ParallelCli, PlanTakesModelParameterSets) {
+  auto r = ridge_test::run_ridge("plan gpt3 --set model.layers=3 --system dgx-a100 --gpus 8 --global-batch 8 --top 1000 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["best"].empty());
+  for (const auto& e : j["best"]) EXPECT_EQ(e["plan"]["pp"], 1);
+  EXPECT_GT(j["do_not_divide"]["pp does not divide the layers"].get<int64_t>(), 0);
+  EXPECT_GT(j["do_not_divide"]["pp is more than the layers"].get<int64_t>(), 0);
+  r = ridge_test::run_ridge("plan gpt3 --system dgx-a100 --gpus 8 --global-batch 8 --top 1000 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["do_not_divide"].contains("pp is more than the layers"));
+}
+
 TEST(ParallelCli, WorkedExampleOfTheGuide) {
   // docs/guide/many-gpus.md: GPT-3 175B tp 8 pp 8, 64 microbatches: 4 ring all-reduces of
   // 444.0119 us per layer x 12 layers x 64 microbatches; bubble 7/71 of the compute slots.
@@ -474,6 +492,28 @@ TEST(ParallelServing, GenerateAtTensorAndPipelineParallel) {
   for (const char* bad : {"--parallel tp=3", "--parallel tp=8,pp=3", "--parallel tp=8,dp=2", "--parallel tp=8 --hw a100"}) {
     r = ridge_test::run_ridge(std::string("generate llama-2-70b --prompt 8 --gen 2 ") + bad);
     EXPECT_EQ(r.status, 2) << bad;
+  }
+}
+
+// The 7-8B LLMs of the zoo are [params] files too, so generate --parallel takes every
+// model analyze --parallel does. Llama-2-7B (32 layers, hidden 4096, 32 KV heads of 128)
+// in fp16 on dgx-a100 at tp 2, prompt 512, 64 tokens: a decode step all-reduces
+// 4096 x 2 = 8,192 B twice a layer over 2 GPUs, a ring of 2 (2-1) = 2 steps; LL takes
+// 11.6 + 6.6 + 2 x 0.6 = 19.4 us + 8,192 x 2 x 1/2 / 117e9 s = 19.470017 us (LL128
+// 29.4 us, Simple 26.8 us before their bytes), x 64 = 1.2460811 ms. The KV cache at the
+// last step: 575 tokens x 32 layers x 2 x 32/2 heads x 128 x 2 B = 150,732,800 B a device.
+// Without [params] (before) it was refused: no [params] 'layers'.
+TEST(ParallelServing, GenerateTakesTheSmallerZooLlms) {
+  auto r = ridge_test::run_ridge("generate llama-2-7b --system dgx-a100 --parallel tp=2 --prompt 512 --gen 64 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["parallel"]["decode_step_communication_s"].get<double>(), 64 * (19.4e-6 + 8192.0 / 117e9), 1e-12);
+  EXPECT_EQ(j["kv_cache_bytes"].get<int64_t>(), 150732800);
+  for (const char* model : {"llama-3-8b", "mistral-7b"}) {
+    r = ridge_test::run_ridge(std::string("generate ") + model + " --system dgx-h100 --parallel tp=8 --prompt 128 --gen 2 --format json");
+    EXPECT_EQ(r.status, 0) << model << r.err;
+    r = ridge_test::run_ridge(std::string("analyze ") + model + " --system dgx-h100 --parallel tp=8 --format json");
+    EXPECT_EQ(r.status, 0) << model << r.err;
   }
 }
 

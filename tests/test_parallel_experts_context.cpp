@@ -239,27 +239,9 @@ TEST(ContextParallel, PlanSearchCountsTheCpPlansByHand) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["considered"], 108);
 }
 
-TEST(ExpertParallel, BadPlansExitTwoWithTheReason) {
-  // One throw site (check_plan) raises them all, so tests/test_input_error_table.cpp
-  // keeps its one row for it (tp=5); the ep and cp reasons are checked here.
-  const std::pair<const char*, const char*> cases[] = {
-      {"analyze gpt3 --system dgx-a100 --parallel dp=2,ep=2", "plan for 'gpt3': ep=2 needs a mixture-of-experts model"},
-      {"analyze gpt3 --system dgx-a100 --parallel tp=8,cp=3",
-       "plan for 'gpt3': cp=3 does not split the sequence of 2048 into 2 x cp = 6 equal chunks"},
-      {"memory mixtral-8x7b --system dgx-h100 --parallel dp=3,ep=3", "plan for 'mixtral-8x7b': ep=3 does not divide the 8 experts"},
-      {"analyze mixtral-8x7b --system dgx-h100 --parallel dp=2,ep=4", "plan for 'mixtral-8x7b': ep=4 does not divide dp x cp = 2"},
-      {"query mixtral-8x7b --system dgx-h100 --parallel tp=2,dp=2,ep=2",
-       "plan for 'mixtral-8x7b': ep=2 with tp=2 needs --sequence-parallel"},
-      {"analyze gpt3 --system dgx-a100 --parallel tp=8,cp=2 --gpus 8", "--gpus 8 is not tp x pp x dp x cp = 16"},
-  };
-  for (const auto& [args, message] : cases) {
-    auto r = ridge_test::run_ridge(args);
-    EXPECT_EQ(r.status, 2) << args;
-    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
-    EXPECT_TRUE(r.out.empty()) << args;
-  }
-}
+// The ep and cp plans that cannot run (ep not dividing the experts or dp x cp, cp not
+// splitting the sequence, ...) each have a row of their own in
+// tests/test_input_error_table.cpp (InputErrorTable.PlanChecksEachWithAHint).
 
 class ExpertSweep : public ridge_test::FolderTest {};
 

@@ -1,8 +1,9 @@
 // `ridge plot layers|roofline --parallel`: the collectives' link bytes and FLOPs by hand
 // (nccl-tests' bus-bandwidth factors), the link roofs at the system descriptors'
 // bandwidth x efficiency, the gradient all-reduce of resnet50 on a DGX-1 as a bar and
-// a point with the time computed by hand, and collectives without FLOPs placed where
-// roofline_plot.hpp says.
+// a point with the time computed by hand, collectives without FLOPs placed where
+// roofline_plot.hpp says, and a transformer's layers plot adding up to the iteration time
+// `ridge analyze --parallel` prints.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "plots/layers_plot.hpp"
 #include "plots/roofline_plot.hpp"
 #include "sim/cli/plot_parallel.hpp"
+#include "sim/cli/parallel_options.hpp"
 #include "sim/parallel/collective_intensity.hpp"
 #include "tests/plot_test_util.hpp"
 
@@ -26,8 +28,10 @@ plots::PlotStyle png() {
   return s;
 }
 
-cli::ParallelPlot plot_input(const std::string& model, const std::string& system, const std::string& parallel,
-                             int64_t global_batch, bool sequence_parallel = false, std::vector<std::string> sets = {}) {
+// The options of `--system SYSTEM --parallel PARALLEL --global-batch B [--sequence-parallel] [--set ...]`.
+std::pair<cli::ParallelOptionValues, cli::HardwareOptionValues> plan_options(const std::string& system, const std::string& parallel,
+                                                                             int64_t global_batch, bool sequence_parallel,
+                                                                             std::vector<std::string> sets) {
   cli::ParallelOptionValues v;
   v.system = system;
   v.parallel = parallel;
@@ -35,6 +39,12 @@ cli::ParallelPlot plot_input(const std::string& model, const std::string& system
   v.sequence_parallel = sequence_parallel;
   cli::HardwareOptionValues hw;
   hw.sets = std::move(sets);
+  return {v, hw};
+}
+
+cli::ParallelPlot plot_input(const std::string& model, const std::string& system, const std::string& parallel,
+                             int64_t global_batch, bool sequence_parallel = false, std::vector<std::string> sets = {}) {
+  auto [v, hw] = plan_options(system, parallel, global_batch, sequence_parallel, std::move(sets));
   return cli::parallel_plot(model, v, hw, cli::RunOptionValues{}, boost::program_options::variables_map{});
 }
 
@@ -157,6 +167,104 @@ TEST(PlotParallel, TensorParallelLinkRoofAndGathersByHand) {
   EXPECT_GT(scatters, 0u);
   EXPECT_GT(gathers, 0u);
   EXPECT_NEAR(gather_x, smallest_rest / 2, 1e-9 * smallest_rest);
+}
+
+// The bars block of `p`'s layers plot (every part its own bar: --group none, no "other").
+Rows layer_bars(const cli::ParallelPlot& p) {
+  plots::LayersRequest req{&p.model, p.settings, p.run, plots::LayerGrouping::none, 100000, p.plan, {}, p.iteration,
+                           p.microbatches};
+  return test::data_blocks(plots::layers_plot(req, png(), "l").files[1].content).at(0);
+}
+
+// The bar named `name` (its row), failing when there is none.
+std::vector<std::string> bar(const Rows& bars, const std::string& name) {
+  for (const auto& row : bars)
+    if (row.size() > 7 && row[7] == name) return row;
+  ADD_FAILURE() << "no bar '" << name << "'";
+  return std::vector<std::string>(12, "0");
+}
+
+double summed_time(const Rows& bars) {
+  double sum = 0;
+  for (const auto& row : bars) sum += std::stod(row.at(5));
+  return sum;
+}
+
+// MODEL cut to `layers` layers on a DGX A100: the bars of its layers plot (--group none)
+// and what `ridge analyze` prints with the same options, checking that the bars add up
+// to the iteration time.
+std::pair<Rows, TrainingEstimate> bars_and_iteration(const std::string& model, const std::string& parallel,
+                                                     int64_t global_batch, int layers, double expert_imbalance = 1) {
+  const std::vector<std::string> sets = {"model.layers=" + std::to_string(layers)};
+  auto [v, hw] = plan_options("dgx-a100", parallel, global_batch, false, sets);
+  v.expert_imbalance = expert_imbalance;
+  const Rows bars = layer_bars(cli::parallel_plot(model, v, hw, cli::RunOptionValues{}, boost::program_options::variables_map{}));
+  const TrainingEstimate e = cli::run_parallel_plan(model, v, hw);
+  EXPECT_NEAR(summed_time(bars), e.iteration_time_s, 1e-9 * e.iteration_time_s);
+  return {bars, e};
+}
+
+// Mixtral 8x7B cut to 2 layers, dp 8 and ep 8 on one DGX A100 node, global batch 8 (one
+// microbatch of 1 per rank). The layers plot drew one microbatch's single-device
+// training step of the whole rank (87.8 ms, Adam over all 8 experts' weights) where
+// `analyze` says 35.82 ms. Now its bars are the iteration's parts and add up to it.
+// The optimizer step, by hand: the device updates its dense parameters, per layer
+// q, o 4096 x 4096 + k, v 4096 x 1024 + 2 norms of 4096 + the router 4096 x 8 =
+// 41,984,000, x 2 layers, + embedding and lm_head 32,000 x 4,096 each + the final norm
+// 4,096 = 346,116,096, and its expert (1 of 8 a layer) 3 x 4,096 x 14,336 = 176,160,768
+// a layer, 352,321,536 for 2: 698,437,632 parameters x 28 B / 2,039 GB/s (a100.toml's
+// datasheet bandwidth) = 9.5909 ms, memory-bound (x 12 FLOPs / 19.5 TFLOPS = 0.4298 ms
+// of compute under it).
+TEST(PlotParallel, MixtureOfExpertsLayersAddUpToTheIterationByHand) {
+  const auto [bars, e] = bars_and_iteration("mixtral-8x7b", "dp=8,ep=8", 8, 2);
+
+  const double params = 2 * 41984000.0 + 2 * 32000.0 * 4096 + 4096 + 2 * 3 * 4096.0 * 14336;
+  EXPECT_EQ(params, 698437632.0);
+  const auto optimizer = bar(bars, "optimizer step");
+  EXPECT_NEAR(std::stod(optimizer[5]), params * 28 / 2039e9, 1e-6 * params * 28 / 2039e9);
+  EXPECT_NEAR(std::stod(optimizer[1]), params * 12 / 19.5e12, 1e-6 * params * 12 / 19.5e12);
+  EXPECT_EQ(optimizer[6], "1");  // memory-bound
+
+  // Both layers' experts are bars of their own; the ep all-to-alls, 2 x 2 layers each
+  // way, are link time, and there is no bubble (pp = 1).
+  bar(bars, "layers.0.experts");
+  bar(bars, "layers.1.experts");
+  for (const CollectiveRow& r : e.collectives)
+    if (r.group == "ep") {
+      EXPECT_EQ(r.count, 4);
+      const auto row = bar(bars, "ep all_to_all " + r.when + " (" + r.cost.link + ")");
+      EXPECT_NEAR(std::stod(row[3]), 4 * r.cost.time_s, 1e-9);
+    }
+  for (const auto& row : bars) EXPECT_NE(row.at(7), "pipeline bubble");
+
+  // --expert-imbalance 2: the busiest expert rank routes twice the mean, so each experts
+  // bar doubles, and the bars still add up to analyze's iteration.
+  const auto [skewed, skewed_e] = bars_and_iteration("mixtral-8x7b", "dp=8,ep=8", 8, 2, 2.0);
+  const double uniform = std::stod(bar(bars, "layers.0.experts")[5]);
+  EXPECT_NEAR(std::stod(bar(skewed, "layers.0.experts")[5]), 2 * uniform, 1e-9 * uniform);
+}
+
+// GPT-3's shape cut to 4 layers, tp 2 and pp 2 on a DGX A100, global batch 4: m = 4
+// microbatches through 2 stages. The bubble is (p - 1) = 1 microbatch slot of the stage's
+// work, a quarter of the 4 microbatches' layers and tensor-parallel all-reduces, so
+// bubble / pipeline = 1 / (m + p - 1) = 1/5 (the 1F1B bubble), as analyze reports it,
+// and all the bars add up to the iteration time.
+TEST(PlotParallel, PipelineBubbleIsOneSlotOfFourByHand) {
+  const auto [bars, e] = bars_and_iteration("gpt3", "tp=2,pp=2", 4, 4);
+  double stage_work = 0, sends = 0;  // the 4 microbatches' layers and tp all-reduces; the pp sends
+  for (const auto& row : bars) {
+    const std::string& name = row.at(7);
+    if (name.rfind("pp ", 0) == 0) sends += std::stod(row[5]);
+    else if (name != "pipeline bubble" && name != "optimizer step" && name.rfind("dp ", 0) != 0) stage_work += std::stod(row[5]);
+  }
+  const auto bubble = bar(bars, "pipeline bubble");
+  EXPECT_NEAR(std::stod(bubble[11]), stage_work / 4, 1e-9 * stage_work);  // idle_time_s
+  EXPECT_NEAR(std::stod(bubble[11]) / (stage_work + std::stod(bubble[11]) + sends), e.bubble_share, 1e-9);
+  EXPECT_NEAR(e.bubble_s / (e.pipeline_s - e.pp_comm_s), 1.0 / 5, 1e-12);
+  // The stage drawn is one of the two: 2 of the 4 layers.
+  size_t blocks = 0;
+  for (const auto& row : bars) blocks += row.at(7).ends_with(".attn") ? 1 : 0;
+  EXPECT_EQ(blocks, 2u);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::csv, OutputFormat::json};
 
 const CommandHelp kHelp = {
-    "ridge plan MODEL --system S --gpus N --global-batch B [--seq L] [--top K] [--shard K/N]",
+    "ridge plan MODEL --system S --gpus N --global-batch B [--seq L] [--set model.NAME=V] [--top K] [--shard K/N]",
     "Searches every Megatron-LM style plan for training MODEL on N devices of system S: tensor, pipeline and\n"
     "data parallel degrees that multiply to N, sequence parallelism, ZeRO stage 0-3, recomputation none /\n"
     "selective / full, every microbatch that divides the batch and every interleave that divides a stage.\n"
@@ -26,7 +26,8 @@ const CommandHelp kHelp = {
     "--shard K/N evaluates the K-th of N disjoint parts (plans numbered in a fixed order, those equal to K-1\n"
     "modulo N), so N jobs cover the search; merge their CSVs and sort by iteration_time_s.",
     {"ridge plan gpt3 --system dgx-a100 --gpus 1024 --global-batch 1536",
-     "ridge plan gpt3 --system dgx-h100 --gpus 4096 --global-batch 2048 --format csv --shard 1/4"}};
+     "ridge plan gpt3 --system dgx-h100 --gpus 4096 --global-batch 2048 --format csv --shard 1/4",
+     "ridge plan gpt3 --set model.layers=48 --set model.hidden=6144 --system dgx-a100 --gpus 64 --global-batch 512"}};
 
 std::pair<int64_t, int64_t> parse_shard(const std::string& s) {
   size_t slash = s.find('/');
@@ -46,6 +47,7 @@ int run_plan(const Args& args) {
   std::string model_arg, system_arg = "dgx-a100", shard = "1/1";
   int64_t gpus = 0, batch = 0, top = 10;  // gpus and batch: 0 (not given) is refused below
   boost::optional<int64_t> seq;           // not given: the model's [params] seq
+  HardwareOptionValues model_sets;        // --set model.NAME=VALUE only: the system sets the device
   bool quiet = false;
   OutputOptionValues out;
   po::options_description general("General");
@@ -55,7 +57,9 @@ int run_plan(const Args& args) {
       ("system", po::value(&system_arg)->default_value(system_arg), "system descriptor (ridge list systems)")
       ("gpus", po::value(&gpus), "devices to plan for")
       ("global-batch", po::value(&batch), "sequences per iteration")
-      ("seq", po::value(&seq), "tokens per sequence (the model's [params] seq)")
+      ("seq", po::value(&seq), "tokens per sequence (the model's [params] seq; after any --set model.seq)")
+      ("set", po::value(&model_sets.sets)->composing(), "model.NAME=VALUE: set one of the model's [params], e.g. "
+                                                        "model.layers=48 (repeatable)")
       ("top", po::value(&top)->default_value(top), "how many of the best plans to show")
       ("shard", po::value(&shard)->default_value(shard), "K/N: evaluate only the K-th of N parts of the search");
   add_quiet_option(general, quiet);
@@ -73,6 +77,11 @@ int run_plan(const Args& args) {
   OutputFormat format = to_output_format(out, kFormats);
   SearchRequest r;
   r.model = model_arg;
+  for (const std::string& set : model_sets.sets)
+    if (!set.starts_with("model."))
+      throw InputError({}, "plan: --set " + set + ": only model.NAME=VALUE applies",
+                       "the system descriptor sets the device; --set model.layers=48 sets a model parameter");
+  r.overrides = model_overrides(model_sets);
   if (seq) r.overrides.push_back({"seq", std::to_string(*seq), {}});
   r.devices = gpus;
   r.global_batch = batch;

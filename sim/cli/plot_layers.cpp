@@ -35,9 +35,11 @@ int run_plot_layers(const Args& args) {
       "Draws where the step's time goes on the hardware: one horizontal bar per layer (or per block, or\n"
       "per op type), heaviest at the top with its full name, the tail summed into \"other\". Each bar\n"
       "stacks compute, exposed memory (memory time beyond compute), host link and launch, and a symbol\n"
-      "marks whether it is compute- or memory-bound. With --system and --parallel: one device's share (a tensor-\n"
-      "parallel rank of a pipeline stage, or a data-parallel replica) for one microbatch, and each collective of\n"
-      "the plan as a bar of its own (its time per iteration / microbatches), bound link:<level>.",
+      "marks whether it is compute- or memory-bound. With --system and --parallel, a transformer: one device's\n"
+      "training iteration as `ridge analyze --parallel` times it, part by part: the layers of its pipeline stage\n"
+      "over all microbatches, each collective on the critical path (bound link:<level>), the exposed data-parallel\n"
+      "reduction, the pipeline bubble and the optimizer step, adding up to the iteration time in the title; any\n"
+      "other model: one data-parallel replica's step and its gradient all-reduce.",
       {"ridge plot layers alexnet --hw v100 --output alexnet-layers.png",
        "ridge plot layers bert-base --hw a100 --group block --output bert-blocks.svg",
        "ridge plot layers bert-base --hw a100 --group op --top 10 --style paper --output bert-ops.pdf",
@@ -53,7 +55,10 @@ int run_plot_layers(const Args& args) {
   PlotTarget target = plot_target(plot);
   if (wants_parallel(par)) {
     ParallelPlot pp = parallel_plot(model_arg, par, hwo, run, vm);
-    plots::LayersRequest req{&pp.model, pp.settings, pp.run, grouping, static_cast<size_t>(top), pp.plan, pp.collectives};
+    // A transformer's plan draws its iteration part by part, the collectives among them.
+    plots::LayersRequest req{&pp.model, pp.settings, pp.run, grouping, static_cast<size_t>(top), pp.plan,
+                             pp.iteration.empty() ? pp.collectives : std::vector<plots::CollectiveWork>{}, pp.iteration,
+                             pp.microbatches};
     return render_plot(plots::layers_plot(req, target.style, target.stem), target);
   }
   RunSettings settings = to_run_settings(run);

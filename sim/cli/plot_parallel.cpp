@@ -68,6 +68,8 @@ ParallelPlot parallel_plot(const std::string& model, const ParallelOptionValues&
     p.plan = plan_label(e.plan);
     add_collectives(p, system, e.collectives, static_cast<double>(e.microbatches), 2);  // bf16 activations and gradients
     p.run.hw = system.device;
+    p.iteration = iteration_parts(e, overrides, system);
+    p.microbatches = e.microbatches;
   }
   p.run.timing = derive(p.model, analyze_costs(p.model, p.settings), p.run.hw, select_hardware_model(p.run.hw, ""));
   return p;

@@ -26,7 +26,8 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
                    "tp=" + n(p.tp) + " does not divide the " + n(s.heads) + " attention heads",
                    "tp must divide the heads (and hidden)");
   if (s.hidden % p.tp != 0)
-    return problem("tp does not divide hidden", "tp=" + n(p.tp) + " does not divide hidden " + n(s.hidden));
+    return problem("tp does not divide hidden", "tp=" + n(p.tp) + " does not divide hidden " + n(s.hidden),
+                   "tp must divide hidden (each rank holds hidden / tp of the columns)");
   if (p.pp > s.layers)
     return problem("pp is more than the layers", "pp=" + n(p.pp) + " is more than the " + n(s.layers) + " layers",
                    "at most one stage per layer");
@@ -34,7 +35,8 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
     return problem("pp does not divide the layers", "pp=" + n(p.pp) + " does not divide the " + n(s.layers) + " layers",
                    "every stage holds layers / pp layers");
   if (p.interleave < 1)
-    return problem("interleave below 1", "--interleave must be at least 1 (got " + n(p.interleave) + ")");
+    return problem("interleave below 1", "--interleave must be at least 1 (got " + n(p.interleave) + ")",
+                   "--interleave 1 is the plain 1F1B schedule");
   if (p.interleave > 1 && p.pp == 1)
     return problem("interleave without a pipeline", "--interleave " + n(p.interleave) + " needs pp > 1",
                    "interleaving splits pipeline stages");
@@ -81,9 +83,11 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
                        " equal chunks",
                    "context parallelism gives each rank two of 2 x cp chunks (Megatron-LM's causal load balancing)");
   if (p.microbatch < 1)
-    return problem("microbatch below 1", "--microbatch must be at least 1 (got " + n(p.microbatch) + ")");
+    return problem("microbatch below 1", "--microbatch must be at least 1 (got " + n(p.microbatch) + ")",
+                   "a microbatch is a whole number of sequences, e.g. --microbatch 1");
   if (p.global_batch < 0)
-    return problem("global batch below 1", "--global-batch must be positive (got " + n(p.global_batch) + ")");
+    return problem("global batch below 1", "--global-batch must be positive (got " + n(p.global_batch) + ")",
+                   "leave it out for microbatch x dp");
   if (p.batch() % (p.microbatch * p.dp) != 0)
     return problem("global batch not divisible by microbatch x dp",
                    "global batch " + n(p.batch()) + " is not divisible by microbatch " + n(p.microbatch) + " x dp " +
@@ -94,7 +98,8 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
                    "interleaving needs the " + n(p.microbatches()) + " microbatches to be a multiple of pp=" + n(p.pp),
                    "Megatron-LM's interleaved schedule requires it");
   if (p.zero < 0 || p.zero > 3)
-    return problem("ZeRO stage out of range", "--zero must be 0, 1, 2 or 3 (got " + n(p.zero) + ")");
+    return problem("ZeRO stage out of range", "--zero must be 0, 1, 2 or 3 (got " + n(p.zero) + ")",
+                   "0 none, 1 shards the optimizer state, 2 also the gradients, 3 also the weights (FSDP)");
   if (p.sequence_parallel && p.tp == 1)
     return problem("sequence parallelism without tp", "--sequence-parallel needs tp > 1",
                    "sequence parallelism splits what tp replicates");

@@ -2,6 +2,7 @@
 #include "sim/parallel/sharded_layers.hpp"
 
 #include "sim/base/error.hpp"
+#include "sim/parallel/rank_layers.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 
@@ -11,45 +12,12 @@ namespace {
 
 constexpr const char* kNeeded[] = {"layers", "hidden", "heads", "seq", "tp"};
 
-RunSettings training_settings(int64_t microbatch) {
-  RunSettings s;
-  s.batch = microbatch;
-  s.dtype = DType::bf16;
-  s.phase = Phase::training;
-  s.precision = Precision::mixed;
-  s.optimizer = Optimizer::adam;
-  return s;
-}
-
-std::vector<ParamOverride> with(std::vector<ParamOverride> o, const std::string& name, int64_t v) {
-  o.push_back({name, std::to_string(v), {}});
-  return o;
-}
-
-bool replicated_op(const std::string& op) {
-  return op == "layernorm" || op == "rmsnorm" || op == "dropout" || op == "add";
-}
-
 }  // namespace
 
 std::pair<double, double> time_forward_backward(const Layer& layer, const LayerCost& c, const HardwareSpec& hw,
                                                 const HardwareModel& hw_model, DType dtype) {
-  LayerWork fwd;
-  fwd.op_class = layer.op_class;
-  fwd.gemm_positions = static_cast<double>(layer.counts.gemm_positions);
-  fwd.gemm_reduction = static_cast<double>(layer.counts.gemm_reduction);
-  fwd.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : c.forward_kernels;
-  LayerWork bwd = fwd;
-  fwd.flops = static_cast<double>(c.flops - c.epilogue_flops);
-  fwd.input_bytes = static_cast<double>(c.input_bytes);
-  fwd.output_bytes = static_cast<double>(c.output_bytes);
-  fwd.weight_bytes = static_cast<double>(c.weight_bytes);
-  bwd.flops = static_cast<double>(c.backward_flops);
-  bwd.input_bytes = static_cast<double>(c.backward_input_bytes);
-  bwd.output_bytes = static_cast<double>(c.backward_output_bytes);
-  bwd.weight_bytes = static_cast<double>(c.backward_weight_bytes);
-  bwd.kernels = (c.backward_flops > 0 || c.backward_bytes() > 0) ? 1 : 0;
-  return {hw_model.time_layer(fwd, hw, dtype).time_s, hw_model.time_layer(bwd, hw, dtype).time_s};
+  auto [f, b] = time_passes(layer, c, hw, hw_model, dtype);
+  return {f.time_s, b.time_s};
 }
 
 bool is_transformer(const Model& model) {
@@ -74,10 +42,8 @@ TransformerParams transformer_params(const std::string& name, const std::vector<
 ShardedLayers time_sharded_layers(const std::string& name, const std::vector<ParamOverride>& overrides,
                                   const TransformerParams& shape, int64_t tp, int64_t cp, int64_t microbatch,
                                   const HardwareSpec& hw, const HardwareModel& hw_model) {
-  std::vector<ParamOverride> rank = with(with(overrides, "layers", 1), "tp", tp);
-  if (cp > 1) rank = with(rank, "seq", shape.seq / cp);
-  Model m = load_model(name, rank);
-  RunSettings settings = training_settings(microbatch);
+  Model m = load_model(name, rank_overrides(overrides, tp, cp, shape.seq));
+  RunSettings settings = training_microbatch(microbatch);
   CostAnalysis costs = analyze_costs(m, settings);
   ShardedLayers out;
   bool seen_block = false;
@@ -105,7 +71,7 @@ ShardedLayers time_sharded_layers(const std::string& name, const std::vector<Par
       group.attention_forward_flops += static_cast<double>(c.flops);
       group.attention_backward_s += b;
     }
-    if (replicated_op(layer.op)) {
+    if (replicated_by_tp(layer.op)) {
       group.replicated_forward_s += f;
       group.replicated_backward_s += b;
     }

@@ -5,6 +5,7 @@
 
 #include "sim/engine/device_fit.hpp"
 #include "sim/parallel/activation_memory.hpp"
+#include "sim/parallel/optimizer_step.hpp"
 
 namespace ridge {
 
@@ -12,8 +13,6 @@ namespace {
 
 constexpr double kActivationBytes = 2;  // bf16 / fp16
 constexpr double kWeightBytes = 2, kGradientBytes = 2, kOptimizerBytes = 12;
-constexpr double kUpdateBytes = 28;  // grad 2 + fp32 master read+write 8 + bf16 weight write 2 + m, v read+write 16
-constexpr double kUpdateFlops = 12;  // Adam (run_settings.hpp)
 
 struct Comm {
   const SystemSpec& sys;
@@ -201,9 +200,7 @@ TrainingEstimate estimate_training(const std::string& model, const SystemSpec& s
 
   // Optimizer step on the parameters this device updates.
   double updated = held.dense / (plan.zero >= 1 ? dense_shards : 1) + held.experts / (plan.zero >= 1 ? expert_shards : 1);
-  double hbm = sys.device.memory.empty() ? 1 : sys.device.memory.front().bandwidth_Bps;
-  double fp32 = sys.device.peak_flops.count(DType::fp32) ? sys.device.peak_flops.at(DType::fp32) : 1;
-  e.optimizer_s = std::max(updated * kUpdateBytes / hbm, updated * kUpdateFlops / fp32);
+  e.optimizer_s = optimizer_step_time(updated, sys.device).time_s();
 
   e.iteration_time_s = e.pipeline_s + e.dp_exposed_s + e.optimizer_s;
   e.communication_time_s = e.tp_comm_s + e.cp_comm_s + e.ep_comm_s + e.pp_comm_s + e.dp_exposed_s;
