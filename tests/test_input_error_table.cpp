@@ -776,6 +776,7 @@ const Case kCases[] = {
      "gpt2.toml:24:17: --prompt 1000 + --gen 26 - 1 tokens are longer than gpt2's max_positions = 1024", false},
     {"sim/cli/cmd_import.cpp", "", "RIDGE import", "import: which ONNX file?", false},
     {"sim/cli/cmd_import.cpp", "", "RIDGE import m.toml", "m.toml: is not an .onnx file", false},
+    {"sim/cli/cmd_import.cpp", "", "RIDGE import m.onnx --set hbm=1", "import: --set hbm=1 names no model dimension", false},
     {"sim/cli/cmd_list.cpp", "", "RIDGE list modles", "list: unknown list 'modles'", false},
     {"sim/cli/cmd_memory.cpp", "", "RIDGE memory", "memory: which model?", false},
     {"sim/cli/cmd_memory.cpp", "", "RIDGE memory mlp --phase training --checkpoint most", "--checkpoint: unknown policy 'most'", false},

@@ -1,6 +1,7 @@
 // `ridge import` always reads back (issue #28): every ONNX file the suite ships that the
 // analyser accepts is translated, folded into repeat blocks, written as TOML text, read
-// back and analysed, and must give the ONNX graph's own totals; and a graph whose two
+// back and analysed, and must give the ONNX graph's own totals; a graph of symbolic
+// sequence length keeps it as a [params] entry that --set model.seq changes; and a graph whose two
 // folded runs share a parent's name (squeezenet1_1's features.3-4 and features.6-7
 // around a pool) writes a file whose layer names are unique.
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
+#include "sim/workload/onnx/symbolic_params.hpp"
 #include "sim/workload/repeat_blocks.hpp"
 
 namespace ridge {
@@ -49,16 +51,40 @@ TEST(OnnxRoundTrip, EveryShippedFileTheAnalyserAcceptsReadsBackToTheSameTotals) 
     const std::string name = e.path().filename().string();
     if (refused.count(name)) continue;
     SCOPED_TRACE(name);
-    // resize-computed.onnx: its symbolic height and width, as --set model.height=4 would give them.
+    // resize-computed.onnx: its symbolic height and width, as --set model.height=4 would
+    // give them; gpt-tiny.onnx its sequence.
     options.dims.clear();
     if (name == "resize-computed.onnx") options.dims = {{"height", "4"}, {"width", "6"}};
-    toml::table table = onnx_model_table(e.path().string(), options);
-    Model from_onnx = read_model_table(table, e.path().string());
-    Model read_back = read_model_string(imported_text(table), name + ".toml");
+    if (name == "gpt-tiny.onnx") options.dims = {{"seq", "16"}};
+    Model from_onnx = read_model_table(onnx_model_table(e.path().string(), options), e.path().string());
+    Model read_back = read_model_string(imported_text(onnx_import_table(e.path().string(), options)), name + ".toml");
     expect_same_totals(read_back, from_onnx, name);
     ++checked;
   }
-  EXPECT_EQ(checked, 14);  // the 17 files of tests/data/onnx less the 3 refused
+  EXPECT_EQ(checked, 15);  // the 18 files of tests/data/onnx less the 3 refused
+}
+
+// gpt-tiny.onnx (scripts/onnx-zoo --test-files): torch's export of a two-layer decoder
+// (vocabulary 100, 64 positions, width 32, 4 heads, FFN 128, no mask, untied head) whose
+// ids are [batch, seq], both symbolic. By hand, for a sequence of T tokens:
+//   parameters 3,200 + 2,048 (wte, wpe) + 2 x 12,704 (in_proj 3,168, out_proj 1,056,
+//     linear1 4,224, linear2 4,128, two norms of 64) + 64 (ln) + 3,200 (head) = 33,920;
+//   MACs 2 x (T*32*96 + 2 * 4*T*T*8 + T*32*32 + 2 * T*32*128) + T*32*100 = 27,776 T + 128 T^2:
+//     477,184 at T = 16, 1,019,904 at T = 32.
+// Imported at --set model.seq=16, the file keeps seq as its [params] and gives both.
+TEST(OnnxRoundTrip, AnImportedFileKeepsTheSymbolicSequenceAsAParameter) {
+  const std::string path = "tests/data/onnx/gpt-tiny.onnx";
+  OnnxOptions options;
+  options.dims = {{"seq", "16"}};
+  const std::string file = imported_text(onnx_import_table(path, options));
+  EXPECT_NE(file.find("[params]\nseq = 16"), std::string::npos) << file;
+  const Model at16 = read_model_string(file, "gpt-tiny.toml");
+  const Model at32 = read_model_string(file, "gpt-tiny.toml", {{"seq", "32", {}}});
+  EXPECT_EQ(analyze_costs(at16, RunSettings{}).totals.macs, 477184);
+  EXPECT_EQ(analyze_costs(at32, RunSettings{}).totals.macs, 1019904);
+  EXPECT_EQ(analyze_costs(at32, RunSettings{}).totals.params, 33920);
+  options.dims = {{"seq", "32"}};
+  expect_same_totals(at32, read_model_table(onnx_model_table(path, options), path), "seq 32");
 }
 
 // torch's Sequential(Conv, Blk, Blk, MaxPool, Blk, Blk) with Blk = Conv 1x1 + ReLU, its

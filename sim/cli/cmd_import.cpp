@@ -12,6 +12,7 @@
 #include "sim/cli/run_options.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/onnx/onnx_reader.hpp"
+#include "sim/workload/onnx/symbolic_params.hpp"
 #include "sim/workload/repeat_blocks.hpp"
 
 namespace ridge::cli {
@@ -22,19 +23,23 @@ const CommandHelp kHelp = {
     "Writes the ridge model file an ONNX graph translates to: the layer table `ridge analyze MODEL.onnx`\n"
     "reads, so the file analyses to the same numbers. Shapes are per sample (the graph's batch axis is\n"
     "--batch); initializers become parameters by shape; layer names are the node names.",
-    {"ridge import resnet50.onnx -o resnet50.toml", "ridge import bert.onnx --input input_ids=1x128 -o bert.toml"}};
+    {"ridge import resnet50.onnx -o resnet50.toml", "ridge import bert.onnx --input input_ids=1x128 -o bert.toml",
+     "ridge import gpt.onnx --set model.seq=128 -o gpt.toml"}};
 }  // namespace
 
 int run_import(const Args& args) {
   std::string onnx_path, output;
   RunOptionValues run;
+  HardwareOptionValues sets;
   po::options_description general("General");
   general.add_options()("help,h", "show this help")("model", po::value(&onnx_path), "ONNX file")(
       "output,o", po::value(&output), "write the model file here (atomically) instead of stdout");
   po::options_description onnx("ONNX options");
   onnx.add_options()("input", po::value(&run.inputs)->composing(),
                      "NAME=1x3x224x224: the full shape of an input with dynamic dimensions")(
-      "allow-unknown", po::bool_switch(&run.allow_unknown), "write a node ridge does not model as an 'unmodelled' layer");
+      "allow-unknown", po::bool_switch(&run.allow_unknown), "write a node ridge does not model as an 'unmodelled' layer")(
+      "set", po::value(&sets.sets)->composing(),
+      "model.NAME=N: the size of the input's symbolic dimension NAME, kept in the file as its [params] NAME");
   po::options_description visible;
   visible.add(general).add(onnx);
   po::positional_options_description pos;
@@ -44,7 +49,12 @@ int run_import(const Args& args) {
   if (onnx_path.empty()) throw InputError({}, "import: which ONNX file?", "ridge import model.onnx -o model.toml");
   if (!is_onnx_path(onnx_path)) throw InputError({onnx_path}, "is not an .onnx file", "ridge import reads ONNX models");
 
-  toml::table table = onnx_model_table(onnx_path, to_onnx_options(run));
+  OnnxOptions options = to_onnx_options(run);
+  for (const std::string& set : sets.sets)
+    if (!set.starts_with("model."))
+      throw InputError({}, "import: --set " + set + " names no model dimension", "ridge import takes --set model.NAME=N");
+  for (const ParamOverride& o : model_overrides(sets)) options.dims.emplace_back(o.name, o.value);
+  toml::table table = onnx_import_table(onnx_path, options);
   table.insert_or_assign("layer", fold_repeats(*table.get_as<toml::array>("layer")));
   Model model = read_model_table(table, onnx_path);  // it must read back before it is written
   write_output(output, [&](std::ostream& os) {

@@ -11,6 +11,7 @@
 
 #include "sim/base/checked_math.hpp"
 #include "sim/base/input_file.hpp"
+#include "sim/workload/onnx/symbolic_params.hpp"
 
 namespace ridge::onnx_import {
 
@@ -79,7 +80,7 @@ toml::array Translator::notes() const {
   if (!assumptions_.empty()) {
     std::string sizes;
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;
-    notes.push_back("sizes set for the input's symbolic dimensions: " + sizes);
+    notes.push_back(std::string(kSymbolicSizesNote) + sizes);
   }
   if (!quantized_.weights.empty() && !quantized_.activations)
     notes.push_back(std::to_string(quantized_.weights.size()) +
@@ -174,42 +175,46 @@ void Translator::emit_chain(const OnnxChain& c, int index) {
 
 namespace ridge {
 
-namespace {
+namespace onnx_import {
 
 [[noreturn]] void throw_unreadable(const std::string& file) {
   throw InputError({file}, "is not a readable ONNX model (truncated, or not ONNX)",
                    "export it again, e.g. torch.onnx.export(model, x, \"model.onnx\")");
 }
 
-toml::table translate(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
+onnx::ModelProto read_onnx_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
+  note_input_file(path);  // an --output naming it is refused
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&in)) throw_unreadable(path);
+  return model;
+}
+
+toml::table translate_model(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
   if (!model.has_graph() || model.graph().node_size() == 0)
     throw InputError({file}, "is not an ONNX model: it holds no graph nodes");
   try {
-    return onnx_import::Translator(model, file, options).translate();
+    return Translator(model, file, options).translate();
   } catch (const CountOverflow&) {
     throw InputError({file}, "a tensor's element count overflows 64 bits", "check the graph's shapes");
   }
 }
 
-}  // namespace
+}  // namespace onnx_import
 
 bool is_onnx_path(const std::string& path) {
   return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
 }
 
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
-  note_input_file(path);  // an --output naming it is refused
-  onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in)) throw_unreadable(path);
-  return translate(model, path, options);
+  return onnx_import::translate_model(onnx_import::read_onnx_file(path), path, options);
 }
 
 toml::table onnx_model_table_from_bytes(const std::string& bytes, const std::string& file, const OnnxOptions& options) {
   onnx::ModelProto model;
-  if (!model.ParseFromString(bytes)) throw_unreadable(file);
-  return translate(model, file, options);
+  if (!model.ParseFromString(bytes)) onnx_import::throw_unreadable(file);
+  return onnx_import::translate_model(model, file, options);
 }
 
 }  // namespace ridge
