@@ -152,5 +152,24 @@ TEST(OnnxDetection, TiledFlattenedAndXoredConstantsKeepTheirValues) {
   EXPECT_EQ(chosen.layers[0].op, "relu");
 }
 
+// batched_nms's boxes.max() in a graph of one image [3, 4, 4] (unbatched: the Sub by a
+// [3, 1, 1] mean says so): ReduceMax over every axis is the reduction of the sample's 48
+// elements, 47 compares; its one value scales what follows, 1 FLOP for each of 48.
+TEST(OnnxDetection, AReductionOverEveryAxisOfOneImageReducesTheSample) {
+  using namespace onnx_test;
+  const std::string body = node("norm", "Sub", "x mean", "a") +
+                           node("max", "ReduceMax", "a", "m", int_attr("keepdims", 0)) + node("offset", "Mul", "a m", "y") +
+                           "initializer { name: \"mean\" data_type: 1 dims: 3 dims: 1 dims: 1 float_data: 0.5 "
+                           "float_data: 0.5 float_data: 0.5 } ";
+  Model m = onnx_model(onnx_text(body, "3 4 4"));
+  auto layer = [&](const std::string& name) -> const Layer& { return m.layers[m.find(name)]; };
+  EXPECT_EQ(layer("max").op, "reduce_max");
+  EXPECT_EQ(layer("max").counts.flops, 47);
+  EXPECT_EQ(layer("offset").op, "scale");
+  EXPECT_EQ(layer("offset").counts.flops, 48);
+  // With a batch axis, reducing over it too stays an error.
+  EXPECT_THROW(onnx_model(onnx_text(node("max", "ReduceMax", "x", "y"), "1 4 2 2")), InputError);
+}
+
 }  // namespace
 }  // namespace ridge

@@ -86,6 +86,36 @@ void Translator::layer_norm(const onnx::NodeProto& n, int index) {
   return layer(n, index, "layernorm", {&x}, std::move(a));
 }
 
+namespace {
+
+const std::map<std::string, std::string>& reduce_ops() {
+  static const std::map<std::string, std::string> ops = {
+      {"ReduceMean", "reduce_mean"}, {"ReduceSum", "reduce_sum"}, {"ReduceMax", "reduce_max"}, {"ReduceMin", "reduce_min"},
+      {"ReduceL2", "reduce_l2"},     {"ArgMax", "argmax"},        {"ArgMin", "argmax"}};
+  return ops;
+}
+
+}  // namespace
+
+// A reduction over every axis of a graph whose input is one image (batched_nms's
+// boxes.max(), the offset that keeps each class's boxes apart): counted as the
+// reduction of the one sample's elements; its result, one value of the data, is a
+// constant of unknown value to what follows (its shape is known), so the arithmetic it
+// scales counts as a scale.
+void Translator::reduce_whole(const onnx::NodeProto& n, int index, const Tensor& x) {
+  toml::table a;
+  toml::array all;
+  for (size_t i = 0; i < x.shape.size(); ++i) all.push_back(static_cast<int64_t>(i));
+  a.insert("axes", std::move(all));
+  a.insert("keepdims", true);
+  Tensor in = x;
+  layer(n, index, reduce_ops().at(n.op_type()), {&in}, std::move(a), x.at);
+  const bool keep = attr_int(n, "keepdims", 1) != 0;
+  Tensor c;
+  c.shape = keep ? Shape(full_shape(x).size(), 1) : Shape{};
+  tensors_[n.output(0)] = std::move(c);
+}
+
 void Translator::reduce(const onnx::NodeProto& n, int index) {
   const std::string& op = n.op_type();
   if (!tensor(n, 0).activation && op.rfind("Reduce", 0) == 0) return reduce_constant(n);
@@ -94,6 +124,7 @@ void Translator::reduce(const onnx::NodeProto& n, int index) {
   std::vector<int64_t> axes = attr_ints(n, "axes").value_or(std::vector<int64_t>{});
   if (axes.empty() && has_input(n, 1)) axes = values(n, 1);
   if (op == "ArgMax" || op == "ArgMin") axes = {attr_int(n, "axis", 0)};  // one axis, 0 by default
+  if (axes.empty() && unbatched_) return reduce_whole(n, index, x);
   if (axes.empty()) fail(n, "reduces over every axis, the batch included");
   toml::table a;
   toml::array per_sample;
@@ -106,10 +137,7 @@ void Translator::reduce(const onnx::NodeProto& n, int index) {
   }
   a.insert("axes", std::move(per_sample));
   a.insert("keepdims", keep);
-  static const std::map<std::string, std::string> ops = {
-      {"ReduceMean", "reduce_mean"}, {"ReduceSum", "reduce_sum"}, {"ReduceMax", "reduce_max"}, {"ReduceMin", "reduce_min"},
-      {"ReduceL2", "reduce_l2"},     {"ArgMax", "argmax"},        {"ArgMin", "argmax"}};
-  return layer(n, index, ops.at(op), {&x}, std::move(a), at);
+  return layer(n, index, reduce_ops().at(op), {&x}, std::move(a), at);
 }
 
 }  // namespace ridge::onnx_import
