@@ -13,12 +13,15 @@ namespace ridge::onnx_import {
 
 // The values of a constant rearranged into `shape`: output element (row-major index
 // idx) is the input's element at the index `source` turns idx into. Nothing when the
-// input's values are unknown.
+// input's values are unknown, or when the output would hold more than kMaxFoldedValues
+// (a Tile or Expand of a constant into a large tensor: its shape is kept, not its values).
 std::optional<std::vector<int64_t>> Translator::rearranged(const Tensor& c, const Shape& shape,
                                                            const std::function<void(std::vector<int64_t>&)>& source) {
   if (!c.values || element_count(c.shape) != static_cast<int64_t>(c.values->size())) return std::nullopt;
+  const int64_t total = element_count(shape);
+  if (total < 0 || total > kMaxFoldedValues) return std::nullopt;
   std::vector<int64_t> out, idx(shape.size(), 0), src;
-  for (int64_t k = 0, total = element_count(shape); k < total; ++k) {
+  for (int64_t k = 0; k < total; ++k) {
     src = idx;
     source(src);
     int64_t flat = 0;

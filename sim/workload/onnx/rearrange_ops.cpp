@@ -42,7 +42,6 @@ void Translator::tile_constant(const onnx::NodeProto& n, const std::vector<int64
     if (repeats[i] < 0) fail(n, "repeats " + value_list(repeats) + " must not be negative");
     out[i] = checked_mul(out[i], repeats[i]);
   }
-  if (element_count(out) > kMaxFoldedValues) return folded(n, out, std::nullopt);
   folded(n, out, rearranged(x, out, [&](std::vector<int64_t>& idx) {
            for (size_t i = 0; i < idx.size(); ++i) idx[i] %= x.shape[i];
          }));
