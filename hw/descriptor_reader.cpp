@@ -377,6 +377,39 @@ bool creates_table(const toml::table& root, const HardwareOverride& o) {
 
 std::string marker_for(size_t i) { return "<override " + std::to_string(i) + ">"; }
 
+// A roof fitted by `ridge calibrate --fit-peaks` is a measured ratio to the descriptor's
+// figure (a layer beat the datasheet by that much), so an override of the figure itself
+// (`--set compute.fp32=...`, a level's bandwidth, or what derives them) scales the fitted
+// roof by the same factor: a what-if of twice the peak gives twice the calibrated rate,
+// and an override that changes nothing changes nothing. A fitted roof the override sets
+// itself (`--set calibration.peaks.fp32=...`) is taken as written.
+template <class Key>
+void scale_fitted(double& roof, double fitted, double figure, const std::map<Key, double>& file_fitted,
+                  const std::map<Key, double>& file_replaced, const Key& key, std::vector<std::string>& derivations,
+                  const std::string& what, const std::string& unit) {
+  auto fit = file_fitted.find(key), replaced = file_replaced.find(key);
+  if (fit == file_fitted.end() || fit->second != fitted || replaced == file_replaced.end() || replaced->second == figure) return;
+  const double factor = figure / replaced->second;
+  roof = fitted * factor;
+  derivations.push_back(what + " = fitted " + format_fixed(fitted / 1e9, 2) + " " + unit + " x " + format_fixed(factor, 4) +
+                        " (the overridden figure over the file's) = " + format_fixed(roof / 1e9, 2) + " " + unit);
+}
+
+void scale_fitted_roofs(HardwareSpec& s, const HardwareSpec& file_spec) {
+  if (!s.calibration || !file_spec.calibration) return;
+  const Calibration& c = *s.calibration;
+  const Calibration& f = *file_spec.calibration;
+  for (const auto& [t, fitted] : c.peaks)
+    scale_fitted(s.peak_flops[t], fitted, c.replaced_peaks.at(t), f.peaks, f.replaced_peaks, t, s.derivations,
+                 std::string(dtype_name(t)) + " peak", "GFLOP/s");
+  for (MemoryLevel& m : s.memory) {
+    auto it = c.bandwidths.find(m.name);
+    if (it != c.bandwidths.end())
+      scale_fitted(m.bandwidth_Bps, it->second, c.replaced_bandwidths.at(m.name), f.bandwidths, f.replaced_bandwidths,
+                   m.name, s.derivations, m.name + " bandwidth", "GB/s");
+  }
+}
+
 }  // namespace
 
 HardwareDescriptor HardwareDescriptor::from_text(std::string text, std::string file, std::string id) {
@@ -398,6 +431,8 @@ HardwareSpec HardwareDescriptor::spec(const std::vector<HardwareOverride>& overr
   for (size_t i = 0; i < overrides.size(); ++i) apply_override(root, overrides[i], marker_for(i));
   try {
     HardwareSpec s = build_hardware_spec(root, file_, id_);
+    if (s.calibration && (!s.calibration->peaks.empty() || !s.calibration->bandwidths.empty()))
+      scale_fitted_roofs(s, build_hardware_spec(root_, file_, id_));
     for (size_t i = 0; i < overrides.size(); ++i)
       if (s.default_model_where.file == marker_for(i)) s.default_model_where = overrides[i].where;
     return s;

@@ -47,6 +47,22 @@ TEST(Compare, ThePurchaseQuestionRanks1080TiFirstAndK80Last) {
   EXPECT_GT(j["devices"][1]["samples_per_usd"].get<double>(), j["devices"][2]["samples_per_usd"].get<double>());
 }
 
+TEST(Compare, ThroughputRatiosAgreeWithPublishedBenchmarks) {
+  // ResNet-50 fp32 training, samples/s ratios within 25 % of measured ones (docs/accuracy-cost.md):
+  //  - GTX 1080 Ti / Titan X (Pascal): Justin Johnson, cnn-benchmarks README (Torch, cuDNN 5.1,
+  //    batch 16), forward + backward 101.21 ms and 103.58 ms: 103.58 / 101.21 = 1.023.
+  //  - P100 / K80 (one GK210): TensorFlow performance benchmarks (May 2017, tf_cnn_benchmarks,
+  //    batch 64, synthetic data), 219 images/s (DGX-1) and 51.9 (GCE, 1 GPU): 4.22.
+  //  - GTX 1080 Ti / K80: Lambda, "RTX 2080 Ti Deep Learning Benchmarks with TensorFlow" (TF 1.12),
+  //    209 images/s, over the same K80's 51.9: 4.03.
+  nlohmann::json j = compare_json("resnet50 --hw gtx1080ti --hw titan-x-pascal --hw k80 --hw p100 --phase training --batch 64");
+  auto rate = [&](int i) { return j["devices"][i]["samples_per_s"].get<double>(); };
+  const double ti_over_titan = 103.58 / 101.21, p100_over_k80 = 219 / 51.9, ti_over_k80 = 209 / 51.9;
+  EXPECT_NEAR(rate(0) / rate(1), ti_over_titan, 0.25 * ti_over_titan);
+  EXPECT_NEAR(rate(3) / rate(2), p100_over_k80, 0.25 * p100_over_k80);
+  EXPECT_NEAR(rate(0) / rate(2), ti_over_k80, 0.25 * ti_over_k80);
+}
+
 TEST(Compare, CloudBasisUsesTheHourlyPriceAndSaysWhenThereIsNone) {
   nlohmann::json j = compare_json("resnet50 --hw v100 --hw rtx3090 --price-basis cloud");
   EXPECT_DOUBLE_EQ(j["devices"][0]["usd_per_hour"].get<double>(), 3.06);  // AWS p3.2xlarge

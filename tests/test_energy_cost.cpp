@@ -51,6 +51,17 @@ TEST(EnergyModel, PerOperationEnergiesAreHorowitzsScaledToTheNode) {
   EXPECT_NEAR(energy_per_byte_J(hw, 1), 100.0 / 8 * 1e-12, 1e-18);  // a 1 MB SRAM's 100 pJ per 64-bit read
 }
 
+TEST(EnergyModel, TensorMathEnergyIsBelowTheDatasheetsAllInBound) {
+  // A board at full power doing nothing but dense tensor math at its datasheet peak spends at
+  // most board power / peak per FLOP, idle, HBM and all: H100 SXM 700 W / 989.4 TFLOPS (bf16)
+  // = 0.71 pJ, A100 SXM 400 W / 312 TFLOPS = 1.28 pJ (datasheets). The arithmetic alone must be
+  // below that: Horowitz's fp16 multiply-add, 0.75 pJ/FLOP at 45 nm, scaled to 4 nm = 0.0667 pJ,
+  // to 7 nm = 0.117 pJ, about a tenth of the bound.
+  EXPECT_NEAR(energy_per_flop_J(DType::bf16, 4), 0.75e-12 * 4 / 45, 1e-18);
+  EXPECT_LT(energy_per_flop_J(DType::bf16, 4), 700 / 989.4e12);
+  EXPECT_LT(energy_per_flop_J(DType::fp16, 7), 400 / 312e12);
+}
+
 TEST(EnergyModel, StaticActiveAndDynamicUnderTheBoardPower) {
   HardwareSpec hw = chip(kPower);
   ASSERT_TRUE(has_energy_model(hw));
@@ -156,9 +167,9 @@ TEST(EnergyModel, DecodePowerAgainstPublishedMeasurements) {
   Decode h8 = decode("llama-3-8b", "h100", "bf16", 8, 1024, 70, 700);
   EXPECT_NEAR(power_at_measured_time(h8, 70, 700, 7.978 / 1069.6), 486.44, 0.05 * 486.44);
   // Held out, the same run at other batch sizes: {max_num_seqs, average batch, tokens/s, W}.
-  // Average power at the measured step within 30 % up to batch 64; from batch 96 on it is
-  // 32-39 % low, and the test holds it to the 40 % that docs/accuracy-cost.md reports: there the
-  // measured step is 16-30 % longer than ridge's, and its excess (prefills vLLM interleaves,
+  // Average power at the measured step within 30 % up to batch 128; from batch 192 on it is
+  // 30-36 % low, and the test holds it to the 40 % that docs/accuracy-cost.md reports: there the
+  // measured step is 18-26 % longer than ridge's, and its excess (prefills vLLM interleaves,
   // which a decode step does not count) is taken here as waiting at idle.
   struct Row {
     int batch;
@@ -169,7 +180,7 @@ TEST(EnergyModel, DecodePowerAgainstPublishedMeasurements) {
                 Row{256, 255.19, 9009.6, 690.5}, Row{384, 383.014, 9248.0, 686.5}, Row{512, 510.869, 9805.6, 688.3},
                 Row{768, 690.868, 9602.8, 685.1}}) {
     Decode d = decode("llama-3-8b", "h100", "bf16", r.batch, 1024, 70, 700);
-    const double tolerance = r.batch <= 64 ? 0.30 : 0.40;
+    const double tolerance = r.batch <= 128 ? 0.30 : 0.40;
     EXPECT_NEAR(power_at_measured_time(d, 70, 700, r.average_batch / r.tokens_per_s), r.watts, tolerance * r.watts)
         << "batch " << r.batch;
   }
@@ -178,9 +189,9 @@ TEST(EnergyModel, DecodePowerAgainstPublishedMeasurements) {
   Decode h64 = decode("llama-3-8b", "h100", "bf16", 64, 1024, 70, 700);
   EXPECT_NEAR(h64.joules_per_token, 0.1186, 0.30 * 0.1186);
 
-  // Held out, eager PyTorch (ML.ENERGY v1) on the A100 SXM4 40 GB, at its 1,555 GB/s.
-  const std::string a100_40gb = " --set \"memory.HBM2e.bandwidth=1555 GB/s\"";
-  Decode a = decode("llama-2-7b", "a100", "fp16", 1, 512, 55, 400, a100_40gb);
+  // Held out, eager PyTorch (ML.ENERGY v1) on the board it measured, the A100 SXM4 40 GB
+  // (a100-40gb: 1,555 GB/s of HBM2, 55 W idle, 400 W board).
+  Decode a = decode("llama-2-7b", "a100-40gb", "fp16", 1, 512, 55, 400);
   // At the measured 22.48 ms per token: within 30 % of 1828.8 J / 9.4421 s = 193.7 W.
   EXPECT_NEAR(power_at_measured_time(a, 55, 400, 9.4421 / 420.07), 193.7, 0.30 * 193.7);
   // The figure, at ridge's own (shorter) step: within 30 % of 4.353 J per token.

@@ -81,19 +81,49 @@ TEST(FittedRoofs, ABandwidthTheRowsBeatIsRaised) {
   EXPECT_LT(r.calibration.classes.at({OpClass::elementwise, DType::fp32}).median_error_held_out, 1e-5);
 }
 
-TEST(FittedRoofs, TheDescriptorAppliesThemAndEfficiencyNoneRestoresItsOwn) {
+// The chip with fitted roofs 150 GFLOP/s (over its 100) and 15 GB/s (over its 10).
+HardwareDescriptor calibrated_chip() {
   Calibration c;
   c.data = "hand-made";
   c.date = "2026-11-26";
   c.peaks[DType::fp32] = 150e9;
   c.bandwidths["DRAM"] = 15e9;
-  const std::string text = std::string(kChip) + "\n" + calibration_toml(c);
-  HardwareSpec hw = HardwareDescriptor::from_text(text, "cal.toml", "cal").spec();
+  return HardwareDescriptor::from_text(std::string(kChip) + "\n" + calibration_toml(c), "cal.toml", "cal");
+}
+
+TEST(FittedRoofs, TheDescriptorAppliesThemAndEfficiencyNoneRestoresItsOwn) {
+  HardwareSpec hw = calibrated_chip().spec();
   EXPECT_DOUBLE_EQ(*hw.peak(DType::fp32), 150e9);  // written as "150.00 GFLOPS"
   EXPECT_DOUBLE_EQ(hw.dram().bandwidth_Bps, 15e9);
   hw.drop_efficiency();
   EXPECT_DOUBLE_EQ(*hw.peak(DType::fp32), 100e9);
   EXPECT_DOUBLE_EQ(hw.dram().bandwidth_Bps, 10e9);
+}
+
+// A what-if on a calibrated descriptor: --set compute.fp32 scales the fitted peak by the
+// same factor (it was measured as a ratio to the datasheet figure), a --set of the fitted
+// roof itself is taken as written.
+TEST(FittedRoofs, AnOverrideOfTheDescriptorsFigureScalesItsFittedRoof) {
+  const HardwareDescriptor cal = calibrated_chip();
+  auto with = [&](std::vector<std::string> sets) {
+    std::vector<HardwareOverride> o;
+    for (const std::string& s : sets) o.push_back(parse_override(s));
+    return cal.spec(o);
+  };
+  // twice the datasheet peak: 150 x 200 / 100 = 300 GFLOP/s; DRAM untouched
+  HardwareSpec twice = with({"compute.fp32=200 GFLOPS"});
+  EXPECT_DOUBLE_EQ(*twice.peak(DType::fp32), 300e9);
+  EXPECT_DOUBLE_EQ(twice.dram().bandwidth_Bps, 15e9);
+  // the file's own figure again: nothing changes
+  EXPECT_DOUBLE_EQ(*with({"compute.fp32=100 GFLOPS"}).peak(DType::fp32), 150e9);
+  // DRAM at 20 GB/s: 15 x 20 / 10 = 30 GB/s
+  EXPECT_DOUBLE_EQ(with({"memory.DRAM.bandwidth=20 GB/s"}).dram().bandwidth_Bps, 30e9);
+  // the fitted peak set itself wins, with or without a new datasheet figure
+  EXPECT_DOUBLE_EQ(*with({"calibration.peaks.fp32=180 GFLOPS"}).peak(DType::fp32), 180e9);
+  EXPECT_DOUBLE_EQ(*with({"compute.fp32=200 GFLOPS", "calibration.peaks.fp32=180 GFLOPS"}).peak(DType::fp32), 180e9);
+  // --efficiency none: the overridden datasheet figure
+  twice.drop_efficiency();
+  EXPECT_DOUBLE_EQ(*twice.peak(DType::fp32), 200e9);
 }
 
 TEST(FittedRoofs, AFittedPeakForADtypeWithoutOneIsALocatedError) {

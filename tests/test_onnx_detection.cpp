@@ -2,10 +2,14 @@
 // scripts/make-test-onnx writes (resize-computed.onnx, detection-ops.onnx), each layer's
 // counts worked out by hand from the conventions stated in
 // sim/workload/ops/detection.cpp; and a Resize whose size the graph computes from the
-// input's symbolic height and width, given with --set model.height / model.width.
+// input's symbolic height and width, given with --set model.height / model.width; and
+// the forms torchvision's detectors export in (Expand of a norm, Xor / Mod / Equal of
+// box indices, a per-image Split of one image, a tiled or flattened constant).
 #include <gtest/gtest.h>
 
+#include "onnx_text.hpp"
 #include "run_ridge.hpp"
+#include "sim/base/error.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/model_reader.hpp"
 
@@ -89,6 +93,63 @@ TEST(OnnxDetection, TheDetectionOpsCountWhatTheirConventionsState) {
   int64_t params = 0;
   for (const Layer& l : m.layers) params += l.counts.params;
   EXPECT_EQ(params, 0);
+}
+
+// SSD's L2 norm: the norm [1, 1, 2, 2] expanded over 4 channels before the division is
+// a tile of 4 copies: 4 elements read, 16 written, no arithmetic
+// (sim/workload/ops/rearrange.cpp). A target that would expand the batch is refused.
+TEST(OnnxDetection, AnExpandOfAnActivationWritesItsCopies) {
+  using namespace onnx_test;
+  const std::string to = "initializer { name: \"to\" data_type: 7 dims: 4 int64_data: 1 int64_data: 4 int64_data: 2 "
+                         "int64_data: 2 } ";
+  Model m = onnx_model(onnx_text(node("norm.Expand", "Expand", "x to", "y") + to, "1 1 2 2"));
+  ASSERT_EQ(m.layers.size(), 1u);
+  EXPECT_EQ(m.layers[0].op, "tile");
+  EXPECT_EQ(m.layers[0].output, (Shape{4, 2, 2}));
+  EXPECT_EQ(m.layers[0].counts.input_elems, 4);
+  EXPECT_EQ(m.layers[0].counts.output_elems, 16);
+  EXPECT_EQ(m.layers[0].counts.flops, 0);
+  const std::string batch = "initializer { name: \"to\" data_type: 7 dims: 4 int64_data: 2 int64_data: 1 "
+                            "int64_data: 2 int64_data: 2 } ";
+  EXPECT_THROW(onnx_model(onnx_text(node("e", "Expand", "x to", "y") + batch, "1 1 2 2")), InputError);
+}
+
+// torch's floor division of box indices exports Xor of two signs, Mod and Equal of
+// activations: one operation per element each, 16 for x [1, 4, 2, 2]; a Split of the
+// batch into its one image passes it on, so the Relu after it has [4, 2, 2].
+TEST(OnnxDetection, XorModAndEqualOfActivationsCountOneOperationPerElement) {
+  using namespace onnx_test;
+  Model m = onnx_model(onnx_text(node("xor", "Xor", "x x", "a") + node("mod", "Mod", "x x", "b") +
+                                 node("eq", "Equal", "a b", "c") + node("split", "Split", "c", "d", int_attr("axis", 0)) +
+                                 node("relu", "Relu", "d", "y")));
+  ASSERT_EQ(m.layer_names(), (std::vector<std::string>{"xor", "mod", "eq", "relu"}));
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(m.layers[i].op, "compare");
+    EXPECT_EQ(m.layers[i].counts.flops, 16) << m.layers[i].name;
+  }
+  EXPECT_EQ(m.layers[3].output, (Shape{4, 2, 2}));
+}
+
+// Constants folded with their values: [1, 4] tiled twice is [1, 4, 1, 4]; Flatten at axis
+// 0 makes it [1, 4] of the same values, Squeeze [4]; reshaping x [1, 4, 2, 2] by it
+// gives [4, 1, 4] per sample. Xor of the constants 1 and 0 folds to 1, which an If
+// takes as its condition (then: a Relu).
+TEST(OnnxDetection, TiledFlattenedAndXoredConstantsKeepTheirValues) {
+  using namespace onnx_test;
+  const std::string c = "initializer { name: \"c\" data_type: 7 dims: 2 int64_data: 1 int64_data: 4 } "
+                        "initializer { name: \"reps\" data_type: 7 dims: 1 int64_data: 2 } ";
+  Model m = onnx_model(onnx_text(node("tile", "Tile", "c reps", "t") + node("flat", "Flatten", "t", "f", int_attr("axis", 0)) +
+                                 node("sq", "Squeeze", "f", "s") + node("reshape", "Reshape", "x s", "y") + c));
+  ASSERT_EQ(m.layers.size(), 1u);
+  EXPECT_EQ(m.layers[0].output, (Shape{4, 1, 4}));
+  const std::string bits = "initializer { name: \"one\" data_type: 9 int32_data: 1 } "
+                           "initializer { name: \"zero\" data_type: 9 int32_data: 0 } ";
+  const std::string then = "attribute { name: \"then_branch\" type: GRAPH g { " + node("relu", "Relu", "x", "r") +
+                           "output { name: \"r\" } } } attribute { name: \"else_branch\" type: GRAPH g { " +
+                           node("sig", "Sigmoid", "x", "s") + "output { name: \"s\" } } } ";
+  Model chosen = onnx_model(onnx_text(node("xor", "Xor", "one zero", "cond") + node("if", "If", "cond", "y", then) + bits));
+  ASSERT_EQ(chosen.layers.size(), 1u);
+  EXPECT_EQ(chosen.layers[0].op, "relu");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/parallel/system_reader.hpp"
+#include "sim/parallel/training_estimate.hpp"
 #include "tests/run_ridge.hpp"
 #include "tests/test_folder.hpp"
 
@@ -62,6 +64,80 @@ TEST(ExpertParallel, Mixtral8x7bAtEp8OnDgxH100ByHand) {
   ASSERT_EQ(dense.size(), 1u);
   EXPECT_EQ(dense[0]["bytes"].get<double>(), 2 * kDense);
   EXPECT_TRUE(rows(j, "edp", "all_reduce").empty());
+}
+
+// --expert-imbalance F (issue #24): the busiest expert rank gets F times the mean rank's
+// token-expert pairs, so its expert GEMMs take F times as long and its all-to-alls move
+// F times the bytes. Worked on made-up layer times: a Mixtral-shaped layer whose forward
+// takes 10 ms, 4 of them in the MoE op, and whose backward takes 20 ms, 8 in the MoE op.
+TEST(ExpertParallel, ImbalanceScalesTheBusiestRanksExpertTimeByHand) {
+  using namespace ridge;
+  const SystemSpec sys = load_system("dgx-h100");
+  const TransformerParams shape{32, 4096, 32, 1024, 8, 8, 2};
+  ShardedLayers layers;
+  layers.block.forward_s = 10e-3;
+  layers.block.backward_s = 20e-3;
+  layers.block.expert_forward_s = 4e-3;
+  layers.block.expert_backward_s = 8e-3;
+  ParallelPlan plan;
+  plan.dp = 8;
+  plan.ep = 8;
+  auto stage = [&](double imbalance, Recompute r) {
+    plan.expert_imbalance = imbalance;
+    plan.recompute = r;
+    return estimate_training("m", sys, plan, shape, layers, layers);
+  };
+  // Uniform: 32 layers x 10 ms forward, 32 x 20 ms backward.
+  TrainingEstimate uniform = stage(1.0, Recompute::none);
+  EXPECT_NEAR(uniform.stage_forward_s, 32 * 10e-3, 1e-12);
+  EXPECT_NEAR(uniform.stage_backward_s, 32 * 20e-3, 1e-12);
+  // F = 1.5: forward 32 x (10 + 0.5 x 4) = 384 ms, backward 32 x (20 + 0.5 x 8) = 768 ms;
+  // full recomputation re-runs the slowed forward: 32 x (24 + 12) = 1,152 ms.
+  TrainingEstimate busy = stage(1.5, Recompute::none);
+  EXPECT_NEAR(busy.stage_forward_s, 0.384, 1e-12);
+  EXPECT_NEAR(busy.stage_backward_s, 0.768, 1e-12);
+  EXPECT_NEAR(stage(1.5, Recompute::full).stage_backward_s, 1.152, 1e-12);
+  // The all-to-alls: the rank's 1024 tokens x 4096 x top-2 x 2 B = 16,777,216 B, x 1.5.
+  for (const CollectiveRow& r : busy.collectives)
+    if (r.group == "ep") EXPECT_EQ(r.cost.bytes, 1.5 * 16777216.0);
+}
+
+TEST(ExpertParallel, ImbalanceOnTheCommandLineByHand) {
+  // Mixtral at dp 8, ep 8 on dgx-h100 with F = 1.5: a dispatch is 1.5 x 16,777,216 =
+  // 25,165,824 B, 7/8 of it over NVLink 4: 7 us + 22,020,096 / 360e9 s = 68.17 us.
+  nlohmann::json one = run_json("analyze mixtral-8x7b --system dgx-h100 --parallel dp=8,ep=8");
+  nlohmann::json j = run_json("analyze mixtral-8x7b --system dgx-h100 --parallel dp=8,ep=8 --expert-imbalance 1.5");
+  EXPECT_EQ(j["plan"]["expert_imbalance"].get<double>(), 1.5);
+  auto a2a = rows(j, "ep", "all_to_all");
+  ASSERT_EQ(a2a.size(), 2u);
+  for (const auto& c : a2a) {
+    EXPECT_EQ(c["bytes"].get<double>(), 25165824.0);
+    EXPECT_NEAR(c["time_s"].get<double>(), 7e-6 + 25165824.0 * 7 / 8 / 360e9, 1e-12);
+  }
+  // The slower expert GEMMs make the iteration longer and the MFU lower; the model's
+  // FLOPs stay (the other ranks idle rather than compute more).
+  EXPECT_GT(j["totals"]["stage_forward_s"].get<double>(), one["totals"]["stage_forward_s"].get<double>());
+  EXPECT_LT(j["totals"]["mfu"].get<double>(), one["totals"]["mfu"].get<double>());
+  EXPECT_EQ(j["totals"]["model_flops"], one["totals"]["model_flops"]);
+  // Bad imbalances are plan errors (exit 2): below 1; above 1 without ep; above what top-2
+  // routing allows at ep 8: each rank holds 1 expert a layer, so it receives each token
+  // at most once: 8 x min(2, 8 / 8) / 2 = 4 times the mean.
+  struct Bad {
+    const char* args;
+    const char* message;
+  } bad[] = {
+      {"--parallel dp=8,ep=8 --expert-imbalance 0.5", "--expert-imbalance must be at least 1"},
+      {"--parallel dp=8 --expert-imbalance 1.5", "--expert-imbalance needs ep > 1"},
+      {"--parallel dp=8,ep=8 --expert-imbalance 4.5", "is more than routing allows at ep=8: ep x min(top_k, experts / ep) / top_k = 4.00"},
+  };
+  for (const Bad& b : bad) {
+    auto r = ridge_test::run_ridge(std::string("analyze mixtral-8x7b --system dgx-h100 ") + b.args);
+    EXPECT_EQ(r.status, 2) << b.args;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(ridge_test::run_ridge("analyze mixtral-8x7b --system dgx-h100 --parallel dp=8,ep=8 --expert-imbalance 4").status, 0);
+  // Without a plan the option is refused, as every plan option is.
+  EXPECT_EQ(ridge_test::run_ridge("analyze mixtral-8x7b --expert-imbalance 2").status, 2);
 }
 
 TEST(ExpertParallel, ExpertGradientsReduceOverTheRanksHoldingTheSameExperts) {

@@ -110,6 +110,20 @@ TEST_F(SweepCli, FilePathsAreRelativeToTheSweepFile) {
             std::string::npos);
 }
 
+// The summary lines (fastest, best per dollar and per joule) name a descriptor given by
+// path by its declared `name`, as the `device` column and the plots do, not by its path.
+TEST_F(SweepCli, SummaryNamesADescriptorFileByItsName) {
+  fs::create_directories(dir_ / "hw");
+  fs::copy_file(RIDGE_SOURCE_DIR "/configs/hw/v100.toml", dir_ / "hw" / "gpu.toml");
+  std::string sweep = write("s.toml", "models = [\"mlp\"]\nhardware = [\"hw/gpu.toml\"]\n");
+  ASSERT_EQ(ridge("sweep " + sweep + " --output " + path("out.csv")).status, 0);
+  std::string summary = read(path("stdout.txt"));
+  EXPECT_NE(summary.find("fastest NVIDIA V100 SXM2 16 GB fp32 inference batch 1"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("best per dollar: NVIDIA V100 SXM2 16 GB fp32"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("best per joule: NVIDIA V100 SXM2 16 GB fp32"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("gpu.toml"), std::string::npos) << summary;
+}
+
 TEST_F(SweepCli, BadSweepFilesExit2WithALocatedErrorAndNoOutput) {
   const std::string head = "models = [\"alexnet\"]\nhardware = [\"v100\"]\n";
   struct Case {

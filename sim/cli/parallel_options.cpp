@@ -24,7 +24,10 @@ po::options_description parallel_option_group(ParallelOptionValues& v) {
       ("zero", po::value(&v.zero)->default_value(v.zero), "0 | 1 (optimizer state) | 2 (+ gradients) | 3 (+ weights, FSDP) sharded over dp")
       ("recompute", po::value(&v.recompute)->default_value(v.recompute), "none | selective (attention core) | full (every layer)")
       ("interleave", po::value(&v.interleave)->default_value(v.interleave), "virtual pipeline stages per device (interleaved 1F1B)")
-      ("no-overlap", po::bool_switch(&v.no_overlap), "data-parallel communication does not overlap the backward pass");
+      ("no-overlap", po::bool_switch(&v.no_overlap), "data-parallel communication does not overlap the backward pass")
+      ("expert-imbalance", po::value(&v.expert_imbalance)->default_value(v.expert_imbalance, "1"),
+       "F: the busiest expert-parallel rank's routed tokens over the mean (1: uniform routing); scales its expert "
+       "GEMMs and all-to-all bytes");
   return g;
 }
 
@@ -32,7 +35,7 @@ bool wants_parallel(const ParallelOptionValues& v) { return !v.parallel.empty() 
 
 void refuse_plan_options(const po::variables_map& given) {
   for (const char* option : {"gpus", "sequence-parallel", "global-batch", "microbatch", "zero", "recompute", "interleave",
-                             "no-overlap"})
+                             "no-overlap", "expert-imbalance"})
     if (given.count(option) && !given[option].defaulted())
       throw InputError({}, std::string("--") + option + " applies to a parallel training plan (--parallel)",
                        std::string("add --parallel tp=T,pp=P,dp=D, or drop --") + option);
@@ -54,6 +57,7 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   p.recompute = *r;
   p.interleave = v.interleave;
   p.overlap = !v.no_overlap;
+  p.expert_imbalance = v.expert_imbalance;
   if (v.gpus && *v.gpus != p.devices())
     throw InputError({}, "--gpus " + std::to_string(*v.gpus) + " is not tp x pp x dp x cp = " + std::to_string(p.devices()),
                      "make the degrees multiply to the device count");
@@ -83,7 +87,7 @@ ParallelPlan data_parallel_plan(const std::string& model, const ParallelOptionVa
   if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1 || plan.cp > 1)
     throw InputError({}, "--parallel " + v.parallel + ": model '" + model + "' has no [params] layers, hidden, heads, seq and tp to shard, so only data parallelism applies",
                      "use --parallel dp=N (tp, pp, cp and ep shard a transformer written with [params] layers, hidden, heads, seq and tp)");
-  for (const char* option : {"sequence-parallel", "microbatch", "zero", "recompute", "interleave", "batch", "phase", "seq",
+  for (const char* option : {"sequence-parallel", "microbatch", "zero", "recompute", "interleave", "expert-imbalance", "batch", "phase", "seq",
                              "context", "kv-dtype", "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
     if (option_given(given, option))
       throw InputError({}, std::string("--") + option + " does not apply to data parallelism of model '" + model + "'",

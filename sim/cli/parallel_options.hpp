@@ -21,6 +21,7 @@ struct ParallelOptionValues {
   std::string recompute = "none";
   int64_t interleave = 1;
   bool no_overlap = false;
+  double expert_imbalance = 1.0;
 };
 
 po::options_description parallel_option_group(ParallelOptionValues& v);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/base/error.hpp"
+#include "sim/base/format_units.hpp"
 
 namespace ridge {
 
@@ -60,6 +61,7 @@ std::string plan_label(const ParallelPlan& p) {
   if (p.sequence_parallel) s += " sp";
   s += " mb" + std::to_string(p.microbatch) + " zero" + std::to_string(p.zero) + " " + std::string(recompute_name(p.recompute));
   if (p.interleave > 1) s += " v" + std::to_string(p.interleave);
+  if (p.expert_imbalance != 1) s += " imbalance " + format_fixed(p.expert_imbalance, 2);
   return s;
 }
 

@@ -34,6 +34,10 @@ struct ParallelPlan {
   Recompute recompute = Recompute::none;
   int64_t interleave = 1;    // virtual stages per device (interleaved 1F1B)
   bool overlap = true;       // data-parallel communication overlaps the backward pass
+  // The busiest expert-parallel rank's routed tokens over the mean (--expert-imbalance):
+  // 1 is uniform routing; real routers load some experts more, and the busiest rank
+  // sets the pace of its all-to-alls and expert GEMMs.
+  double expert_imbalance = 1.0;
 
   int64_t devices() const { return tp * pp * dp * cp; }
   int64_t batch() const { return global_batch > 0 ? global_batch : microbatch * dp; }

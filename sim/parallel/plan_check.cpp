@@ -1,7 +1,10 @@
 // Plan validation (see plan_check.hpp).
 #include "sim/parallel/plan_check.hpp"
 
+#include <algorithm>
+
 #include "sim/base/error.hpp"
+#include "sim/base/format_units.hpp"
 
 namespace ridge {
 
@@ -51,6 +54,24 @@ PlanProblem plan_problem(const ParallelPlan& p, const TransformerParams& s, cons
     return problem("ep does not divide dp x cp",
                    "ep=" + n(p.ep) + " does not divide dp x cp = " + n(p.dp * p.cp),
                    "the experts spread over the data- and context-parallel ranks (Megatron-LM: ep divides dp x cp)");
+  if (!(p.expert_imbalance >= 1))  // NaN fails too
+    return problem("expert imbalance below 1",
+                   "--expert-imbalance must be at least 1, the busiest expert rank's load over the mean (got " +
+                       format_fixed(p.expert_imbalance, 2) + ")",
+                   "1 is uniform routing");
+  if (p.expert_imbalance > 1 && p.ep == 1)
+    return problem("expert imbalance without ep", "--expert-imbalance needs ep > 1",
+                   "with ep=1 every rank holds every expert, so routing cannot load one rank more than another");
+  if (p.ep > 1) {
+    // The busiest rank receives each token at most once per expert it holds: tokens x
+    // min(top_k, experts / ep) pairs, against the mean's tokens x top_k / ep.
+    const double most = static_cast<double>(p.ep * std::min(s.top_k, s.experts / p.ep)) / static_cast<double>(s.top_k);
+    if (p.expert_imbalance > most)
+      return problem("expert imbalance above what routing allows",
+                     "--expert-imbalance " + format_fixed(p.expert_imbalance, 2) + " is more than routing allows at ep=" +
+                         n(p.ep) + ": ep x min(top_k, experts / ep) / top_k = " + format_fixed(most, 2),
+                     "a rank receives each token at most once per expert it holds");
+  }
   if (p.ep > 1 && p.tp > 1 && !p.sequence_parallel)
     return problem("tp with ep needs sequence parallelism", "ep=" + n(p.ep) + " with tp=" + n(p.tp) + " needs --sequence-parallel",
                    "Megatron-LM requires sequence parallelism when it combines tensor and expert parallelism");

@@ -1,7 +1,8 @@
 // Whether a parallel plan can run a model on a system: the degrees divide the model
 // (tp the heads, pp the layers, pp x interleave the layers, ep the experts of a
 // mixture of experts and dp x cp, cp the sequence into 2 cp chunks), the batch divides into
-// microbatches across dp, the plan's devices exist, and the knobs are in range.
+// microbatches across dp, the plan's devices exist, and the knobs are in range (an
+// expert imbalance between 1 and what top-k routing allows at that ep).
 #pragma once
 
 #include <string>

@@ -93,7 +93,11 @@ ShardedLayers time_sharded_layers(const std::string& name, const std::vector<Par
     group.forward_flops += static_cast<double>(c.flops);
     group.backward_flops += static_cast<double>(c.backward_flops);
     group.params += c.params;
-    if (layer.op == "moe") group.expert_params += c.params;
+    if (layer.op == "moe") {
+      group.expert_params += c.params;
+      group.expert_forward_s += f;
+      group.expert_backward_s += b;
+    }
     if (c.params == 0 && layer.op == "linear" && c.weight_bytes > 0)  // tied: reads another layer's weights
       group.tied_params += c.weight_bytes / dtype_bytes(settings.dtype);
     if (layer.op == "attention") {

@@ -31,6 +31,8 @@ struct PassCost {
   double attention_backward_s = 0;
   double replicated_forward_s = 0;  // norms, dropouts and residual adds: sharded by sequence parallelism
   double replicated_backward_s = 0;
+  double expert_forward_s = 0;  // the mixture-of-experts op's (its expert GEMMs), at uniform routing
+  double expert_backward_s = 0;
   int64_t params = 0;
   int64_t expert_params = 0;  // of `params`, the mixture-of-experts layers' (spread ep ways)
   // Weights read here but owned by a layer of another stage (a lm_head tied to the token

@@ -72,8 +72,13 @@ TrainingEstimate estimate_training(const std::string& model, const SystemSpec& s
   const PassCost& blk = layers.block;
   double cut = sp ? (1 - 1 / t) : 0;
   double attention_f = c * blk.attention_forward_s;
-  double layer_f = blk.forward_s + (c - 1) * blk.attention_forward_s - cut * blk.replicated_forward_s;
-  double layer_b = blk.backward_s + (c - 1) * blk.attention_backward_s - cut * blk.replicated_backward_s;
+  // A routing imbalance F (--expert-imbalance) gives the busiest expert rank F times the
+  // mean rank's token-expert pairs: its expert GEMMs take F times as long, and the rest wait.
+  const double imbalance = plan.expert_imbalance;
+  double layer_f = blk.forward_s + (c - 1) * blk.attention_forward_s - cut * blk.replicated_forward_s +
+                   (imbalance - 1) * blk.expert_forward_s;
+  double layer_b = blk.backward_s + (c - 1) * blk.attention_backward_s - cut * blk.replicated_backward_s +
+                   (imbalance - 1) * blk.expert_backward_s;
   double recompute_f = plan.recompute == Recompute::full        ? layer_f
                        : plan.recompute == Recompute::selective ? attention_f
                                                                 : 0;
@@ -130,9 +135,10 @@ TrainingEstimate estimate_training(const std::string& model, const SystemSpec& s
   // Expert parallelism: each mixture-of-experts layer sends every token's hidden vector
   // to its top-k experts (dispatch) and back (combine), two all-to-alls in forward and
   // two in backward (four under full recomputation). A rank's tokens: s b / cp, / tp
-  // with sequence parallelism (which Megatron-LM requires with tp and ep together).
+  // with sequence parallelism (which Megatron-LM requires with tp and ep together). Under
+  // a routing imbalance F the busiest rank receives F times the mean: F x the bytes.
   if (plan.ep > 1) {
-    double routed = tokens / (sp ? t : 1) * static_cast<double>(shape.hidden * shape.top_k) * kActivationBytes;
+    double routed = imbalance * tokens / (sp ? t : 1) * static_cast<double>(shape.hidden * shape.top_k) * kActivationBytes;
     e.ep_comm_s += comm.add("ep", "forward", CollectiveOp::all_to_all, routed, epg, 2 * per_mb);
     e.ep_comm_s += comm.add("ep", "backward", CollectiveOp::all_to_all, routed, epg, (2 + 2 * full) * per_mb);
   }

@@ -25,7 +25,11 @@
 // are 1/ep, and their gradients reduce over the dp x cp / ep ranks holding the same
 // experts (group "edp"), the dense ones over dp x cp. cp and ep communication is on the
 // critical path like tp's. Under uniform routing each expert rank computes as many
-// token-expert pairs as without ep, so ep leaves the compute time as it is.
+// token-expert pairs as without ep, so ep leaves the compute time as it is. A routing
+// imbalance F (ParallelPlan::expert_imbalance: the busiest rank's token-expert pairs over
+// the mean) makes the busiest rank's expert GEMMs (the moe op, forward and backward) take
+// F times as long and its all-to-alls move F times the bytes; the other ranks wait for it.
+// Activation memory stays at the mean (Korthikanti's formulas have no expert term).
 // The optimizer step (Adam, fp32 master weights) reads and writes 28 B per parameter
 // the device updates, at the device's memory bandwidth.
 // MFU counts model FLOPs (the unsharded model's forward + backward, no recomputation,

@@ -23,6 +23,7 @@ Json plan_json(const ParallelPlan& p) {
   j["recompute"] = std::string(recompute_name(p.recompute));
   j["interleave"] = p.interleave;
   j["overlap"] = p.overlap;
+  j["expert_imbalance"] = p.expert_imbalance;
   return j;
 }
 

@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "sim/base/data_paths.hpp"
 #include "sim/base/format_energy.hpp"
 #include "sim/base/format_units.hpp"
 #include "sim/views/column_table.hpp"
@@ -111,13 +112,15 @@ Json sweep_json(const SweepPlan& plan, const SweepResult& result, bool per_layer
 
 namespace {
 
-// "v100 fp16 inference" plus whatever else distinguishes the series (other varied
+// "v100 fp16 inference" (a descriptor file's declared name in place of its path) plus whatever else distinguishes the series (other varied
 // values, the hardware model when several are swept, the optimizer in training, the
 // decode context, the batch along a [[vary]] series: skip_vary >= 0 names the value the series runs along).
 std::string series_name(const SweepPlan& plan, const SweepResult& result, size_t index, int skip_vary) {
   SweepCoords c = plan.coords(index);
   const SweepHardwarePoint& hp = plan.hw_points[c.hw_point];
-  std::string s = plan.file.hardware[hp.hardware].text;
+  // A descriptor named by path goes by the name it declares, as the `device` column and the plots call it.
+  const std::string& written = plan.file.hardware[hp.hardware].text;
+  std::string s = names_a_file(written) ? hp.spec.name : written;
   if (plan.file.hw_models.size() > 1) s += " " + result.points[index].hw_model;
   for (size_t k = 0; k < plan.file.vary.size(); ++k)
     if (static_cast<int>(k) != skip_vary) s += " " + plan.file.vary[k].key + "=" + plan.file.vary[k].values[hp.value[k]].text;

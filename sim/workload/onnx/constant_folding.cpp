@@ -89,7 +89,8 @@ void Translator::range(const onnx::NodeProto& n, int) {
   return folded(n, {static_cast<int64_t>(v.size())}, v);
 }
 
-void Translator::equal(const onnx::NodeProto& n, int) {
+void Translator::equal(const onnx::NodeProto& n, int index) {
+  if (tensor(n, 0).activation || tensor(n, 1).activation) return binary(n, index, "compare");  // (class ids matched)
   const Tensor& a = constant(n, 0);
   const Tensor& b = constant(n, 1);
   std::optional<Shape> s = broadcast_shape(a.shape, b.shape);
@@ -110,7 +111,7 @@ void Translator::equal(const onnx::NodeProto& n, int) {
 bool Translator::elementwise_on_constants(const onnx::NodeProto& n) {
   static const std::set<std::string> ops = {"Pow", "Sqrt", "Exp", "Log", "Neg", "Abs", "Floor", "Ceil", "Sign",
                                             "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And",
-                                            "Or", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf",
+                                            "Or", "Xor", "Min", "Max", "Relu", "Sigmoid", "Tanh", "Erf",
                                             "Sin", "Cos", "Reciprocal"};
   if ((n.op_type() == "ScatterND" || n.op_type() == "ScatterElements") && !tensor(n, 0).activation &&
       !tensor(n, 2).activation) {  // written into a constant: its shape
@@ -140,10 +141,10 @@ void Translator::fold_binary(const onnx::NodeProto& n, const std::string& op) {
   std::optional<Shape> s = broadcast_shape(a.shape, b.shape);
   if (!s) fail(n, "constant shapes " + shape_list(a.shape) + " and " + shape_list(b.shape) + " do not broadcast");
   std::optional<std::vector<int64_t>> v;
-  if (a.values && b.values && (a.values->size() == b.values->size() || b.values->size() == 1 || a.values->size() == 1)) {
-    size_t count = std::max(a.values->size(), b.values->size());
+  const int64_t count = element_count(*s);  // each operand holds 1 value or one per element
+  if (values_broadcast(a, count) && values_broadcast(b, count)) {
     v.emplace();
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
       int64_t x = (*a.values)[a.values->size() == 1 ? 0 : i], y = (*b.values)[b.values->size() == 1 ? 0 : i];
       int64_t r = 0;
       bool known = true;  // a result past 64 bits (or a division by 0) leaves the values unknown

@@ -121,7 +121,7 @@ void Translator::where(const onnx::NodeProto& n, int index) {
     std::optional<std::vector<int64_t>> v;
     int64_t count = element_count(*s);
     auto at = [&](const Tensor& t, int64_t i) { return (*t.values)[t.values->size() == 1 ? 0 : i]; };
-    if (c.values && x.values && y.values && s->size() <= 1) {
+    if (s->size() <= 1 && values_broadcast(c, count) && values_broadcast(x, count) && values_broadcast(y, count)) {
       v.emplace();
       for (int64_t i = 0; i < count; ++i) v->push_back(at(c, i) ? at(x, i) : at(y, i));
     }

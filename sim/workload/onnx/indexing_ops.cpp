@@ -1,6 +1,6 @@
 // Nodes that select or join parts of tensors: Concat -> concat, Split and Slice -> slice,
 // Gather of an initializer table -> embedding and of one index -> select, Expand of an
-// initializer -> parameter; on constants, folded.
+// initializer -> parameter, of an activation -> tile; on constants, folded.
 #include "sim/workload/onnx/translator.hpp"
 
 #include <algorithm>
@@ -67,7 +67,11 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
 
 void Translator::split(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
-  int64_t axis = sample_axis(n, attr_int(n, "axis", 0), x);
+  int64_t onnx_axis = attr_int(n, "axis", 0);
+  if (onnx_axis < 0) onnx_axis += static_cast<int64_t>(full_shape(x).size());
+  if (n.output_size() == 1 && !x.at.merged && onnx_axis == x.at.batch)
+    return pass_on(n, x);  // a batch split into its images, of which there is one (torchvision's per-image boxes)
+  int64_t axis = sample_axis(n, onnx_axis, x);
   std::vector<int64_t> sizes = attr_ints(n, "split").value_or(std::vector<int64_t>{});
   if (sizes.empty() && has_input(n, 1)) sizes = values(n, 1);
   if (sizes.empty()) sizes.assign(n.output_size(), x.shape[axis] / n.output_size());
@@ -188,14 +192,27 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
   return gather_computed(n, index, "gather");  // by computed indices, or several constant ones
 }
 
-void Translator::expand(const onnx::NodeProto& n, int) {
+void Translator::expand(const onnx::NodeProto& n, int index) {
   const Tensor& x = tensor(n, 0);
   std::vector<int64_t> target = values(n, 1);
   if (x.activation) {
     Shape full = full_shape(x);
     std::optional<Shape> s = broadcast_shape(full, target);
     if (s && *s == full) return pass_on(n, x);
-    fail(n, "an Expand of an activation is not modelled");
+    if (!s || s->size() != full.size())
+      fail(n, "expands " + shape_list(full) + " to " + shape_list(target) + ", which ridge models only as a broadcast of "
+              "axes of size 1 at the input's rank");
+    // Axes of size 1 broadcast (SSD's L2 norm of each position, expanded over its
+    // channels before the division): the copies are written, as a Tile's.
+    Tensor xin = x;
+    if (x.at.merged || (*s)[x.at.batch] != full[x.at.batch])
+      fail(n, "expands the batch axis, which ridge does not model", "--batch sets the samples");
+    toml::table a;
+    std::vector<int64_t> repeats;
+    for (size_t i = 0; i < full.size(); ++i)
+      if (static_cast<int64_t>(i) != x.at.batch) repeats.push_back((*s)[i] / full[i]);
+    a.insert("repeats", to_array(repeats));
+    return layer(n, index, "tile", {&xin}, std::move(a));
   }
   std::optional<Shape> s = broadcast_shape(x.shape, target);
   if (!s) fail(n, "cannot expand " + shape_list(x.shape) + " to " + shape_list(target));

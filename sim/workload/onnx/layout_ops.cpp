@@ -86,11 +86,13 @@ void Translator::reshape(const onnx::NodeProto& n, int index) {
 }
 
 void Translator::flatten(const onnx::NodeProto& n, int index) {
-  const Tensor& x = activation(n, 0);
-  Shape full = full_shape(x);
+  const Tensor& x = tensor(n, 0);
+  Shape full = x.activation ? full_shape(x) : x.shape;
   int64_t axis = attr_int(n, "axis", 1);
   if (axis < 0) axis += static_cast<int64_t>(full.size());
   if (axis < 0 || axis > static_cast<int64_t>(full.size())) fail(n, "axis " + std::to_string(axis) + " is out of range");
+  // A constant (the level of each anchor in torchvision's RPN) keeps its values in order.
+  if (!x.activation) return folded(n, {element_count(full) / inner(full, axis), inner(full, axis)}, x.values);
   Tensor xin = x;
   return view_as(n, index, xin, {element_count(full) / inner(full, axis), inner(full, axis)});
 }

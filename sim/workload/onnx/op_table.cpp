@@ -19,13 +19,13 @@
 // reduce_sum / reduce_max / reduce_min / reduce_l2, ArgMax / ArgMin -> argmax, Concat -> concat, Split and
 // Slice -> slice, Gather of an initializer table -> embedding and of one index ->
 // select, Flatten / Reshape / Squeeze / Unsqueeze -> reshape, Transpose -> transpose,
-// Expand of an initializer -> parameter; Tile, DepthToSpace, SpaceToDepth, Trilu,
+// Expand of an initializer -> parameter, of an activation -> tile; Tile, DepthToSpace, SpaceToDepth, Trilu,
 // CumSum -> tile, depth_to_space, space_to_depth, trilu, cumsum; LSTM, GRU, RNN ->
 // lstm, gru, rnn; QuantizeLinear / DequantizeLinear pass their input on, QLinearConv /
 // ConvInteger -> conv2d, QLinearMatMul / MatMulInteger -> linear or matmul (the file's
 // dtype int8); Dropout of an activation -> dropout (Identity,
 // Cast and a Dropout of a constant or with training_mode false pass their input on).
-// Greater / Less / GreaterOrEqual / LessOrEqual / And / Or / Min / Max of activations ->
+// Greater / Less / GreaterOrEqual / LessOrEqual / And / Or / Xor / Equal / Mod / Min / Max of activations ->
 // compare, Floor / Ceil / Log / Abs / Neg / Not of one -> scale (1 FLOP per element),
 // TopK -> topk, NonZero -> nonzero, NonMaxSuppression -> nms, RoiAlign -> roi_align,
 // Gather by computed indices / GatherElements / GatherND -> gather / gather_elements /
@@ -65,10 +65,10 @@ const std::map<std::string, Handler>& op_table() {
       {"ConstantOfShape", &Translator::constant_of_shape},
       {"Range", &Translator::range},
       {"Equal", &Translator::equal},
-      {"Mod",  // on constants only (index arithmetic)
+      {"Mod",  // on constants: index arithmetic, folded; of an activation (box indices
+               // modulo the classes), one operation per element
        [](Translator& t, const onnx::NodeProto& n, int index) {
-         if (!t.tensor(n, 0).activation && !t.tensor(n, 1).activation) return t.binary(n, index, "mod");
-         t.unknown(n, index);
+         t.binary(n, index, !t.tensor(n, 0).activation && !t.tensor(n, 1).activation ? "mod" : "compare");
        }},
       // Passed on
       {"Identity", [](Translator& t, const onnx::NodeProto& n, int) { t.pass_on(n, t.tensor(n, 0)); }},
@@ -110,6 +110,7 @@ const std::map<std::string, Handler>& op_table() {
       {"LessOrEqual", binary_as("compare")},
       {"And", binary_as("compare")},
       {"Or", binary_as("compare")},
+      {"Xor", binary_as("compare")},  // (torch's floor division of integers: the signs differ)
       {"Min", binary_as("compare")},
       {"Max", binary_as("compare")},
       {"Floor", counted_once},

@@ -3,13 +3,16 @@
 // (sim/workload/ops/rearrange.cpp and reduction.cpp count them).
 #include "sim/workload/onnx/translator.hpp"
 
+#include "sim/base/checked_math.hpp"
+
 namespace ridge::onnx_import {
 
 // Tile by constant repeats, one per ONNX axis: the batch's must be 1 (a graph that
 // repeats its batch makes samples ridge's --batch does not count).
 void Translator::tile(const onnx::NodeProto& n, int index) {
-  Tensor x = activation(n, 0);
   const std::vector<int64_t> repeats = values(n, 1);
+  if (!tensor(n, 0).activation) return tile_constant(n, repeats);
+  Tensor x = activation(n, 0);
   const Shape full = full_shape(x);
   if (repeats.size() != full.size())
     fail(n, "repeats " + value_list(repeats) + " do not give one count per axis of the input " + shape_list(full));
@@ -26,6 +29,23 @@ void Translator::tile(const onnx::NodeProto& n, int index) {
   toml::table a;
   a.insert("repeats", to_array(per_sample));
   layer(n, index, "tile", {&x}, std::move(a));
+}
+
+// A constant tiled (SSDlite's anchors repeated per image): its shape, and its values
+// where they are known; output element i of an axis comes from i mod the input's size.
+void Translator::tile_constant(const onnx::NodeProto& n, const std::vector<int64_t>& repeats) {
+  const Tensor& x = tensor(n, 0);
+  if (repeats.size() != x.shape.size())
+    fail(n, "repeats " + value_list(repeats) + " do not give one count per axis of the input " + shape_list(x.shape));
+  Shape out = x.shape;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (repeats[i] < 0) fail(n, "repeats " + value_list(repeats) + " must not be negative");
+    out[i] = checked_mul(out[i], repeats[i]);
+  }
+  if (element_count(out) > kMaxFoldedValues) return folded(n, out, std::nullopt);
+  folded(n, out, rearranged(x, out, [&](std::vector<int64_t>& idx) {
+           for (size_t i = 0; i < idx.size(); ++i) idx[i] %= x.shape[i];
+         }));
 }
 
 // DepthToSpace (either mode: DCR and CRD move the same elements) and SpaceToDepth.

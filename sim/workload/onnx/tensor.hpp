@@ -45,6 +45,11 @@ struct Tensor {
   std::vector<int64_t> pad;
 };
 
+// Whether a constant's integer values are known and broadcast to `count` elements the way
+// the folds read them: one value for every element, or one per element.
+inline bool values_broadcast(const Tensor& t, int64_t count) {
+  return t.values && count >= 0 && (t.values->size() == 1 || t.values->size() == static_cast<size_t>(count));
+}
 
 inline std::string shape_list(const Shape& s) { return "[" + shape_to_string(s) + "]"; }
 // Attribute values that are not a shape (pads): "[0, 0, 1, 1]".

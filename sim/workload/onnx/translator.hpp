@@ -171,6 +171,8 @@ class Translator {
                                    std::optional<std::vector<int64_t>> fallback);
   Window window(const onnx::NodeProto& n, size_t rank, std::optional<std::vector<int64_t>> kernel);
   std::vector<int64_t> pads(const onnx::NodeProto& n, const Tensor& x, const Window& w);
+  // rearrange_ops.cpp
+  void tile_constant(const onnx::NodeProto& n, const std::vector<int64_t>& repeats);
   // conv_ops.cpp
   size_t spatial_rank(const onnx::NodeProto& n, const Tensor& x, const char* what);
 

@@ -107,7 +107,7 @@ void Translator::fold_elementwise_values(const onnx::NodeProto& n, const Shape& 
     ins.push_back(std::move(*r));
   }
   if (ins.empty() || count > static_cast<size_t>(kMaxFoldedValues)) return;
-  static const std::set<std::string> truth = {"Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And", "Or", "Equal"};
+  static const std::set<std::string> truth = {"Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Not", "And", "Or", "Xor", "Equal"};
   std::vector<double> r;
   for (size_t k = 0; k < count; ++k) {
     auto in = [&](size_t i) { return ins[i][ins[i].size() == 1 ? 0 : k]; };
@@ -129,6 +129,7 @@ void Translator::fold_elementwise_values(const onnx::NodeProto& n, const Shape& 
     else if (op == "GreaterOrEqual") v = x >= y;
     else if (op == "And") v = x != 0 && y != 0;
     else if (op == "Or") v = x != 0 || y != 0;
+    else if (op == "Xor") v = (x != 0) != (y != 0);
     else if (op == "Pow") v = std::pow(x, y);
     else if (op == "Min" || op == "Max") {
       v = x;
