@@ -38,7 +38,7 @@ Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, 
       double tree = 2 * log2_steps(n) * a + bytes * 2 / bw;
       if (level.nccl == NcclTransport::none && tree < best.time_s) best = {tree, "tree"};
       if (level.nccl == NcclTransport::network) {
-        ProtocolTime t = nccl_tree_all_reduce_time(nn, bytes, bw, level.call_overhead_s);
+        ProtocolTime t = nccl_tree_all_reduce_time({nn, 1, NcclTransport::nvlink}, bytes, bw, level.call_overhead_s);
         if (t.time_s < best.time_s) best = {t.time_s, std::string("tree/") + t.protocol};
       }
       if (in_switch > 0) {
@@ -91,6 +91,36 @@ namespace {
 
 CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g);
 
+// An all-reduce, reduce-scatter or all-gather over a group spanning domains, as NCCL runs
+// it: rings (one per channel) through every member of every domain, pipelined, so the
+// bytes go at the slowest link's share, not phase after phase. Each ring crosses each
+// domain boundary once; the group's members of a domain share the domain's NICs among
+// their rings, so a network hop carries the same bus bytes as an NVLink hop and the
+// bus bandwidth is min(scale-up per device, members per domain x scale-out per device)
+// (NCCL's tuner: busBw = nChannels x the ring's per-channel bandwidth, bwInter across
+// more than two nodes). All-reduce also offers NCCL's tree: a chain inside the domain,
+// a double binary tree across, the whole buffer up and down at the same bandwidth.
+Timed spanning(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
+  double n = static_cast<double>(g.size);
+  double per = static_cast<double>(g.per_domain);
+  double nodes = static_cast<double>(g.domains);
+  double bw = std::min(s.scale_up.achievable_Bps(), per * s.scale_out.achievable_Bps());
+  bool reduce = op == CollectiveOp::all_reduce;
+  double steps = reduce ? 2 * (n - 1) : n - 1;
+  double inter = reduce ? 2 * (nodes - 1) : nodes - 1;
+  double bus_bytes = bytes * steps / n;
+  if (s.scale_up.nccl == NcclTransport::none || s.scale_out.nccl == NcclTransport::none)
+    return {(steps - inter) * s.scale_up.latency_s + inter * s.scale_out.latency_s + bus_bytes / bw, "ring"};
+  double overhead = std::max(s.scale_up.call_overhead_s, s.scale_out.call_overhead_s);
+  ProtocolTime ring = nccl_ring_time(s.scale_up.nccl, steps, bus_bytes, bw, overhead, inter);
+  Timed best{ring.time_s, std::string("ring/") + ring.protocol};
+  if (reduce) {
+    ProtocolTime tree = nccl_tree_all_reduce_time({nodes, per, s.scale_up.nccl}, bytes, bw, overhead);
+    if (tree.time_s < best.time_s) best = {tree.time_s, std::string("tree/") + tree.protocol};
+  }
+  return best;
+}
+
 }  // namespace
 
 CollectiveCost collective_cost(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g) {
@@ -128,19 +158,17 @@ CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const
   }
   double per = static_cast<double>(g.per_domain);
   c.link = "scale_up+scale_out";
-  c.algorithm = "hierarchical";
   switch (op) {
     case CollectiveOp::all_reduce:
-      c.time_s = flat(CollectiveOp::reduce_scatter, bytes, g.per_domain, s.scale_up, 0).time_s +
-                 flat(CollectiveOp::all_reduce, bytes / per, g.domains, s.scale_out, 0).time_s +
-                 flat(CollectiveOp::all_gather, bytes, g.per_domain, s.scale_up, 0).time_s;
-      break;
     case CollectiveOp::reduce_scatter:
-    case CollectiveOp::all_gather:
-      c.time_s = flat(op, bytes, g.per_domain, s.scale_up, 0).time_s +
-                 flat(op, bytes / per, g.domains, s.scale_out, 0).time_s;
+    case CollectiveOp::all_gather: {
+      Timed t = spanning(s, op, bytes, g);
+      c.time_s = t.time_s;
+      c.algorithm = t.algorithm;
       break;
+    }
     case CollectiveOp::all_to_all: {
+      c.algorithm = "hierarchical";
       double n = static_cast<double>(g.size);
       double inside = (per - 1) * s.scale_up.latency_s + bytes * (per - 1) / n / s.scale_up.achievable_Bps();
       double out = static_cast<double>(g.domains - 1) * s.scale_out.latency_s +

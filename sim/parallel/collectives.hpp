@@ -22,10 +22,13 @@
 //              2 steps, factor 1 (each device sends its buffer once and receives the sum
 //              once), at the level's in_switch_efficiency of its bandwidth; with an
 //              nccl_transport its start is the call overhead + NVLS's 23 us latency
-// A group that spans domains runs hierarchically: all-reduce = reduce-scatter inside
-// the domain, all-reduce of bytes/g across domains, all-gather inside (g devices of
-// the group per domain); reduce-scatter and all-gather likewise in two stages;
-// all-to-all sends (g-1)/n of its bytes inside and (n-g)/n out, both at once.
+// A group that spans domains runs as NCCL runs it, not phase after phase: all-reduce,
+// reduce-scatter and all-gather as rings through every member of every domain
+// (pipelined: bus bytes at min(scale-up per device, g x scale-out per device), g the
+// group's members in a domain, whose rings share the domain's NICs), with the latency of
+// NCCL's spanning ring (nccl_protocols.hpp: 2(domains-1) of the all-reduce's steps cross
+// the network); all-reduce also as NCCL's tree (a chain inside, a double binary tree
+// across); all-to-all sends (g-1)/n of its bytes inside and (n-g)/n out, both at once.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +54,7 @@ GroupPlacement place_group(const SystemSpec& system, int64_t size, int64_t strid
 
 struct CollectiveCost {
   CollectiveOp op = CollectiveOp::all_reduce;
-  std::string algorithm;  // "ring", "tree", "in-switch", "hierarchical ring+ring", "-"
+  std::string algorithm;  // "ring", "ring/Simple", "tree/LL", "in-switch", "hierarchical" (all-to-all), "-"
   std::string link;       // "scale_up", "scale_out", "scale_up+scale_out", "-" (a group of one)
   double bytes = 0;
   int64_t group_size = 1;

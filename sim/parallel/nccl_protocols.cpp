@@ -1,7 +1,7 @@
 // NCCL's protocol model (see nccl_protocols.hpp for the constants and their source).
 #include "sim/parallel/nccl_protocols.hpp"
 
-#include <cmath>
+#include <algorithm>
 
 namespace ridge {
 
@@ -20,18 +20,22 @@ constexpr Protocol kProtocols[] = {
     {"Simple", 8.4, {3.4, 5.7, 14.0}, 1.0},
 };
 
-struct TreeProtocol {
-  const char* name;
-  double base_us;
-  double hop_us;  // network
-  double share;   // of the level's bandwidth
+constexpr Protocol kTreeProtocols[] = {
+    {"LL", 6.8, {0.6, 1.0, 5.0}, 0.92 / 3.8},
+    {"LL128", 14.0, {1.25, 1.9, 8.5}, 0.92 * 120 / 128},
+    {"Simple", 8.4, {4.0, 4.0, 14.0}, 0.92},
 };
 
-constexpr TreeProtocol kTreeProtocols[] = {
-    {"LL", 6.8, 5.0, 0.92 / 3.8},
-    {"LL128", 14.0, 8.5, 0.92 * 120 / 128},
-    {"Simple", 0.0, 28.0, 0.92},
-};
+int hw_index(NcclTransport transport) {
+  return transport == NcclTransport::pcie ? 1 : transport == NcclTransport::network ? 2 : 0;
+}
+
+// NCCL's floor of log2 (log2i in its sources).
+double floor_log2(double n) {
+  double l = 0;
+  for (auto v = static_cast<long long>(n); v > 1; v >>= 1) ++l;
+  return l;
+}
 
 }  // namespace
 
@@ -43,21 +47,25 @@ NcclTransport nccl_transport_named(std::string_view name) {
 }
 
 ProtocolTime nccl_ring_time(NcclTransport transport, double steps, double bus_bytes, double bandwidth_Bps,
-                            double call_overhead_s) {
-  int hw = transport == NcclTransport::pcie ? 1 : transport == NcclTransport::network ? 2 : 0;
+                            double call_overhead_s, double inter_steps) {
+  int hw = hw_index(transport);
   ProtocolTime best{-1, ""};
   for (const Protocol& p : kProtocols) {
-    double t = call_overhead_s + (p.base_us + steps * p.hop_us[hw]) * 1e-6 + bus_bytes / (bandwidth_Bps * p.share);
+    double post_us = inter_steps > 0 ? kNetPostOverhead_s * 1e6 * (std::string_view(p.name) == "Simple" ? 3 : 1) : 0;
+    double hops_us = (steps - inter_steps) * std::max(p.hop_us[hw], post_us) + inter_steps * p.hop_us[2];
+    double t = call_overhead_s + (p.base_us + hops_us) * 1e-6 + bus_bytes / (bandwidth_Bps * p.share);
     if (best.time_s < 0 || t < best.time_s) best = {t, p.name};
   }
   return best;
 }
 
-ProtocolTime nccl_tree_all_reduce_time(double nodes, double bytes, double bandwidth_Bps, double call_overhead_s) {
-  double depth = std::ceil(std::log2(nodes));
+ProtocolTime nccl_tree_all_reduce_time(TreeShape shape, double bytes, double bandwidth_Bps, double call_overhead_s) {
+  double depth = floor_log2(shape.nodes);
+  int intra = hw_index(shape.intra);
   ProtocolTime best{-1, ""};
-  for (const TreeProtocol& p : kTreeProtocols) {
-    double t = call_overhead_s + (p.base_us + 2 * depth * p.hop_us) * 1e-6 + 2 * bytes / (bandwidth_Bps * p.share);
+  for (const Protocol& p : kTreeProtocols) {
+    double hops_us = 2 * ((shape.per_node - 1) * p.hop_us[intra] + depth * p.hop_us[2]);
+    double t = call_overhead_s + (p.base_us + hops_us) * 1e-6 + 2 * bytes / (bandwidth_Bps * p.share);
     if (best.time_s < 0 || t < best.time_s) best = {t, p.name};
   }
   return best;
