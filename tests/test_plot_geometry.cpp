@@ -156,10 +156,14 @@ TEST(PlotRooflineGeometry, ParallelPlanAcrossNodesFitsAColumn) {
   const auto named = [&](const std::string& start) {
     return std::any_of(labels.begin(), labels.end(), [&](const std::string& l) { return l.rfind(start, 0) == 0; });
   };
-  EXPECT_TRUE(named("NVLink 3 / NVSwitch 234 GB/s") || named("scale-up 234 GB/s")) << ::testing::PrintToString(labels);
+  // At least one link labelled by its line (which one depends on where the diagonals cross).
+  EXPECT_TRUE(named("NVLink 3 / NVSwitch 234 GB/s") || named("scale-up 234 GB/s") ||
+              named("InfiniBand HDR 24 GB/s") || named("scale-out 24 GB/s"))
+      << ::testing::PrintToString(labels);
   // Each link its own dash pattern in the plot and the key.
   EXPECT_NE(b.files[0].content.find("title 'scale-up: NVLink 3 / NVSwitch 234 GB/s'"), std::string::npos);
-  EXPECT_NE(b.files[0].content.find("title 'scale-out: InfiniBand HDR 21.2 GB/s'"), std::string::npos);
+  // one HDR NIC per GPU: 200 Gb/s = 25 GB/s, at the 0.96 NCCL reaches (dgx-a100.toml) = 24 GB/s
+  EXPECT_NE(b.files[0].content.find("title 'scale-out: InfiniBand HDR 24 GB/s'"), std::string::npos);
 }
 
 // llama-2-7b decode on an A100 at the default size: both ridge labels in the long form
