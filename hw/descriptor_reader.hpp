@@ -6,7 +6,8 @@
 // compute.clock, compute.flops_per_cycle.<dtype>; memory.<level name>.<key> (name,
 // capacity, bandwidth, channels, transfer_rate, bus_bytes); link.name, link.bandwidth;
 // overhead.kernel_launch; efficiency.compute, efficiency.memory, efficiency.source; and
-// calibration.* where the file has [calibration]. An override of a figure that a fitted
+// calibration.peaks.<dtype> and calibration.bandwidths.<level> where the file has them
+// (no other calibration key can be overridden). An override of a figure that a fitted
 // roof ([calibration.peaks] / [calibration.bandwidths]) replaced scales that roof by the
 // same factor, unless the override sets the fitted roof itself.
 #pragma once
