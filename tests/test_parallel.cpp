@@ -395,6 +395,23 @@ TEST(ParallelCli, AnalyzeGpt3ReportsTheJsonKeys) {
   EXPECT_EQ(j["collectives"][0]["group_size"], 8);
 }
 
+// A V100 has no bf16 math: a plan on dgx1-v100 trains in fp16 (as Megatron-LM does on
+// V100s), timed and its MFU taken at the fp16 tensor peak, 125 TFLOP/s (NVIDIA V100
+// datasheet, SXM2). Before, the MFU divided by a missing bf16 peak taken as 1 FLOP/s.
+TEST(ParallelCli, APlanOnADeviceWithoutBf16TrainsInFp16) {
+  auto r = ridge_test::run_ridge(
+      "analyze llama-2-7b --system dgx1-v100 --gpus 8 --parallel tp=2,pp=2,dp=2 --global-batch 16 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto t = nlohmann::json::parse(r.out)["totals"];
+  const double mfu = t["model_flops"].get<double>() / (t["iteration_time_s"].get<double>() * 8 * 125e12);
+  EXPECT_NEAR(t["mfu"].get<double>(), mfu, mfu * 1e-9);
+  EXPECT_LT(t["mfu"].get<double>(), 1.0);
+  auto plot = ridge_test::run_ridge(
+      "plot layers llama-2-7b --system dgx1-v100 --gpus 8 --parallel tp=2,pp=2,dp=2 --global-batch 16 -o " +
+      ::testing::TempDir() + "v100-plan.svg");
+  EXPECT_EQ(plot.status, 0) << plot.err;  // was "v100 has no bf16 peak"
+}
+
 // `ridge plan --set model.NAME=V` sets the model's [params] as the other commands do.
 // GPT-3 cut to 3 layers on 8 GPUs: a pipeline must divide both 3 layers and the 8
 // devices, so only pp = 1 runs; pp = 2 does not divide the layers and pp = 4 and 8 are

@@ -131,7 +131,7 @@ void reject_single_device_options(const po::variables_map& given) {
                              "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
     if (given.count(option) && !given[option].defaulted())
       throw InputError({}, std::string("--") + option + " does not apply to a parallel plan",
-                       "a plan trains in bf16 mixed precision with Adam; its batch is --global-batch and --microbatch");
+                       "a plan trains in bf16 (fp16 on a device without bf16) mixed precision with Adam; its batch is --global-batch and --microbatch");
 }
 
 int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,

@@ -6,6 +6,7 @@
 #include "sim/engine/result.hpp"
 #include "sim/parallel/collective_intensity.hpp"
 #include "sim/parallel/data_parallel.hpp"
+#include "sim/parallel/rank_layers.hpp"
 #include "sim/parallel/sharded_layers.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
@@ -59,14 +60,10 @@ ParallelPlot parallel_plot(const std::string& model, const ParallelOptionValues&
     reject_single_device_options(given);
     TrainingEstimate e = run_parallel_plan(model, v, hw);
     SystemSpec system = plan_system(v, hw);
-    p.settings.batch = e.plan.microbatch;
-    p.settings.dtype = DType::bf16;
-    p.settings.phase = Phase::training;
-    p.settings.precision = Precision::mixed;
-    p.settings.optimizer = Optimizer::adam;
+    p.settings = training_microbatch(e.plan.microbatch, system.device);
     p.model = load_model(model, with_param(with_param(overrides, "tp", e.plan.tp), "layers", e.shape.layers / e.plan.pp));
     p.plan = plan_label(e.plan);
-    add_collectives(p, system, e.collectives, static_cast<double>(e.microbatches), 2);  // bf16 activations and gradients
+    add_collectives(p, system, e.collectives, static_cast<double>(e.microbatches), 2);  // 16-bit activations and gradients
     p.run.hw = system.device;
     p.iteration = iteration_parts(e, overrides, system);
     p.microbatches = e.microbatches;

@@ -41,7 +41,7 @@ std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const std:
   const ParallelPlan& plan = e.plan;
   const HardwareSpec& hw = system.device;
   Model m = load_model(e.model, rank_overrides(overrides, plan.tp, plan.cp, e.shape.seq));
-  RunSettings settings = training_microbatch(plan.microbatch);
+  RunSettings settings = training_microbatch(plan.microbatch, hw);
   CostAnalysis costs = analyze_costs(m, settings);
   const HardwareModel& hw_model = select_hardware_model(hw, "");
 

@@ -5,10 +5,14 @@
 
 namespace ridge {
 
-RunSettings training_microbatch(int64_t microbatch) {
+DType training_dtype(const HardwareSpec& hw) {
+  return !hw.peak_flops.count(DType::bf16) && hw.peak_flops.count(DType::fp16) ? DType::fp16 : DType::bf16;
+}
+
+RunSettings training_microbatch(int64_t microbatch, const HardwareSpec& hw) {
   RunSettings s;
   s.batch = microbatch;
-  s.dtype = DType::bf16;
+  s.dtype = training_dtype(hw);
   s.phase = Phase::training;
   s.precision = Precision::mixed;
   s.optimizer = Optimizer::adam;

@@ -1,6 +1,6 @@
 // One tensor- and context-parallel rank's layers of a transformer, as a parallel plan
 // runs them: the model's [params] set for the rank (`tp`, `seq` / cp, `layers` = 1: the
-// repeated block once), run as one training microbatch in bf16 mixed precision with
+// repeated block once), run as one training microbatch in 16-bit mixed precision with
 // Adam, and each layer's forward and backward work timed apart by a hardware model (the
 // forward is the layer's work less its fused epilogue's FLOPs, counted with the
 // backward; the backward its gradient work, one kernel where it has any). What a
@@ -21,8 +21,12 @@
 
 namespace ridge {
 
-// One training microbatch of `microbatch` sequences: bf16, mixed precision, Adam.
-RunSettings training_microbatch(int64_t microbatch);
+// The 16-bit type a plan trains in on `hw`: bf16, or fp16 (with loss scaling, as Megatron-LM
+// trains on V100s) on a device without bf16 math.
+DType training_dtype(const HardwareSpec& hw);
+
+// One training microbatch of `microbatch` sequences on `hw`: training_dtype, mixed precision, Adam.
+RunSettings training_microbatch(int64_t microbatch, const HardwareSpec& hw);
 
 // `overrides` and the rank's [params]: layers = 1, tp, and (cp > 1) seq = `seq` / cp.
 std::vector<ParamOverride> rank_overrides(std::vector<ParamOverride> overrides, int64_t tp, int64_t cp, int64_t seq);

@@ -43,7 +43,7 @@ ShardedLayers time_sharded_layers(const std::string& name, const std::vector<Par
                                   const TransformerParams& shape, int64_t tp, int64_t cp, int64_t microbatch,
                                   const HardwareSpec& hw, const HardwareModel& hw_model) {
   Model m = load_model(name, rank_overrides(overrides, tp, cp, shape.seq));
-  RunSettings settings = training_microbatch(microbatch);
+  RunSettings settings = training_microbatch(microbatch, hw);
   CostAnalysis costs = analyze_costs(m, settings);
   ShardedLayers out;
   bool seen_block = false;

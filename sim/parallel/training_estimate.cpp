@@ -6,6 +6,7 @@
 #include "sim/engine/device_fit.hpp"
 #include "sim/parallel/activation_memory.hpp"
 #include "sim/parallel/optimizer_step.hpp"
+#include "sim/parallel/rank_layers.hpp"
 
 namespace ridge {
 
@@ -217,7 +218,8 @@ TrainingEstimate estimate_training(const std::string& model, const SystemSpec& s
                        : plan.recompute == Recompute::selective ? u.block.attention_forward_flops
                                                                 : 0;
   e.hardware_flops = e.model_flops + static_cast<double>(shape.layers) * u_recompute * mbs;
-  double peak = sys.device.peak_flops.count(DType::bf16) ? sys.device.peak_flops.at(DType::bf16) : 1;
+  const DType dtype = training_dtype(sys.device);
+  double peak = sys.device.peak_flops.count(dtype) ? sys.device.peak_flops.at(dtype) : 1;
   double devices = static_cast<double>(plan.devices());
   e.mfu = e.model_flops / (e.iteration_time_s * devices * peak);
   e.hfu = e.hardware_flops / (e.iteration_time_s * devices * peak);
