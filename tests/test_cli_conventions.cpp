@@ -260,6 +260,15 @@ TEST(OptionNames, MisspeltOptionGetsDidYouMean) {
   EXPECT_NE(far.err.find("see: ridge analyze --help"), std::string::npos) << far.err;
 }
 
+// An option ridge does not have is never taken as the prefix of one it has: `--mode
+// training` was read as a second `--model` ("cannot be specified more than once").
+TEST(OptionNames, APrefixOfAnOptionIsNotGuessed) {
+  RidgeRun r = run_ridge("analyze resnet50 --hw a100 --mode training");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unrecognised option '--mode'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean '--model'"), std::string::npos) << r.err;
+}
+
 TEST(PlotHelp, ShowsExamples) {
   RidgeRun r = run_ridge("plot --help");
   ASSERT_EQ(r.status, 0) << r.err;

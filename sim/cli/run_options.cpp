@@ -320,7 +320,9 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
     if (std::string p = boost_placeholder_in(a); !p.empty())
       throw InputError({}, "argument '" + a + "' holds '" + p + "', which no ridge option takes", "see: " + command + " --help");
   try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    // No guessing of abbreviated options: `--mode training` would be taken as `--model`.
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(args).options(all).positional(positional).style(style).run(), vm);
     reject_empty_values(vm, all, positional);
     if (vm.count("help")) {
       print_command_help(std::cout, help, visible);
