@@ -144,6 +144,7 @@ const Case kCases[] = {
     {"sim/workload/model_reader.cpp", "name = \"m\"\n[input]\nshape = [4]\n[[layer]]\nname = \"r\"\nop = \"relu\"\n",
      "RIDGE analyze ./in.toml --set model.b=3", "the model has no parameter 'b' to set", false},
     {MR, "name = \"m\"\nlayer = [1]\n[input]\nshape = [4]\n", ANALYZE, "each entry of 'layer' / 'body' must be a table", true},
+    {"sim/workload/stacked_layer.cpp", MODEL LAYER("r", "relu") "images = 0\n", ANALYZE, "'images' must be at least 1 (got 0)", true},
     {MR, MODEL "[[layer]]\nname = \"b\"\nrepeat = 100000\n[[layer.body]]\nname = \"r\"\nop = \"relu\"\n[[layer.body]]\nname = \"s\"\nop = \"relu\"\n",
      ANALYZE, "the model expands to more than 100000 layers", true},
     {MR, MODEL LAYER("", "relu"), ANALYZE, "'name' must not be empty", true},
