@@ -5,7 +5,8 @@
 // input's symbolic height and width, given with --set model.height / model.width; and
 // the forms torchvision's detectors export in (Expand of a norm, Xor / Mod / Equal of
 // box indices, a per-image Split of one image, a tiled or flattened constant), and the
-// R-CNN heads' RoIs: pooled into zeros by ScatterElements, convolved one RoI at a time.
+// R-CNN heads' RoIs: pooled into zeros by ScatterElements, convolved one RoI at a time,
+// and the bounds data-dependent sizes take (value_bounds.cpp).
 #include <gtest/gtest.h>
 
 #include "onnx_text.hpp"
@@ -281,6 +282,26 @@ TEST(OnnxDetection, TheRoIsOfOneLevelAreAnEvenShareOfAll) {
   for (const std::string& n : m.notes) notes += n + "\n";
   EXPECT_NE(notes.find("the 8 RoIs spread evenly over MultiScaleRoIAlign's 4 levels, 2 each"), std::string::npos) << notes;
   EXPECT_NE(notes.find("selects level 7, outside the levels 0 to 3"), std::string::npos) << notes;
+}
+
+// One head on two pyramid levels (torchvision's RPN head): two Conv nodes reading the same
+// weight [4, 2, 3, 3] and bias [4] are two conv2d layers, the second tied to the first:
+// 4 x 2 x 9 + 4 = 76 parameters once, each layer's MACs its own (4 x 4 x 4 positions x
+// 18 = 1152 on x [1, 2, 4, 4], padding 1; 4 x 2 x 2 x 18 = 288 on its 2 x 2 max pool).
+TEST(OnnxDetection, AConvRunOnEveryLevelCountsItsWeightsOnce) {
+  using namespace onnx_test;
+  const std::string body = node("p3.conv", "Conv", "x w b", "a", ints_attr("pads", "1 1 1 1")) +
+                           node("pool", "MaxPool", "x", "q", ints_attr("kernel_shape", "2 2") + ints_attr("strides", "2 2")) +
+                           node("p4.conv", "Conv", "q w b", "y", ints_attr("pads", "1 1 1 1")) + init("w", "4 2 3 3") +
+                           init("b", "4");
+  Model m = onnx_model(onnx_text(body, "1 2 4 4"));
+  const Layer& first = m.layers[m.find("p3.conv")];
+  const Layer& second = m.layers[m.find("p4.conv")];
+  EXPECT_EQ(first.counts.params, 76);
+  EXPECT_EQ(second.counts.params, 0);
+  EXPECT_EQ(first.counts.macs, 1152);
+  EXPECT_EQ(second.counts.macs, 288);
+  EXPECT_EQ(second.counts.weight_elems, 76);  // (read every pass)
 }
 
 }  // namespace

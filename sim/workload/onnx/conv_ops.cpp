@@ -127,9 +127,15 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
     ++folded_.convs;
     folded_.channels = checked_add(folded_.channels, w.shape[0]);
   }
+  // A weight and bias another Conv node already reads (torchvision's RPN, RetinaNet and
+  // FCOS heads run one conv on every pyramid level) are that layer's: tied to it.
+  const std::string shared = n.input(1) + (has_input(n, 2) ? "+" + n.input(2) : "");
+  auto earlier = w.learned ? conv_users_.find(shared) : conv_users_.end();
+  if (earlier != conv_users_.end()) a.insert("tied_to", earlier->second);
   Tensor xin = input;
   xin.pad.clear();
   layer(n, index, at_rank("conv", rank), {&xin}, std::move(a));
+  if (w.learned && earlier == conv_users_.end()) conv_users_.emplace(shared, tensors_.at(n.output(0)).layer);
 }
 
 void Translator::pool(const onnx::NodeProto& n, int index, bool is_max) {
