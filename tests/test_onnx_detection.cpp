@@ -206,6 +206,17 @@ TEST(OnnxDetection, TheRoIsOfOneImageAreConvolvedOneAtATime) {
   EXPECT_EQ(layer("mask.up").counts.macs, 192);
   EXPECT_EQ(layer("mask.resize").output, (Shape{3, 1, 8, 8}));
   EXPECT_EQ(layer("mask.resize").counts.output_elems, 192);
+  // A zero Pad of the RoIs folds into the 3x3 conv after it: [3, 4, 2, 2] out, 3 x (4 out x
+  // 2 x 2 positions x 2 in x 9 taps) = 3 x 288 = 864 MACs.
+  const std::string padded = node("pool", "RoiAlign", "x rois idx", "p", roi) + node("pad", "Pad", "p pads", "q") +
+                             node("conv", "Conv", "q w3", "y") + init("rois", "3 4") + init("idx", "3", 7) +
+                             init("w3", "4 2 3 3") +
+                             "initializer { name: \"pads\" data_type: 7 dims: 8 int64_data: 0 int64_data: 0 "
+                             "int64_data: 1 int64_data: 1 int64_data: 0 int64_data: 0 int64_data: 1 int64_data: 1 } ";
+  Model p = onnx_model(onnx_text(padded, "1 2 4 4"));
+  const Layer& conv = p.layers[p.find("conv")];
+  EXPECT_EQ(conv.output, (Shape{3, 4, 2, 2}));
+  EXPECT_EQ(conv.counts.macs, 864);
 }
 
 // MultiScaleRoIAlign's tail on 3 RoIs: the indices of a level's RoIs, [3, 1, 1, 1]

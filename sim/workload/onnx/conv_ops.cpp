@@ -44,14 +44,15 @@ void Translator::pad(const onnx::NodeProto& n) {
   if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
   // (torchvision's batch_images pads one image to a multiple of 32: nothing, when it is one)
   if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, x);
-  batch_first(n, x);
+  toml::table stacked;  // (one image's RoIs [R, C, *S]: the op reading them takes images = R)
+  stacked_item(n, x, stacked);
   const onnx::AttributeProto* mode = attr(n, "mode");
   std::optional<double> value;  // the pad value: input 2 (opset 11+) or attribute `value`
   if (has_input(n, 2)) value = constant(n, 2).scalar;
   else if (auto f = attr_float(n, "value")) value = *f;
   if ((mode && mode->s() != "constant") || value.value_or(0.0) != 0.0)
     fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
-  const size_t rank = x.shape.size() + 1;  // with the batch axis
+  const size_t rank = full_shape(x).size();  // with the batch axis
   auto symmetric = [&] {
     if (pads.size() != 2 * rank || rank < 3 || rank > 5 || pads[0] || pads[1] || pads[rank] || pads[rank + 1])
       return false;
