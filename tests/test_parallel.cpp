@@ -567,12 +567,12 @@ TEST(ParallelDataParallel, Resnet50OnEightV100sByHand) {
     EXPECT_EQ(c["link"], "scale_up");
     EXPECT_EQ(c["bytes"].get<double>(), bytes) << dtype;
     EXPECT_NEAR(c["time_s"].get<double>(), 67.6e-6 + bytes * ring, 1e-12) << dtype;
-    // The step is the single-device one at batch 256 / 8 on the V100; without overlap the
-    // whole all-reduce adds to it.
-    auto one = ridge_test::run_ridge(std::string("analyze resnet50 --hw v100 --phase training --batch 32 --dtype ") + dtype +
-                                     " --format json");
+    // The step is the single-device one at batch 256 / 8 on the system's V100 (at its fitted
+    // [efficiency]); without overlap the whole all-reduce adds to it.
+    auto one = ridge_test::run_ridge(std::string("analyze resnet50 --system dgx1-v100 --parallel dp=1 --global-batch 32 --dtype ") +
+                                     dtype + " --format json");
     ASSERT_EQ(one.status, 0) << one.err;
-    double step = nlohmann::json::parse(one.out)["totals"]["time_s"].get<double>();
+    double step = nlohmann::json::parse(one.out)["totals"]["step_s"].get<double>();
     auto t = j["totals"];
     EXPECT_NEAR(t["step_s"].get<double>(), step, 1e-12);
     EXPECT_NEAR(t["iteration_time_s"].get<double>(), step + 67.6e-6 + bytes * ring, 1e-12);
@@ -600,6 +600,31 @@ TEST(ParallelZoo, Gpt3AndLlamaParameterCounts) {
     auto r = ridge_test::run_ridge(std::string("analyze ") + model + " --format json");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(r.out)["totals"]["params"].get<int64_t>(), params) << model;
+  }
+}
+
+// Shoeybi et al. 2019 (Megatron-LM, arXiv 1909.08053), Figure 5: model-parallel weak scaling
+// on DGX-2H V100s at batch 8, sequence 1024, vocabulary 51,200, activations checkpointed:
+// 2.5B (hidden 1920, 54 layers, 20 heads) on 2 GPUs at 95% of the single-GPU baseline's
+// 39 TFLOP/s, 4.2B (2304, 64, 24) on 4 at 82%, 8.3B (3072, 72, 32) on 8 at 77%; the baseline
+// is 30% of a DGX-2H V100's peak (130 TFLOP/s). dgx1-v100's compute share is fitted on that
+// baseline only (scripts/accuracy_parallel_v100.py), so these rows are held out. As a share of
+// peak in the paper's count, 96 B s l h^2 (1 + s/6h + V/16lh) / time / GPUs / 125 TFLOP/s,
+// each within 15%.
+TEST(ParallelAccuracy, DgxOneV100FollowsMegatronLmModelParallelScaling) {
+  struct Row { int heads, hidden, layers, gpus; double efficiency; };
+  for (Row r : {Row{20, 1920, 54, 2, 0.95}, Row{24, 2304, 64, 4, 0.82}, Row{32, 3072, 72, 8, 0.77}}) {
+    auto out = ridge_test::run_ridge(
+        "analyze gpt3 --system dgx1-v100 --set model.hidden=" + std::to_string(r.hidden) + " --set model.heads=" +
+        std::to_string(r.heads) + " --set model.layers=" + std::to_string(r.layers) +
+        " --set model.seq=1024 --set model.vocab=51200 --parallel tp=" + std::to_string(r.gpus) +
+        " --global-batch 8 --microbatch 8 --recompute full --no-overlap --format json");
+    ASSERT_EQ(out.status, 0) << out.err;
+    double seconds = nlohmann::json::parse(out.out)["totals"]["iteration_time_s"].get<double>();
+    double h = r.hidden, l = r.layers;
+    double flops = 96 * 8 * 1024 * l * h * h * (1 + 1024 / (6 * h) + 51200 / (16 * l * h));
+    double share = flops / seconds / r.gpus / 125e12;
+    EXPECT_NEAR(share / (r.efficiency * 0.30), 1, 0.15) << r.gpus << " GPUs: " << share;
   }
 }
 
