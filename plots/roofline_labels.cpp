@@ -85,6 +85,7 @@ void place_diagonal_labels(Placing& P) {
   for (double d = 0.05; d < 0.5; d += 0.05) along.insert(along.end(), {0.5 - d, 0.5 + d});
   for (size_t h = 0; h < P.scene.hw.size(); ++h)
     for (const Diagonal& d : P.scene.hw[h].diags) {
+      if (&d == &P.scene.hw[h].diags.front() && !P.scene.dram_key.empty()) continue;  // named in the key
       double ax = f.to_in_x(d.x0), ay = f.to_in_y(d.bandwidth * d.x0);
       double bx = f.to_in_x(d.x1), by = f.to_in_y(d.bandwidth * d.x1);
       auto try_at = [&](const std::string& text, double t, double side) {

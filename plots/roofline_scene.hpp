@@ -69,6 +69,11 @@ struct Scene {
   // One hardware whose run roof has no room for its label in the plot: the key names it
   // ("roof: bf16 230 TFLOP/s"); empty otherwise.
   std::string roof_key;
+  // One hardware whose DRAM diagonal has no room for its label by the line (between the
+  // L2 and link diagonals of a parallel plan in a column): the key names it with the
+  // thick line it shares with the roof ("HBM2e 1.29 TB/s"; with the roof_key, in its
+  // entry), and the plot leaves it unlabelled; empty otherwise.
+  std::string dram_key;
 };
 
 // The key's entry for launch-bound layers' square markers.
