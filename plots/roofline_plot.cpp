@@ -209,7 +209,7 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   g << plot_command(scene, L, blocks, layer_block, leader_block, key_texts, sized);
 
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
-  if (run_only(L.roof_labels))
+  if (L.other_roofs_hidden)
     bundle.notes.push_back("only the run's roof is drawn: the figure has no room to name the other dtypes' roofs");
   const size_t placed = L.layer_labels.size();
   if (placed < L.layers_wanted)

@@ -183,6 +183,24 @@ TEST(PlotRooflineGeometry, ParallelPlanAcrossNodesFitsAColumn) {
   }
 }
 
+// Three GPUs in a journal column (as .tex in IEEEtran): the key names each run roof in
+// its entry ("v100: ..."), and the other dtypes' roofs, which nothing names, are not
+// drawn (round two left a dozen faint unnamed stubs above the roofs); the .dat's "other
+// roofs" block of each device (8h + 1) holds no line.
+TEST(PlotRooflineGeometry, AnOverlayInAColumnDrawsOnlyTheRoofsItsKeyNames) {
+  const Case c = cases().back();
+  Timed t = timed(c);
+  const RooflineRequest req{.model = &t.model, .settings = c.settings, .runs = t.runs, .labels = 8};
+  const PlotStyle column = make_style("f.tex", {"column", "", {}, "", {}});
+  expect_clear(roofline_geometry(req, column));
+  const PlotBundle b = roofline_plot(req, column, "roof");
+  const auto blocks = test::data_blocks(b.files[1].content);
+  for (size_t h = 0; h < 3; ++h) {
+    EXPECT_NE(b.files[0].content.find(c.hws[h] + ": "), std::string::npos) << c.hws[h] << " has no key entry";
+    for (const auto& row : blocks.at(h * 8 + 1)) EXPECT_EQ(row.at(0), "NaN") << c.hws[h] << ": an unnamed roof is drawn";
+  }
+}
+
 // llama-2-7b decode on an A100 at the default size: both ridge labels in the long form
 // ("HBM2e ridge 158 FLOP/B"), which fits under the fp64 roof that crosses its line.
 TEST(PlotRooflineGeometry, RidgeLabelsLongWhereTheyFit) {
