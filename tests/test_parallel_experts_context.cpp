@@ -99,7 +99,9 @@ TEST(ExpertParallel, ImbalanceScalesTheBusiestRanksExpertTimeByHand) {
   EXPECT_NEAR(stage(1.5, Recompute::full).stage_backward_s, 1.152, 1e-12);
   // The all-to-alls: the rank's 1024 tokens x 4096 x top-2 x 2 B = 16,777,216 B, x 1.5.
   for (const CollectiveRow& r : busy.collectives) {
-    if (r.group == "ep") EXPECT_EQ(r.cost.bytes, 1.5 * 16777216.0);
+    if (r.group == "ep") {
+      EXPECT_EQ(r.cost.bytes, 1.5 * 16777216.0);
+    }
   }
 }
 

@@ -62,9 +62,11 @@ void expect_key_under_axis_title(const std::string& gp, const PlotStyle& style) 
     EXPECT_GE(k.x, 0) << k.text;
     EXPECT_LE(k.x + style.text_width_in(k.text), style.width_in) << k.text << " runs off the figure";
     EXPECT_GE(k.y, 0) << k.text;
-    for (const Placed& o : key)
-      if (&o != &k && std::abs(o.y - k.y) < 1e-6 && o.x > k.x)
+    for (const Placed& o : key) {
+      if (&o != &k && std::abs(o.y - k.y) < 1e-6 && o.x > k.x) {
         EXPECT_LT(k.x + style.text_width_in(k.text), o.x - 0.2) << k.text << " meets " << o.text;
+      }
+    }
   }
 }
 
