@@ -58,20 +58,26 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   p.interleave = v.interleave;
   p.overlap = !v.no_overlap;
   p.expert_imbalance = v.expert_imbalance;
-  if (v.gpus && *v.gpus != p.devices())
-    throw InputError({}, "--gpus " + std::to_string(*v.gpus) + " is not tp x pp x dp x cp = " + std::to_string(p.devices()),
-                     "make the degrees multiply to the device count");
+  check_device_count(v.gpus, p);
   return p;
 }
 
-SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw) {
+void check_device_count(const boost::optional<int64_t>& gpus, const ParallelPlan& plan) {
+  if (gpus && *gpus != plan.devices())
+    throw InputError({}, "--gpus " + std::to_string(*gpus) + " is not tp x pp x dp x cp = " + std::to_string(plan.devices()),
+                     "make the degrees multiply to the device count");
+}
+
+SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw) { return plan_system(v.system, hw); }
+
+SystemSpec plan_system(const std::string& system, const HardwareOptionValues& hw) {
   if (!hw.hw.empty()) throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   for (const std::string& set : hw.sets)
     if (set.rfind("model.", 0) != 0)
       throw InputError({}, "--set " + set + ": with --parallel only model.NAME=VALUE applies", "the system descriptor sets the device");
   if (hw.efficiency != "calibrated" && hw.efficiency != "none")
     throw InputError({}, "--efficiency: unknown choice '" + hw.efficiency + "'", "use calibrated or none");
-  return load_system(v.system.empty() ? "dgx-a100" : v.system, hw.efficiency == "none");
+  return load_system(system.empty() ? "dgx-a100" : system, hw.efficiency == "none");
 }
 
 namespace {
