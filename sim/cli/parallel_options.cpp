@@ -135,9 +135,15 @@ TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptio
 void reject_single_device_options(const po::variables_map& given) {
   for (const char* option : {"batch", "dtype", "phase", "optimizer", "precision", "seq", "context", "kv-dtype",
                              "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
-    if (given.count(option) && !given[option].defaulted())
-      throw InputError({}, std::string("--") + option + " does not apply to a parallel plan",
-                       "a plan trains in bf16 (fp16 on a device without bf16) mixed precision with Adam; its batch is --global-batch and --microbatch");
+    if (given.count(option) && !given[option].defaulted()) {
+      const std::string name = option;
+      const bool serving = name == "phase" || name == "context" || name == "kv-dtype";
+      throw InputError({}, "--" + name + " does not apply to a parallel plan",
+                       serving ? "a plan trains; prefill and decode on many devices: ridge generate MODEL --system S "
+                                 "--parallel tp=T[,pp=P][,dp=E,ep=E] --prompt P --gen G"
+                               : "a plan trains in bf16 (fp16 on a device without bf16) mixed precision with Adam; its batch "
+                                 "is --global-batch and --microbatch");
+    }
 }
 
 int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,
