@@ -17,8 +17,8 @@
 //   bytes = tokens in the step x hidden x dtype bytes x top_k
 // per device (tokens: batch x prompt in the prefill, batch in a decode step), the count
 // Megatron-LM's MoEAlltoAllTokenDispatcher and DeepSpeed-MoE's inference (Rajbhandari et
-// al. 2022, arXiv 2201.05596, section 5) move: one copy of a token per chosen expert;
-// (ep - 1)/ep of it leaves the device (collectives.hpp's all-to-all).
+// al. 2022, arXiv 2201.05596; its expert-parallel all-to-all) move: one copy of a token
+// per chosen expert; (ep - 1)/ep of it leaves the device (collectives.hpp's all-to-all).
 #pragma once
 
 #include <cstdint>
