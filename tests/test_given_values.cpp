@@ -29,6 +29,8 @@ const GivenValue kGivenValues[] = {
     {"plot roofline mlp --hw v100 --output no-such-folder/o.png --font-size 0", "--font-size must be between 4 and 72 points (got 0)"},
     {"plan gpt3 --system dgx-a100 --gpus 8 --global-batch 8 --seq 0", "plan: --seq must be positive (got 0)"},
     {"analyze gpt3 --system dgx-a100 --parallel tp=8 --gpus 0", "--gpus 0 is not tp x pp x dp x cp = 8"},
+    {"generate llama-2-70b --prompt 8 --gen 2 --system dgx-h100 --parallel tp=4 --gpus 0", "--gpus 0 is not tp x pp x dp x cp = 4"},
+    {"analyze gpt3 --system dgx-a100 --parallel tp=8 --gpus 16", "--gpus 16 is not tp x pp x dp x cp = 8"},
     {"analyze gpt3 --system dgx-a100 --parallel tp=8 --global-batch 0", "--global-batch must be a positive number of sequences (got 0)"},
     {"compare mlp --hw v100 --phase training --epochs 0", "a training run needs --epochs > 0"},
     {"compare mlp --hw v100 --phase training --dataset-size 0", "a training run needs --epochs > 0"},

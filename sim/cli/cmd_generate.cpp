@@ -12,7 +12,9 @@
 #include "sim/cli/run_options.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/generation.hpp"
+#include "sim/cli/parallel_options.hpp"
 #include "sim/parallel/parallel_plan.hpp"
+#include "sim/parallel/plan_check.hpp"
 #include "sim/parallel/serving_communication.hpp"
 #include "sim/parallel/system_reader.hpp"
 #include "sim/views/generate_report.hpp"
@@ -36,20 +38,29 @@ const CommandHelp kHelp = {
      "ridge generate mistral-7b --hw l4 --dtype fp16 --weight-dtype int4 --prompt 128 --gen 128 --overhead graph",
      "ridge generate llama-2-70b --system dgx-h100 --parallel tp=4 --prompt 1024 --gen 256"}};
 
-// The plan's tp and pp (dp and ep must be 1: generate serves one replica), checked
-// against the model's heads and layers.
-ParallelPlan serving_plan(const std::string& text, const TransformerParams& shape) {
+// The plan's tp, pp and ep, checked against the model's heads, layers and experts and
+// the system's devices (check_plan). Serving is one replica: dp must be 1, or equal ep
+// (each ep rank runs the attention of its own batch and holds experts / ep); cp is a
+// training split; tp with ep is not modelled (Megatron-LM needs sequence parallelism for
+// it, which a decode step of a few tokens cannot split).
+ParallelPlan serving_plan(const std::string& text, boost::optional<int64_t> gpus, const TransformerParams& shape,
+                          const SystemSpec& system, const std::string& model) {
   ParallelPlan p;
   parse_parallel_degrees(text, p);
-  if (p.dp != 1 || p.ep != 1)
-    throw InputError({}, "--parallel " + text + ": generate serves one replica, so dp and ep must be 1",
+  if (p.cp != 1)
+    throw InputError({}, "--parallel " + text + ": generate does not split the sequence, so cp must be 1",
+                     "context parallelism is a training plan's (ridge analyze --parallel ...,cp=C)");
+  if (p.ep == 1 && p.dp != 1)
+    throw InputError({}, "--parallel " + text + ": generate serves one replica, so dp must be 1",
                      "e.g. --parallel tp=4,pp=2; replicas multiply the tokens/s");
-  if (shape.heads % p.tp != 0)
-    throw InputError({}, "--parallel " + text + ": tp=" + std::to_string(p.tp) + " does not divide the " +
-                             std::to_string(shape.heads) + " attention heads", "tp must divide the heads");
-  if (shape.layers % p.pp != 0)
-    throw InputError({}, "--parallel " + text + ": pp=" + std::to_string(p.pp) + " does not divide the " +
-                             std::to_string(shape.layers) + " layers", "pp must divide the layers");
+  if (p.ep > 1 && p.dp != p.ep)
+    throw InputError({}, "--parallel " + text + ": with ep=" + std::to_string(p.ep) + " generate needs dp=" + std::to_string(p.ep) +
+                             " (got dp=" + std::to_string(p.dp) + ")",
+                     "each expert-parallel rank serves its own --batch (data-parallel attention), e.g. --parallel dp=8,ep=8");
+  if (p.ep > 1 && p.tp > 1)
+    throw InputError({}, "--parallel " + text + ": tp with ep is not modelled for serving", "use tp=1 with ep, e.g. --parallel dp=8,ep=8");
+  check_device_count(gpus, p);
+  check_plan(p, shape, system, model);
   return p;
 }
 
@@ -82,38 +93,33 @@ void write_generation(const Model& model, const RunSettings& settings, const Har
   });
 }
 
-// One device of a tp x pp serving plan: the model read with [params] tp set (one rank's
-// heads, KV heads and linear shards), timed on the system's device, plus the plan's
-// all-reduces and sends; the fit check holds one stage's layers (layers / pp).
-int run_parallel_generate(const std::string& model_arg, const std::string& parallel, const std::string& system_name,
-                          const HardwareOptionValues& hwo, const RunSettings& settings, const GenerationRequest& req,
-                          const OutputOptionValues& out) {
-  for (const std::string& set : hwo.sets)
-    if (set.rfind("model.", 0) != 0)
-      throw InputError({}, "--set " + set + ": with --parallel only model.NAME=VALUE applies", "the system descriptor sets the device");
-  if (hwo.efficiency != "calibrated" && hwo.efficiency != "none")
-    throw InputError({}, "--efficiency: unknown choice '" + hwo.efficiency + "'", "use calibrated or none");
+// One device of a tp x pp x ep serving plan: the model read with [params] tp (and ep)
+// set (one rank's heads, KV heads, linear shards and experts), timed on the system's
+// device at its own achievable roofs (serving_device: the system's [efficiency] is a
+// training fit), plus the plan's all-reduces, sends and all-to-alls; the fit check holds
+// one stage's layers (layers / pp).
+int run_parallel_generate(const std::string& model_arg, const std::string& parallel, boost::optional<int64_t> gpus,
+                          const std::string& system_name, const HardwareOptionValues& hwo, const RunSettings& settings,
+                          const GenerationRequest& req, const OutputOptionValues& out) {
   OutputFormat format = to_output_format(out, kFormats);
-  SystemSpec system = load_system(system_name.empty() ? "dgx-a100" : system_name, hwo.efficiency == "none");
+  SystemSpec system = plan_system(system_name, hwo);
   std::vector<ParamOverride> overrides = model_overrides(hwo);
   TransformerParams shape = transformer_params(model_arg, overrides);
-  ParallelPlan plan = serving_plan(parallel, shape);
-  if (plan.devices() > system.total_devices())
-    throw InputError({}, "--parallel " + parallel + " takes " + std::to_string(plan.devices()) + " devices, more than the " +
-                             std::to_string(system.total_devices()) + " of system '" + system.id + "'",
-                     "use smaller degrees or a larger system");
+  ParallelPlan plan = serving_plan(parallel, gpus, shape, system, model_arg);
   std::vector<ParamOverride> rank = with_param(overrides, "tp", plan.tp);
+  if (plan.ep > 1) rank = with_param(rank, "ep", plan.ep);
   Model prefill_model = load_model(model_arg, rank, {}, req.prompt);
   Model decode_model = load_model(model_arg, rank, {}, 1);
-  const HardwareModel& hw_model = select_hardware_model(system.device, "");
-  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, req, system.device, hw_model);
+  const HardwareSpec& device = system.serving_device;
+  const HardwareModel& hw_model = select_hardware_model(device, "");
+  GenerationResult g = simulate_generation(prefill_model, decode_model, settings, req, device, hw_model);
   std::vector<ParamOverride> stage = with_param(rank, "layers", shape.layers / plan.pp);
   require_generation_fit(load_model(model_arg, stage, {}, req.prompt), load_model(model_arg, stage, {}, 1), settings, req,
-                         system.device, hw_model);
-  add_serving_communication(g, serving_communication(system, plan.tp, plan.pp, shape, settings.batch, req.prompt,
+                         device, hw_model);
+  add_serving_communication(g, serving_communication(system, plan, shape, settings.batch, req.prompt,
                                                      static_cast<double>(dtype_bytes(settings.dtype))),
-                            plan.tp, plan.pp);
-  write_generation(prefill_model, settings, system.device, g, out, format);
+                            plan);
+  write_generation(prefill_model, settings, device, g, out, format);
   return 0;
 }
 }  // namespace
@@ -138,9 +144,12 @@ int run_generate(const Args& args) {
       "overhead", po::value(&run.overhead)->default_value(run.overhead), "launch overhead: kernel | graph | none");
   weight_only_options(runs, run);
   std::string parallel, system_name;
+  boost::optional<int64_t> gpus;
   po::options_description par("Parallel serving (a transformer with [params] layers, hidden, heads, tp)");
-  par.add_options()("parallel", po::value(&parallel), "tp=T,pp=P: tensor- and pipeline-parallel degrees (instead of --hw)")(
-      "system", po::value(&system_name), "with --parallel: system descriptor (ridge list systems); default dgx-a100");
+  par.add_options()("parallel", po::value(&parallel),
+                    "tp=T,pp=P[,dp=E,ep=E]: tensor-, pipeline- and expert-parallel degrees (instead of --hw)")(
+      "system", po::value(&system_name), "with --parallel: system descriptor (ridge list systems); default dgx-a100")(
+      "gpus", po::value(&gpus), "with --parallel: devices the run takes (must equal tp x pp x dp)");
   po::options_description visible;
   visible.add(general).add(runs).add(par).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false, false));
   po::positional_options_description pos;
@@ -148,8 +157,8 @@ int run_generate(const Args& args) {
   po::variables_map vm;
   if (!parse_command_line(args, visible, pos, vm, kHelp)) return 0;
   if (model_arg.empty()) throw InputError({}, "generate: which model?", "ridge generate llama-2-7b --hw a100 --prompt 512 --gen 128");
-  if (!system_name.empty() && parallel.empty())
-    throw InputError({}, "--system needs --parallel", "e.g. --parallel tp=4");
+  if ((!system_name.empty() || gpus) && parallel.empty())
+    throw InputError({}, std::string(gpus ? "--gpus" : "--system") + " needs --parallel", "e.g. --parallel tp=4");
   if (!parallel.empty() && !hwo.hw.empty())
     throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   if (hwo.hw.empty() && parallel.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
@@ -160,7 +169,8 @@ int run_generate(const Args& args) {
   run.phase = "prefill";  // validates batch, dtype and kv-dtype as a prefill run
   run.seq = prompt;
   RunSettings settings = to_run_settings(run);
-  if (!parallel.empty()) return run_parallel_generate(model_arg, parallel, system_name, hwo, settings, {prompt, gen}, out);
+  if (!parallel.empty())
+    return run_parallel_generate(model_arg, parallel, gpus, system_name, hwo, settings, {prompt, gen}, out);
   SelectedHardware hw = *to_hardware(hwo);
   std::vector<ParamOverride> overrides = model_overrides(hwo);
   Model prefill_model = load_model(model_arg, overrides, to_onnx_options(run), prompt);

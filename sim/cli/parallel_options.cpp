@@ -58,20 +58,26 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v) {
   p.interleave = v.interleave;
   p.overlap = !v.no_overlap;
   p.expert_imbalance = v.expert_imbalance;
-  if (v.gpus && *v.gpus != p.devices())
-    throw InputError({}, "--gpus " + std::to_string(*v.gpus) + " is not tp x pp x dp x cp = " + std::to_string(p.devices()),
-                     "make the degrees multiply to the device count");
+  check_device_count(v.gpus, p);
   return p;
 }
 
-SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw) {
+void check_device_count(const boost::optional<int64_t>& gpus, const ParallelPlan& plan) {
+  if (gpus && *gpus != plan.devices())
+    throw InputError({}, "--gpus " + std::to_string(*gpus) + " is not tp x pp x dp x cp = " + std::to_string(plan.devices()),
+                     "make the degrees multiply to the device count");
+}
+
+SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw) { return plan_system(v.system, hw); }
+
+SystemSpec plan_system(const std::string& system, const HardwareOptionValues& hw) {
   if (!hw.hw.empty()) throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   for (const std::string& set : hw.sets)
     if (set.rfind("model.", 0) != 0)
       throw InputError({}, "--set " + set + ": with --parallel only model.NAME=VALUE applies", "the system descriptor sets the device");
   if (hw.efficiency != "calibrated" && hw.efficiency != "none")
     throw InputError({}, "--efficiency: unknown choice '" + hw.efficiency + "'", "use calibrated or none");
-  return load_system(v.system.empty() ? "dgx-a100" : v.system, hw.efficiency == "none");
+  return load_system(system.empty() ? "dgx-a100" : system, hw.efficiency == "none");
 }
 
 namespace {
@@ -130,9 +136,15 @@ ParallelPlanRun run_parallel_plan(const std::string& model, const ParallelOption
 void reject_single_device_options(const po::variables_map& given) {
   for (const char* option : {"batch", "dtype", "phase", "optimizer", "precision", "seq", "context", "kv-dtype",
                              "weight-dtype", "data-on", "overhead", "checkpoint", "hw-model", "columns"})
-    if (given.count(option) && !given[option].defaulted())
-      throw InputError({}, std::string("--") + option + " does not apply to a parallel plan",
-                       "a plan trains in bf16 (fp16 on a device without bf16) mixed precision with Adam; its batch is --global-batch and --microbatch");
+    if (given.count(option) && !given[option].defaulted()) {
+      const std::string name = option;
+      const bool serving = name == "phase" || name == "context" || name == "kv-dtype";
+      throw InputError({}, "--" + name + " does not apply to a parallel plan",
+                       serving ? "a plan trains; prefill and decode on many devices: ridge generate MODEL --system S "
+                                 "--parallel tp=T[,pp=P][,dp=E,ep=E] --prompt P --gen G"
+                               : "a plan trains in bf16 (fp16 on a device without bf16) mixed precision with Adam; its batch "
+                                 "is --global-batch and --microbatch");
+    }
 }
 
 int write_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw,

@@ -35,6 +35,9 @@ ParallelPlan to_parallel_plan(const ParallelOptionValues& v);
 // The system --system names (default dgx-a100), after checking that the hardware options
 // given are ones a plan reads (--set model.NAME=V, --efficiency).
 SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues& hw);
+SystemSpec plan_system(const std::string& system, const HardwareOptionValues& hw);
+// --gpus, where given, must be the plan's devices (tp x pp x dp x cp): an InputError otherwise.
+void check_device_count(const boost::optional<int64_t>& gpus, const ParallelPlan& plan);
 // The plan of a model that is not a transformer (data parallelism only): tp, pp or ep above
 // 1, or an option only a transformer's plan or a single device reads, is an InputError.
 ParallelPlan data_parallel_plan(const std::string& model, const ParallelOptionValues& v, const po::variables_map& given);

@@ -48,11 +48,15 @@ struct GenerationResult {
   std::string hardware_model;         // the hardware model's registry name
   RunResult prefill;                  // the prefill step, per layer
   RunResult mean_step;                // the decode step at the mean context, per layer
-  // A tensor- / pipeline-parallel run (generate --parallel, sim/parallel/
-  // serving_communication): the times above are one device's, communication included.
-  int64_t tp = 1, pp = 1;
+  // A tensor- / pipeline- / expert-parallel run (generate --parallel, sim/parallel/
+  // serving_communication): the times above are one device's, communication included;
+  // with ep > 1 the batch is one of the ep ranks' (each serves its own).
+  int64_t tp = 1, pp = 1, ep = 1;
   double prefill_communication_s = 0;      // in ttft_s
   double decode_step_communication_s = 0;  // in every decode step
+  double decode_all_to_all_bytes = 0;      // ep > 1: one dispatch (or combine) of a decode step, per device
+  double decode_all_to_all_s = 0;          // its time; 2 x layers of them a step
+  bool parallel() const { return tp * pp * ep > 1; }
 };
 
 // `prefill_model` is the model read at `request.prompt` tokens, `decode_model` at one

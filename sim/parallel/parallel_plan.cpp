@@ -59,7 +59,9 @@ std::string plan_label(const ParallelPlan& p) {
   if (p.cp > 1) s += " cp" + std::to_string(p.cp);
   if (p.ep > 1) s += " ep" + std::to_string(p.ep);
   if (p.sequence_parallel) s += " sp";
-  s += " mb" + std::to_string(p.microbatch) + " zero" + std::to_string(p.zero) + " " + std::string(recompute_name(p.recompute));
+  s += " mb" + std::to_string(p.microbatch);
+  if (p.zero > 0) s += " ZeRO-" + std::to_string(p.zero);
+  if (p.recompute != Recompute::none) s += " " + std::string(recompute_name(p.recompute)) + " recompute";
   if (p.interleave > 1) s += " v" + std::to_string(p.interleave);
   if (p.expert_imbalance != 1) s += " imbalance " + format_fixed(p.expert_imbalance, 2);
   return s;

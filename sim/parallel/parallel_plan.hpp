@@ -47,7 +47,8 @@ struct ParallelPlan {
 // "tp=8,pp=8,dp=1" (keys tp, pp, dp, ep, cp in any order, each at most once, each >= 1);
 // a bad text is an InputError naming --parallel.
 void parse_parallel_degrees(const std::string& text, ParallelPlan& plan);
-// "tp8 pp8 dp1 [cp2 ep4] sp mb1 zero1 selective v3": one plan in one short line.
+// "tp8 pp8 dp1 [cp2 ep4] sp mb1 ZeRO-1 selective recompute v3": one plan in one short
+// line; the defaults (ZeRO-0, no recomputation, no interleaving, uniform routing) are left out.
 std::string plan_label(const ParallelPlan& plan);
 
 }  // namespace ridge

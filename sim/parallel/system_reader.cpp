@@ -110,6 +110,7 @@ SystemSpec system_from_text(const std::string& text, const std::string& file, co
   s.scale_out.bandwidth_Bps = static_cast<double>(s.nics_per_domain) * s.nic_Bps /
                               static_cast<double>(s.devices_per_domain) / s.oversubscription;
   s.device = load_hardware(s.device_id);
+  s.serving_device = s.device;
   if (const toml::table* eff = r.optional_table("efficiency")) {
     TomlFields e(*eff, file, "efficiency");
     known_keys(e, {"compute", "memory", "source"});
@@ -143,6 +144,7 @@ SystemSpec load_system(const std::string& arg, bool pure) {
   SystemSpec s = system_from_text(*text, path, arg);
   if (pure) {
     s.device.drop_efficiency();
+    s.serving_device.drop_efficiency();
     s.efficiency_source.clear();
   }
   return s;

@@ -31,7 +31,11 @@ struct SystemSpec {
   std::string name;
   std::string source;
   std::string device_id;  // a shipped configs/hw name
-  HardwareSpec device;
+  HardwareSpec device;          // for training: the system's [efficiency], where it has one, replaces the device's
+  // For serving (generate): the device at its own descriptor's achievable roofs, as --hw
+  // gives it. A system's [efficiency] is a fit to training kernels (dgx-a100: Megatron-LM's
+  // large GEMMs), which says nothing about decode's small GEMMs and KV-cache reads.
+  HardwareSpec serving_device;
   int64_t devices_per_domain = 1;  // a scale-up domain (one node for the shipped systems)
   int64_t domains = 1;
   NetworkLevel scale_up;

@@ -42,14 +42,23 @@ std::string generate_text(const Model& model, const RunSettings& s, const Hardwa
   if (g.joules_per_token)
     t += "- energy: " + format_joules(*g.joules_per_token) + " per generated token, " + format_count(*g.average_power_w) +
          " W average (estimate: the descriptor's [power] and per-operation energies)\n";
-  if (g.tp * g.pp > 1)
-    t += "- one device of tp " + std::to_string(g.tp) + " x pp " + std::to_string(g.pp) + ": communication " +
-         format_seconds(g.prefill_communication_s) + " of the time to first token, " +
-         format_seconds(g.decode_step_communication_s) + " of every decode step (2 all-reduces a layer" +
-         (g.pp > 1 ? ", " + std::to_string(g.pp - 1) + (g.pp > 2 ? " sends" : " send") + " between stages" : std::string()) + ")\n";
+  if (g.parallel()) {
+    std::vector<std::string> parts;
+    if (g.tp > 1) parts.push_back("2 all-reduces a layer");
+    if (g.pp > 1) parts.push_back(std::to_string(g.pp - 1) + (g.pp > 2 ? " sends" : " send") + " between stages");
+    if (g.ep > 1)
+      parts.push_back("2 all-to-alls a MoE layer, dispatch and combine, in a decode step each " +
+                      format_bytes(g.decode_all_to_all_bytes) + " in " + format_seconds(g.decode_all_to_all_s));
+    std::string what;
+    for (const std::string& p : parts) what += (what.empty() ? "" : "; ") + p;
+    t += "- one device of tp " + std::to_string(g.tp) + " x pp " + std::to_string(g.pp) +
+         (g.ep > 1 ? " x ep " + std::to_string(g.ep) + " (each ep rank serves its own batch)" : std::string()) +
+         ": communication " + format_seconds(g.prefill_communication_s) + " of the time to first token, " +
+         format_seconds(g.decode_step_communication_s) + " of every decode step (" + what + ")\n";
+  }
   t += "- KV cache at the end: " + format_bytes(static_cast<double>(g.kv_cache_bytes)) + " (" +
        std::to_string(g.prompt + g.gen - 1) + " tokens x batch " + std::to_string(g.batch) +
-       (g.tp * g.pp > 1 ? ", one device's share" : "") + ")\n";
+       (g.parallel() ? ", one device's share" : "") + ")\n";
   return wrap_lines(t);
 }
 
@@ -93,11 +102,17 @@ Json generate_json(const Model& model, const RunSettings& s, const HardwareSpec&
   j["hardware_model"] = g.hardware_model;
   std::vector<Field<GenerationResult>> fields = generate_fields();
   put_fields(j, all_fields(fields), g);
-  if (g.tp * g.pp > 1)
+  if (g.parallel()) {
     j["parallel"] = Json{{"tp", g.tp},
                          {"pp", g.pp},
+                         {"ep", g.ep},
                          {"prefill_communication_s", g.prefill_communication_s},
                          {"decode_step_communication_s", g.decode_step_communication_s}};
+    if (g.ep > 1) {
+      j["parallel"]["decode_all_to_all_bytes"] = g.decode_all_to_all_bytes;
+      j["parallel"]["decode_all_to_all_s"] = g.decode_all_to_all_s;
+    }
+  }
   return j;
 }
 

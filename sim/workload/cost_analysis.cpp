@@ -99,7 +99,9 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s, bool narrow, bool
   }
   if (e.experts > 0 && s.phase != Phase::training) {
     // The step's tokens touch some experts; each touched one's weights are read once.
-    double touched = ops::expected_experts_touched(e.experts, e.top_k, checked_mul(e.tokens, b));
+    // With expert parallelism the rank's E / ranks experts see the tokens of every rank.
+    double touched = ops::expected_experts_touched(e.experts, e.top_k, checked_product({e.tokens, b, e.ranks})) /
+                     static_cast<double>(e.ranks);
     int64_t one = narrow ? quantized_weight_bytes(e.expert_weight_elems, s.weight_format, s.dtype, s.weight_group)
                          : checked_mul(e.expert_weight_elems, size);
     r.weight_bytes = std::llround(touched * static_cast<double>(one));

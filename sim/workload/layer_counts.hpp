@@ -41,6 +41,7 @@ struct ExpertShape {
   int64_t top_k = 0;                // k experts per token
   int64_t expert_weight_elems = 0;  // weights of one expert
   int64_t tokens = 0;               // tokens per sample (the sequence the layer sees)
+  int64_t ranks = 1;                // expert-parallel ranks: this layer holds experts / ranks of them
 };
 
 struct LayerCounts {

@@ -18,6 +18,13 @@
 //   input = E + 4k + 2kh + 3kI, output = 3k + 3kI + kh + h elements per token.
 // Weights read per step depend on how many distinct experts the step's T tokens touch
 // (cost_analysis.cpp, expected_experts_touched): each touched expert's 3hI weights once.
+// Expert parallelism (optional `expert_parallel` = N, dividing E; default 1): the layer
+//   is one of N ranks that each hold E / N experts and exchange tokens by all-to-all
+//   (the communication is the parallel plan's, sim/parallel). Each rank routes its own
+//   T tokens and receives the token-expert pairs meant for its experts from all N ranks:
+//   under uniform routing N x T x k / N = T x k pairs, so macs, flops and activation
+//   traffic per token are those above; params are E / N x 3hI, and the weights a step
+//   reads are the rank's experts that the N x T tokens touch, (E / N)(1 - (1 - k/E)^(N T)).
 // Training: dX and dW through the k experts (each k x 3hI MACs per token), the gated
 // activation's backward 13kI, the weighted sum's 2kh and the router softmax's 4E-1; the
 // step reads every expert's weights and writes every gradient (a training batch routes
@@ -57,11 +64,15 @@ OpResult moe(TomlFields& a, const std::vector<Shape>& in) {
   const int64_t h = x[1], k = e.top_k, E = e.experts, t = x[0];
   e.expert_weight_elems = checked_product({3, h, inter});
   e.tokens = t;
+  e.ranks = a.positive("expert_parallel", 1);
+  if (E % e.ranks != 0)
+    a.fail("expert_parallel", "must divide num_experts = " + std::to_string(E) + " (got " + std::to_string(e.ranks) + ")",
+           "each expert-parallel rank holds num_experts / expert_parallel whole experts");
 
   OpResult r;
   r.output = x;
   LayerCounts& n = r.counts;
-  n.params = n.weight_elems = checked_mul(E, e.expert_weight_elems);
+  n.params = n.weight_elems = checked_mul(E / e.ranks, e.expert_weight_elems);
   int64_t macs = checked_mul(k, e.expert_weight_elems);
   int64_t other = (5 * E - 2) + k * (E - 1) + (2 * k - 1) + checked_product({6, k, inter}) + checked_mul(2 * k - 1, h);
   int64_t input = E + 4 * k + checked_product({2, k, h}) + checked_product({3, k, inter});
