@@ -64,11 +64,6 @@ ParallelPlan serving_plan(const std::string& text, boost::optional<int64_t> gpus
   return p;
 }
 
-std::vector<ParamOverride> with_param(std::vector<ParamOverride> o, const char* name, int64_t v) {
-  o.push_back({name, std::to_string(v), {}});
-  return o;
-}
-
 // The footprint peaks at the prefill (the prompt's activations) or at the last decode
 // step (the longest KV cache); a configuration that cannot hold either is refused.
 void require_generation_fit(const Model& prefill_model, const Model& decode_model, const RunSettings& settings,

@@ -15,11 +15,6 @@ namespace ridge::cli {
 
 namespace {
 
-std::vector<ParamOverride> with_param(std::vector<ParamOverride> o, const char* name, int64_t v) {
-  o.push_back({name, std::to_string(v), {}});
-  return o;
-}
-
 // The rows as one microbatch sees them, and the link levels they cross.
 void add_collectives(ParallelPlot& p, const SystemSpec& system, const std::vector<CollectiveRow>& rows, double microbatches,
                      double element_bytes) {

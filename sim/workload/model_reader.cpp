@@ -458,4 +458,9 @@ Model read_model_file(const std::string& path, const std::vector<ParamOverride>&
   return read_model_table(parse_toml_text(*text, path), path, overrides, tokens);
 }
 
+std::vector<ParamOverride> with_param(std::vector<ParamOverride> overrides, const char* name, int64_t value) {
+  overrides.push_back({name, std::to_string(value), {}});
+  return overrides;
+}
+
 }  // namespace ridge

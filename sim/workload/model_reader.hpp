@@ -23,6 +23,10 @@ struct ParamOverride {
   SourceLoc where;
 };
 
+// `overrides` with `NAME = value` appended, as a command sets a [params] entry for one
+// rank or stage (a plan's tp, ep or layers per stage).
+std::vector<ParamOverride> with_param(std::vector<ParamOverride> overrides, const char* name, int64_t value);
+
 // `tokens`, when given, replaces the first dimension of the input shape (the sequence
 // of a language model's token ids): prefill reads the model at its prompt length,
 // decode at one token.
