@@ -10,7 +10,8 @@
 namespace ridge {
 
 const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
-  return hw.calibration ? hw.calibration->find(work.op_class, dtype) : nullptr;
+  if (!hw.calibration) return nullptr;
+  return hw.calibration->find(work.op_class, dtype, hw.library ? library_of(work, *hw.library) : std::string());
 }
 
 int fraction_level(const std::vector<bool>& has_fraction, int level) {

@@ -112,7 +112,7 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
     const toml::table& t = *n.as_table();
     TomlFields e(t, file, "calibration class");
     for (const char* k : {"op_class", "dtype", "compute", "n_half_flops", "positions_half", "reduction_half", "overlap",
-                          "memory", "rows", "median_error_before", "median_error_after", "median_error_held_out"})
+                          "memory", "library", "rows", "median_error_before", "median_error_after", "median_error_held_out"})
       e.accept(k);
     e.reject_unknown_keys();
     std::string name = e.string("op_class");
@@ -132,10 +132,18 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
     ce.median_error_before = non_negative(e, "median_error_before");
     ce.median_error_after = non_negative(e, "median_error_after");
     ce.median_error_held_out = non_negative(e, "median_error_held_out");
-    if (!c.classes.emplace(std::make_pair(*oc, *dtype), ce).second)
-      e.fail("op_class", "'" + name + "' with dtype " + dt + " is calibrated twice", "keep one entry per class and dtype");
+    ClassKey key{*oc, *dtype, e.optional_string("library").value_or("")};
+    if (!c.classes.emplace(key, ce).second)
+      e.fail("op_class", "'" + name + "' with dtype " + dt + (key.library.empty() ? "" : " in library " + key.library) +
+                             " is calibrated twice",
+             "keep one entry per class, dtype and library");
   }
   return c;
+}
+
+std::string class_key_name(const ClassKey& key) {
+  return std::string(op_class_name(key.op_class)) + " " + std::string(dtype_name(key.dtype)) +
+         (key.library.empty() ? "" : " in " + key.library);
 }
 
 std::string conditions_text(const std::map<std::string, std::string>& conditions) {
@@ -167,8 +175,10 @@ std::string calibration_toml(const Calibration& c) {
   }
   for (const auto& [key, e] : c.classes) {
     out << "\n[[calibration.class]]\n"
-        << "op_class = \"" << op_class_name(key.first) << "\"\n"
-        << "dtype = \"" << dtype_name(key.second) << "\"\n"
+        << "op_class = \"" << op_class_name(key.op_class) << "\"\n"
+        << "dtype = \"" << dtype_name(key.dtype) << "\"\n";
+    if (!key.library.empty()) out << "library = " << toml_quoted(key.library) << "   # the kernel library [library] places it in\n";
+    out
         << "compute = " << number(e.compute) << "        # x peak at large sizes\n"
         << "n_half_flops = " << number(e.n_half_flops) << "   # half of that at this size\n";
     if (e.positions_half > 0) out << "positions_half = " << number(e.positions_half) << "   # GEMM rows (a linear layer's batch x tokens; a conv's per image)\n";

@@ -51,8 +51,20 @@ struct ClassEfficiency {
   double median_error_held_out = 0;
 };
 
+// A calibrated class: an op class in a dtype, run by one kernel library where the
+// descriptor's [library] places it (hw/kernel_library.hpp; "": the op class's own kernels).
+struct ClassKey {
+  OpClass op_class = OpClass::data_movement;
+  DType dtype = DType::fp32;
+  std::string library;
+  auto operator<=>(const ClassKey&) const = default;
+};
+
+// "conv_1x1 fp32", or "conv_1x1 fp32 in blas" where a library runs it.
+std::string class_key_name(const ClassKey& key);
+
 struct Calibration {
-  std::map<std::pair<OpClass, DType>, ClassEfficiency> classes;
+  std::map<ClassKey, ClassEfficiency> classes;
   bool cache_rule = true;  // a calibrated class's working set streams from the nearest level that holds it
   std::string data;        // the measured data set the fit used
   std::string date;        // when it was fitted (YYYY-MM-DD)
@@ -67,8 +79,8 @@ struct Calibration {
   std::map<DType, double> replaced_peaks;
   std::map<std::string, double> replaced_bandwidths;
 
-  const ClassEfficiency* find(OpClass c, DType t) const {
-    auto it = classes.find({c, t});
+  const ClassEfficiency* find(OpClass c, DType t, const std::string& library = "") const {
+    auto it = classes.find({c, t, library});
     return it == classes.end() ? nullptr : &it->second;
   }
 };

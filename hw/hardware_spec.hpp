@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/calibration.hpp"
+#include "hw/kernel_library.hpp"
 #include "hw/power_price.hpp"
 #include "sim/base/error.hpp"
 #include "sim/workload/dtype.hpp"
@@ -55,6 +56,9 @@ struct HardwareSpec {
   // Measured per-class efficiencies ([calibration]); none: the pure roofline (with the
   // [efficiency] factors above). `--efficiency none` drops it.
   std::optional<Calibration> calibration;
+  // [library]: which kernel library the framework runs each layer in (hw/kernel_library.hpp);
+  // a calibration fitted with it has a class per (op class, library). None: one per op class.
+  std::optional<KernelLibrary> library;
   DevicePower power;  // [power]: board, idle, host CPU / DRAM power (each optional)
   DevicePrice price;  // [price]: launch price, cloud price per hour (each optional)
   // How derived figures were computed, one line each, e.g.

@@ -20,6 +20,9 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.gemm_reduction = gemm_reduction[i];
   w.step_weight_bytes = step_weight_bytes[i];
   w.step_kv_bytes = step_kv_bytes[i];
+  w.batch = batch[i];
+  w.input_elements = input_elements[i];
+  w.conv = conv[static_cast<size_t>(i)];
   return w;
 }
 
@@ -28,7 +31,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   LayerWorkArrays a;
   for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.dequant_weights, &a.link_bytes,
                                &a.kernels, &a.gemm_positions, &a.gemm_reduction, &a.step_weight_bytes,
-                               &a.step_kv_bytes})
+                               &a.step_kv_bytes, &a.batch, &a.input_elements})
     col->resize(n);
   a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -46,6 +49,9 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.gemm_reduction[i] = w.gemm_reduction;
     a.step_weight_bytes[i] = w.step_weight_bytes;
     a.step_kv_bytes[i] = w.step_kv_bytes;
+    a.batch[i] = w.batch;
+    a.input_elements[i] = w.input_elements;
+    a.conv.push_back(w.conv);
   }
   return a;
 }

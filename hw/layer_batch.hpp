@@ -32,6 +32,9 @@ struct LayerWorkArrays {
   Eigen::ArrayXd gemm_reduction;
   Eigen::ArrayXd step_weight_bytes;
   Eigen::ArrayXd step_kv_bytes;
+  Eigen::ArrayXd batch;
+  Eigen::ArrayXd input_elements;
+  std::vector<ConvShape> conv;  // only the kernel-library rule reads it, layer by layer
 
   Eigen::Index size() const { return flops.size(); }
   LayerWork layer(Eigen::Index i) const;

@@ -704,6 +704,9 @@ const Case kCases[] = {
      "calibration bandwidths: 'L9' is not a memory level of this descriptor", true},
     {"hw/descriptor_reader.cpp", CAL "[calibration.peaks]\nfp64 = \"1 TFLOPS\"\n", ANALYZE_HW,
      "[calibration.peaks] fits a fp64 peak, but [compute] has none", true},
+    // hw/kernel_library.cpp: a descriptor's [library] (which kernel library runs a layer)
+    {"hw/kernel_library.cpp", HW_HEAD HW_COMPUTE HW_MEM "[library]\nframework = \"f\"\nsource = \"s\"\nconvolution = \"\"\n",
+     ANALYZE_HW, "library: 'convolution' must name a library", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"

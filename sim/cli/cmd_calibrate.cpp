@@ -97,7 +97,7 @@ int run_calibrate(const Args& args) {
     result = fit_calibration(rows, hw, model, options);
   }
 
-  if (!predictions.empty()) write_file_atomically(predictions, calibration_predictions_csv(rows, result));
+  if (!predictions.empty()) write_file_atomically(predictions, calibration_predictions_csv(hw, rows, result));
   if (!output.empty()) {
     std::ifstream in(desc.file(), std::ios::binary);
     std::stringstream text;

@@ -15,7 +15,7 @@ namespace ridge {
 
 namespace {
 
-using Key = std::pair<OpClass, DType>;
+using Key = ClassKey;
 
 // A row reduced to what the parameters act on:
 //   compute = (flops + h) x seconds_per_flop / e x (1 + P_half / positions) x (1 + K_half / reduction),
@@ -342,7 +342,8 @@ ClassEfficiency to_efficiency(const ClassFit& fit, const HardwareSpec& hw) {
 }
 
 std::string group_name(const Key& k) {
-  return "op class '" + std::string(op_class_name(k.first)) + "' (" + std::string(dtype_name(k.second)) + ")";
+  return "op class '" + std::string(op_class_name(k.op_class)) + "' (" + std::string(dtype_name(k.dtype)) +
+         (k.library.empty() ? "" : ", library " + k.library) + ")";
 }
 
 // Fits every group in `members` (indices into terms); groups smaller than the
@@ -399,6 +400,10 @@ std::vector<Terms> against(const std::vector<Terms>& terms, const Roofs& roofs) 
 
 }  // namespace
 
+ClassKey row_class(const MeasuredLayer& row, const HardwareSpec& hw) {
+  return {row.work.op_class, row.dtype, hw.library ? library_of(row.work, *hw.library) : std::string()};
+}
+
 CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
                                   const HardwareModel& model, const CalibrationOptions& options) {
   // Unit parameters for every class present give the terms the parameters scale.
@@ -414,7 +419,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     if (!hw.peak(r.dtype))
       throw InputError(r.loc, hw.id + " has no " + std::string(dtype_name(r.dtype)) + " peak to calibrate against",
                        "add it to the descriptor's [compute] or drop these rows");
-    Key key{r.work.op_class, r.dtype};
+    Key key = row_class(r, hw);
     members[key].push_back(i);
     first_row.emplace(key, r.loc);
     unit.calibration->classes[key] = ClassEfficiency{};
@@ -500,7 +505,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     const std::vector<Terms> fold_terms = against(terms, fold_roofs);
     std::map<Key, ClassFit> fit = fit_all(train, fold_terms, fold_roofs.bandwidth);
     for (size_t i : held) {
-      auto it = fit.find({rows[i].work.op_class, rows[i].dtype});
+      auto it = fit.find(row_class(rows[i], hw));
       result.rows[i].held_out_calibrated = it != fit.end();
       result.rows[i].held_out_s =
           it != fit.end() ? predict(fold_terms[i], it->second.p.array().exp().matrix(), it->second.parameters) : result.rows[i].pure_s;

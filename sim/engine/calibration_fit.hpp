@@ -52,11 +52,15 @@ struct RowPrediction {
 struct CalibrationResult {
   Calibration calibration;
   // Classes fitted but not kept: held out, they were no better than the pure roofline.
-  std::map<std::pair<OpClass, DType>, ClassEfficiency> dropped;
+  std::map<ClassKey, ClassEfficiency> dropped;
   std::vector<RowPrediction> rows;  // parallel to the measured rows
 };
 
-// Fits every (op class, dtype) in `rows`. A class with fewer than kParametersPerClass
+// The class a measured row is fitted in: its op class, dtype and, where `hw` has a
+// [library] rule, the kernel library that rule places it in (hw/kernel_library.hpp).
+ClassKey row_class(const MeasuredLayer& row, const HardwareSpec& hw);
+
+// Fits every (op class, dtype, library) in `rows`. A class with fewer than kParametersPerClass
 // rows, or a row whose dtype `hw` cannot run, is an InputError at that row.
 CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
                                   const HardwareModel& model, const CalibrationOptions& options);

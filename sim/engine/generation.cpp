@@ -50,6 +50,10 @@ LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_
   a.op_class = Eigen::ArrayXi::Constant(steps, static_cast<int>(first.op_class));
   a.gemm_positions = Eigen::ArrayXd::Constant(steps, first.gemm_positions);
   a.gemm_reduction = Eigen::ArrayXd::Constant(steps, first.gemm_reduction);
+  // Nor the batch and the convolution geometry (the kernel-library rule reads them).
+  a.batch = Eigen::ArrayXd::Constant(steps, first.batch);
+  a.input_elements = line(first.input_elements, next.input_elements);
+  a.conv.assign(static_cast<size_t>(steps), first.conv);
   return a;
 }
 

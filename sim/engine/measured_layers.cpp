@@ -94,6 +94,8 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
       for (const char* c : kStreams) any_stream = any_stream || index.count(c);
       if (!index.count("bytes") || any_stream)
         for (const char* c : kStreams) require(c);
+      if (index.count("groups"))  // a convolution's geometry, all of it (hw/kernel_library.hpp)
+        for (const char* c : {"stride", "kernel_side"}) require(c);
       continue;
     }
     SourceLoc row_loc{file, n, 1};
@@ -146,6 +148,17 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
       m.work.gemm_positions =
           whole("positions", false, 1e15) * (m.work.op_class == OpClass::linear ? static_cast<double>(m.batch) : 1.0);
     if (index.count("reduction")) m.work.gemm_reduction = whole("reduction", false, 1e15);
+    // What a descriptor's [library] rule reads (hw/kernel_library.hpp): the batch, the
+    // input's elements, and a convolution's geometry where the CSV gives it.
+    m.work.batch = static_cast<double>(m.batch);
+    m.work.input_elements = m.work.input_bytes / dtype_bytes(m.dtype);
+    const bool conv = m.work.op_class == OpClass::conv_kxk || m.work.op_class == OpClass::conv_1x1 ||
+                      m.work.op_class == OpClass::depthwise;
+    if (conv && index.count("groups")) {
+      m.work.conv.groups = static_cast<int64_t>(whole("groups", true, 1e15));
+      m.work.conv.stride = static_cast<int64_t>(whole("stride", true, 1e15));
+      m.work.conv.kernel_side = static_cast<int64_t>(whole("kernel_side", true, 1e15));
+    }
     for (size_t i = 0; i < header.size(); ++i) m.extra[header[i]] = fields[i].text;
     rows.push_back(std::move(m));
   }

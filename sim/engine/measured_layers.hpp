@@ -31,7 +31,10 @@ struct MeasuredLayer {
 // optional: batch (default 1), kernels (default 1), and for conv and linear layers the
 // GEMM's positions per sample and reduction (default 0: no shape term); the work's
 // LayerWork::gemm_positions is a linear row's batch x positions, its GEMM's rows in all
-// (a convolution's stay per image, LayerCost::gemm_rows).
+// (a convolution's stay per image, LayerCost::gemm_rows); for a convolution, the
+// geometry a descriptor's [library] rule reads: groups, stride (the largest stride or
+// dilation) and kernel_side (the smallest kernel side), the three together; without
+// them the rule places a convolution in its default library.
 std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column = "seconds");
 
 // The same from text, as if read from `file` (tests).

@@ -48,8 +48,9 @@ std::vector<std::string> preamble(const RunResult& run) {
     std::string adding;
     if (run.hardware->spec.calibration)
       for (const auto& [key, c] : run.hardware->spec.calibration->classes)
-        if (!c.overlap && key.second == run.settings.dtype)
-          adding += (adding.empty() ? "" : ", ") + std::string(op_class_name(key.first));
+        if (!c.overlap && key.dtype == run.settings.dtype)
+          adding += (adding.empty() ? "" : ", ") + std::string(op_class_name(key.op_class)) +
+                    (key.library.empty() ? "" : " in " + key.library);
     lines.push_back("time: max(compute, memory)" +
                     (adding.empty() ? std::string() : " (compute + memory for " + adding + ": calibrated, they do not overlap)") +
                     " + link + launch; share: of the step time; need BW: bytes / compute "
@@ -72,7 +73,9 @@ std::vector<std::pair<std::string, size_t>> uncalibrated_classes(const RunResult
   if (!run.hardware || !run.hardware->spec.calibration) return classes;
   for (const LayerResult& l : run.layers) {
     if (l.calibrated || (l.work.flops <= 0 && l.work.bytes() <= 0)) continue;
-    std::string name(op_class_name(l.work.op_class));
+    const std::optional<KernelLibrary>& rule = run.hardware->spec.library;
+    const std::string library = rule ? library_of(l.work, *rule) : "";
+    std::string name = std::string(op_class_name(l.work.op_class)) + (library.empty() ? "" : " in " + library);
     auto it = std::find_if(classes.begin(), classes.end(), [&](const auto& c) { return c.first == name; });
     if (it == classes.end()) classes.push_back({name, 1});
     else ++it->second;

@@ -71,14 +71,32 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
           << format_fixed(cal.bandwidths.at(m.name) / m.bandwidth_Bps, 2) << "x the descriptor's " << format_rate(m.bandwidth_Bps, "B/s") << "\n";
   if (!cal.peaks.empty() || !cal.bandwidths.empty()) out << "\n";
   ColumnTable classes;
-  classes.key_columns = 2;
-  classes.columns = {{"op class", "op_class", false}, {"dtype", "dtype", false}, {"rows", "rows"},
+  // The library column where the descriptor's [library] places layers (hw/kernel_library.hpp).
+  const bool by_library = hw.library.has_value();
+  if (by_library) {
+    size_t agree = 0, checked = 0;
+    for (const MeasuredLayer& r : rows) {
+      auto it = r.extra.find("kernel");
+      if (it == r.extra.end()) continue;
+      const std::string placed = row_class(r, hw).library;
+      agree += it->second == (placed.empty() ? "native" : placed);
+      ++checked;
+    }
+    out << wrap_lines("kernel libraries by the descriptor's [library] rule (" + hw.library->framework + "; " +
+                      hw.library->source + ")" +
+                      (checked ? ": it names the library the measurement's 'kernel' column recorded for " +
+                                     std::to_string(agree) + " of " + std::to_string(checked) + " rows"
+                               : "") +
+                      "\n\n");
+  }
+  classes.key_columns = by_library ? 3 : 2;
+  classes.columns = {{"op class", "op_class", false}, {"dtype", "dtype", false}, {"library", "library", false}, {"rows", "rows"},
                      {"compute", "compute"}, {"n_half", "n_half_flops"}, {"shape halves", "shape_halves", false},
                      {"time", "time", false}, {"pure med", "pure_median"}, {"fitted med", "fitted_median"},
                      {"held-out med", "held_out_median"}, {"held-out p90", "held_out_p90"},
                      {"memory (x level bandwidth)", "memory", false}, {"kept", "kept", false}};
-  std::map<std::pair<OpClass, DType>, std::vector<size_t>> groups;
-  for (size_t i = 0; i < rows.size(); ++i) groups[{rows[i].work.op_class, rows[i].dtype}].push_back(i);
+  std::map<ClassKey, std::vector<size_t>> groups;
+  for (size_t i = 0; i < rows.size(); ++i) groups[row_class(rows[i], hw)].push_back(i);
   std::vector<double> all_pure, all_held;
   for (const auto& [key, idx] : groups) {
     const bool dropped = result.dropped.count(key) > 0;
@@ -91,8 +109,8 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
     }
     all_pure.insert(all_pure.end(), pure.begin(), pure.end());
     all_held.insert(all_held.end(), held.begin(), held.end());
-    classes.rows.push_back({text_cell(std::string(op_class_name(key.first))), text_cell(std::string(dtype_name(key.second))),
-                            text_cell(std::to_string(idx.size())), text_cell(format_fixed(c.compute, 3)),
+    classes.rows.push_back({text_cell(std::string(op_class_name(key.op_class))), text_cell(std::string(dtype_name(key.dtype))),
+                            text_cell(key.library.empty() ? "-" : key.library), text_cell(std::to_string(idx.size())), text_cell(format_fixed(c.compute, 3)),
                             text_cell(format_count(c.n_half_flops) + " FLOP"), text_cell(shape_halves(c)),
                             text_cell(c.overlap ? "max(cmp, mem)" : "cmp + mem"), text_cell(pct(quantile(pure, 0.5))),
                             text_cell(pct(quantile(fitted, 0.5))), text_cell(pct(quantile(held, 0.5))),
@@ -100,10 +118,15 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
                             text_cell(dropped ? "no" : "yes")});
   }
   // The same columns as above, the class-only ones left blank.
-  classes.totals = {text_cell("all"), text_cell(""), text_cell(std::to_string(rows.size())), text_cell(""), text_cell(""),
+  classes.totals = {text_cell("all"), text_cell(""), text_cell(""), text_cell(std::to_string(rows.size())), text_cell(""), text_cell(""),
                     text_cell(""), text_cell(""), text_cell(pct(quantile(all_pure, 0.5))), text_cell(""),
                     text_cell(pct(quantile(all_held, 0.5))), text_cell(pct(quantile(all_held, 0.9))), text_cell(""),
                     text_cell("")};
+  if (!by_library) {
+    classes.columns.erase(classes.columns.begin() + 2);
+    for (auto& row : classes.rows) row.erase(row.begin() + 2);
+    classes.totals.erase(classes.totals.begin() + 2);
+  }
   write_text_table(classes, out);
 
   // Whole networks: every layer of a model at one batch and dtype, summed.
@@ -132,16 +155,20 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
   return out.str();
 }
 
-std::string calibration_predictions_csv(const std::vector<MeasuredLayer>& rows, const CalibrationResult& result) {
+std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
+                                        const CalibrationResult& result) {
   std::ostringstream out;
-  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept\n";
+  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept"
+      << (hw.library ? ",library" : "") << "\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const RowPrediction& p = result.rows[i];
     out << rows[i].model << ',' << rows[i].layer << ',' << op_class_name(rows[i].work.op_class) << ','
         << dtype_name(rows[i].dtype) << ',' << rows[i].batch << ',' << csv_number(rows[i].work.flops) << ','
         << csv_number(rows[i].seconds) << ',' << csv_number(p.pure_s) << ',' << csv_number(p.fitted_s) << ','
         << csv_number(p.held_out_s) << ',' << (p.held_out_calibrated ? "true" : "false") << ','
-        << (result.calibration.find(rows[i].work.op_class, rows[i].dtype) ? "true" : "false") << '\n';
+        << (result.calibration.classes.count(row_class(rows[i], hw)) ? "true" : "false");
+    if (hw.library) out << ',' << row_class(rows[i], hw).library;
+    out << '\n';
   }
   return out.str();
 }

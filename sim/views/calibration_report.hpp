@@ -16,7 +16,9 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
 
 // One line per measured row: model, layer, op_class, dtype, batch, measured_s, pure_s,
 // fitted_s, held_out_s, held_out_calibrated, class_kept (whether the written calibration
-// keeps the row's class; the input of scripts/accuracy-report).
-std::string calibration_predictions_csv(const std::vector<MeasuredLayer>& rows, const CalibrationResult& result);
+// keeps the row's class; the input of scripts/accuracy-report), and where `hw` has a
+// [library] rule the library it places the row in.
+std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
+                                        const CalibrationResult& result);
 
 }  // namespace ridge

@@ -44,6 +44,15 @@ struct ExpertShape {
   int64_t ranks = 1;                // expert-parallel ranks: this layer holds experts / ranks of them
 };
 
+// The geometry of a convolution that decides which kernel library a framework runs it in
+// (hw/kernel_library.hpp: PyTorch sends small, unstrided ones to its im2col + BLAS path).
+// groups == 0: not a convolution.
+struct ConvShape {
+  int64_t stride = 0;       // the largest stride or dilation over the spatial axes (1: unstrided)
+  int64_t kernel_side = 0;  // the smallest kernel side
+  int64_t groups = 0;
+};
+
 struct LayerCounts {
   // Per model (independent of batch).
   int64_t params = 0;        // trainable parameters this layer owns
@@ -105,6 +114,9 @@ struct LayerCounts {
   // cache (2 x kv_heads x head_dim); a run with a cache (prefill, decode) writes them
   // for each new token and reads them for each cached one, as its own `kv` stream.
   AttentionShape attention;
+
+  // Convolutions only (ConvShape above).
+  ConvShape conv;
   int64_t kv_elems_per_token = 0;
 
   // Mixture-of-experts layers only: `params` and `weight_elems` hold every expert.

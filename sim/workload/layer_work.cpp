@@ -18,6 +18,9 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     w.op_class = layer.op_class;
     w.gemm_positions = static_cast<double>(c.gemm_rows);
     w.gemm_reduction = static_cast<double>(layer.counts.gemm_reduction);
+    w.batch = static_cast<double>(costs.settings.batch);
+    w.input_elements = static_cast<double>(c.input_bytes) / dtype_bytes(costs.settings.dtype);
+    w.conv = layer.counts.conv;
     // Training adds backward and the optimizer update to the same streams: activation
     // reads (output gradient, saved tensors), activation writes (input gradient), and
     // weight-side traffic (weights, weight gradients, master weights, optimizer state).

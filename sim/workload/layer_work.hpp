@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/workload/layer_counts.hpp"
 #include "sim/workload/op_class.hpp"
 
 namespace ridge {
@@ -31,6 +32,12 @@ struct LayerWork {
   // model). 0: judge by this layer's own streams (a measured layer timed alone).
   double step_weight_bytes = 0;
   double step_kv_bytes = 0;
+  // What a framework's choice of kernel library reads (hw/kernel_library.hpp): the
+  // samples in the step, the forward input's elements over all of them, and a
+  // convolution's geometry (groups 0: not a convolution).
+  double batch = 0;
+  double input_elements = 0;
+  ConvShape conv;
 
   double bytes() const { return input_bytes + output_bytes + weight_bytes + kv_bytes; }
 };

@@ -60,6 +60,9 @@ OpResult conv(TomlFields& a, const std::vector<Shape>& in) {
   n.gemm_positions = n.output_elems / out;
   n.gemm_reduction = per_output;
   n.saves_input = true;
+  n.conv.stride = std::max(*std::max_element(s.begin(), s.end()), *std::max_element(d.begin(), d.end()));
+  n.conv.kernel_side = *std::min_element(k.begin(), k.end());
+  n.conv.groups = groups;
   return r;
 }
 
