@@ -828,6 +828,8 @@ const Case kCases[] = {
     {SR, SYS_HEAD SYS_UP SYS_OUT "oversubscription = 0.5\n", PLAN_SYS, "'oversubscription' must be between 1", true},
     {SR, SYS_HEAD SYS_UP "nccl_transport = \"nvlnk\"\n" SYS_OUT, PLAN_SYS, "'nccl_transport' must be nvlink, pcie or network (got \"nvlnk\")", true},
     {SR, SYS_HEAD SYS_UP "call_overhead = \"10 us\"\n" SYS_OUT, PLAN_SYS, "'call_overhead' needs nccl_transport", true},
+    {SR, SYS_HEAD SYS_UP SYS_OUT "nccl_host = \"arm\"\n", PLAN_SYS, "'nccl_host' must be amd or intel (got \"arm\")", true},
+    {SR, SYS_HEAD SYS_UP SYS_OUT "nccl_gpu = \"turing\"\n", PLAN_SYS, "'nccl_gpu' must be volta, ampere or hopper (got \"turing\")", true},
     {SR, "name = \"s\"\nsource = \"t\"\ndevice = \"a100\"\ndomains = 9000000\n" SYS_UP SYS_OUT, PLAN_SYS,
      "'domains' gives more than 16777216 devices", true},
     {SR, "", "RIDGE plan gpt3 --system ./none.toml --gpus 8 --global-batch 8", "no system descriptor file './none.toml'", false},
