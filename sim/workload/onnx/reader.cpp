@@ -82,6 +82,7 @@ toml::array Translator::notes() const {
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;
     notes.push_back(std::string(kSymbolicSizesNote) + sizes);
   }
+  for (const std::string& b : bounds_) notes.push_back(b);
   if (!quantized_.weights.empty() && !quantized_.activations)
     notes.push_back(std::to_string(quantized_.weights.size()) +
                     " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: the math "

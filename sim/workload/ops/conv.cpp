@@ -6,7 +6,10 @@
 //   macs = out_channels x prod(So) x (C / groups) x prod(k),
 //   params = out_channels x (C / groups) x prod(k) (+ out_channels bias),
 // flops = 2 macs (+ one bias add per output element, in the epilogue). Backward: the
-// input and the weight gradient are convolutions of the same size.
+// input and the weight gradient are convolutions of the same size. tied_to = "LAYER":
+// the weight and bias are LAYER's (one head run on every level of a feature pyramid),
+// read every pass but counted as parameters once, by LAYER; the weight viewed as
+// [out, (C / groups) x prod(k)] must be the same shape.
 #include <algorithm>
 
 #include "sim/base/checked_math.hpp"
@@ -42,8 +45,10 @@ OpResult conv(TomlFields& a, const std::vector<Shape>& in) {
   r.op_class = groups > 1 && groups == c ? OpClass::depthwise : pointwise ? OpClass::conv_1x1 : OpClass::conv_kxk;
   LayerCounts& n = r.counts;
   int64_t per_output = checked_mul(c / groups, element_count(k));  // MACs per output element
-  n.params = checked_add(checked_mul(out, per_output), bias ? out : 0);
-  n.weight_elems = n.params;
+  n.weight_elems = checked_add(checked_mul(out, per_output), bias ? out : 0);
+  n.params = a.optional_string("tied_to") ? 0 : n.weight_elems;
+  n.weight_rows = out;
+  n.weight_cols = per_output;
   n.output_elems = element_count(r.output);
   n.input_elems = element_count(x);
   n.macs = checked_mul(n.output_elems, per_output);
