@@ -68,7 +68,8 @@ std::string memory_toml(const ClassEfficiency& e) {
 Calibration read_calibration(const toml::table& table, const std::string& file, const std::vector<std::string>& levels) {
   Calibration c;
   TomlFields f(table, file, "calibration");
-  for (const char* k : {"data", "date", "method", "cache_rule", "class", "peaks", "bandwidths", "conditions"}) f.accept(k);
+  for (const char* k : {"data", "date", "method", "cache_rule", "kernel_time", "class", "peaks", "bandwidths", "conditions"})
+    f.accept(k);
   f.reject_unknown_keys();
   if (const toml::table* peaks = f.optional_table("peaks")) {
     TomlFields p(*peaks, file, "calibration peaks");
@@ -102,6 +103,7 @@ Calibration read_calibration(const toml::table& table, const std::string& file, 
   c.date = f.string("date");
   c.method = f.optional_string("method").value_or("");
   c.cache_rule = f.boolean("cache_rule", true);
+  c.kernel_time_s = read_optional_quantity(f, "kernel_time", Quantity::time).value_or(0.0);
   // No class: a fit that kept none (each was no better than the pure roofline held out),
   // which ridge calibrate writes as such; every class then keeps the pure roofline.
   const toml::array* classes = f.optional_array("class");
@@ -159,6 +161,9 @@ std::string calibration_toml(const Calibration& c) {
       << "date = " << toml_quoted(c.date) << "\n"
       << "method = " << toml_quoted(c.method) << "\n"
       << "cache_rule = " << (c.cache_rule ? "true" : "false") << "\n";
+  if (c.kernel_time_s > 0)
+    out << "kernel_time = \"" << format_fixed(c.kernel_time_s * 1e6, 3)
+        << " us\"   # fitted fixed time per kernel of a calibrated class (replaces [overhead] kernel_launch)\n";
   if (!c.conditions.empty()) {
     out << "[calibration.conditions]   # what the measurements were taken under (the CSV's '# conditions:')\n";
     for (const auto& [key, value] : c.conditions) out << toml_quoted(key) << " = " << toml_quoted(value) << "\n";

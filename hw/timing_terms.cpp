@@ -42,7 +42,7 @@ LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dt
   t.compute_s = work.flops > 0 && peak > 0 ? flops / peak : 0;
   if (work.link_bytes > 0) require_link(hw);
   t.link_s = work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
-  t.overhead_s = work.kernels * hw.kernel_launch_s;
+  t.overhead_s = work.kernels * (cal && hw.calibration->kernel_time_s > 0 ? hw.calibration->kernel_time_s : hw.kernel_launch_s);
   t.dequant_s = work.dequant_weights * dequant_seconds_per_weight(hw, dtype);
   t.required_input_Bps = required(work.input_bytes, t.compute_s);
   t.required_output_Bps = required(work.output_bytes, t.compute_s);

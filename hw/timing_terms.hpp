@@ -13,7 +13,8 @@ namespace ridge {
 // compute_s = flops / (peak[dtype] x compute_efficiency), or calibrated
 // (flops + n_half) / (peak x compute), i.e. flops / attainable_flops_per_s; link_s = link_bytes / link
 // bandwidth (0 when the hardware has no link: data on a host is already in its DRAM);
-// overhead_s = kernels x kernel_launch_s; required bandwidth per stream = bytes /
+// overhead_s = kernels x kernel_launch_s (a calibrated class's: the calibration's kernel_time
+// where it has one); required bandwidth per stream = bytes /
 // compute_s (infinite when bytes move but nothing is computed). `dtype` must be supported.
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 

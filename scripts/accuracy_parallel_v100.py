@@ -7,7 +7,8 @@ baseline, 39 TFLOP/s, is "30% of peak", so a peak of 130 TFLOP/s).
 One factor is fitted: dgx1-v100.toml [efficiency] compute, the V100's achievable share of
 peak compute in 2019's Megatron-LM, on the single-GPU 1.2B baseline only. The memory share
 is not fitted: DeepBench's measured V100 fp16 GEMMs (the HBM2 share of configs/hw/
-v100-calibrated.toml's fp16 linear class). Held out: the model-parallel weak scaling of the
+v100-calibrated.toml's fp16 linear class in its per-class fit, before 2026-11-26; the
+shared-term fit since gives 0.715). Held out: the model-parallel weak scaling of the
 paper's Figure 5 (2.5B on 2, 4.2B on 4, 8.3B on 8 GPUs, batch 8) and the three runs of its
 Table 2 (355M on 64 GPUs, 2.5B on 128, 8.3B on 512; global batch 512, 64-way data parallel).
 
@@ -97,7 +98,8 @@ def section(ridge, temp_system):
            f"Fitted: one factor of `{SYSTEM}` `[efficiency]`, the V100's achievable share of peak compute in 2019's "
            f"Megatron-LM, **{shipped}**, on the 1.2B single-GPU baseline only (39 TFLOP/s). Not fitted: the share "
            f"of peak memory bandwidth, **{memory}**, DeepBench's measured V100 fp16 GEMMs (the HBM2 share of "
-           "`configs/hw/v100-calibrated.toml`'s fp16 linear class). **Held out: every other row.** Pure: the "
+           "`configs/hw/v100-calibrated.toml`'s fp16 linear class in its per-class fit, before 2026-11-26; the "
+           "shared-term fit shipped since gives 0.715). **Held out: every other row.** Pure: the "
            "datasheet peaks (`--efficiency none`), where ridge was before this fit.", "",
            "| model | heads | hidden | layers | GPUs | plan | published share of peak | pure | pure error | "
            "fitted | fitted error | held out |",

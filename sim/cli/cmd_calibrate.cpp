@@ -59,7 +59,7 @@ const CommandHelp kHelp = {
 
 int run_calibrate(const Args& args) {
   std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
-  bool quiet = false, fit_peaks = false;
+  bool quiet = false, fit_peaks = false, shared = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (columns: docs/guide/calibrate.md)")(
       "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
@@ -71,7 +71,10 @@ int run_calibrate(const Args& args) {
       "time-column", po::value(&time_column)->default_value(time_column),
       "CSV column of measured seconds to fit (e.g. min_seconds, the fastest repetition, on a loaded host)")(
       "fit-peaks", po::bool_switch(&fit_peaks),
-      "raise a peak or bandwidth the measured layers beat to the best rate a layer attained (held out per fold)");
+      "raise a peak or bandwidth the measured layers beat to the best rate a layer attained (held out per fold)")(
+      "shared", po::bool_switch(&shared),
+      "fit every class at once: one fixed time per kernel, a bandwidth fraction and a half size per dtype shared "
+      "across classes, a compute fraction per class and dtype (docs/guide/calibrate.md)");
   add_quiet_option(visible, quiet);
   po::positional_options_description pos;
   pos.add("measured", 1);
@@ -89,6 +92,7 @@ int run_calibrate(const Args& args) {
   options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;
   options.date = today_utc();
   options.fit_peaks = fit_peaks;
+  options.shared = shared;
   options.conditions = read_measurement_conditions(csv);
   CalibrationResult result;
   {

@@ -10,44 +10,15 @@
 #include <Eigen/Dense>
 
 #include "hw/attainable_rates.hpp"
+#include "sim/engine/calibration_model.hpp"
+#include "sim/engine/shared_calibration_fit.hpp"
 
 namespace ridge {
 
 namespace {
 
+using namespace calibration_model;
 using Key = ClassKey;
-
-// A row reduced to what the parameters act on:
-//   compute = (flops + h) x seconds_per_flop / e x (1 + P_half / positions) x (1 + K_half / reduction),
-//   time = max(compute, memory at its level) + fixed (or compute + memory where they do not overlap).
-struct Terms {
-  DType dtype = DType::fp32;
-  double flops = 0;
-  double seconds_per_flop = 0;  // 1 / peak (0 for a row without FLOPs)
-  double positions = 0;    // its GEMM's rows (LayerWork::gemm_positions; 0: no GEMM)
-  double reduction = 0;    // and dot-product length
-  int level = -1;          // the serving level (cache rule); -1 without traffic
-  double level_bytes = 0;  // bytes it streams there
-  double fixed = 0;        // link + launch
-  double log_measured = 0;
-};
-
-// The parameters of one class, p = (log e, log h, [log P_half], [log K_half], log m for
-// each level with its own fraction), and how they combine. A level without its own
-// fraction streams at the nearest such level's attained bandwidth, capped by its own
-// (hw/attainable_rates.hpp).
-struct ClassParameters {
-  int positions = -1;        // index into p of log positions_half, or -1 (no such term)
-  int reduction = -1;        // of log reduction_half
-  bool overlap = true;       // max(compute, memory); false: their sum
-  std::vector<int> own;      // per level: index into p, or -1
-  std::vector<int> nearest;  // per level: the level whose fraction it borrows (itself if own)
-  std::vector<double> bandwidth;
-  int first_level() const { return 2 + (positions >= 0) + (reduction >= 0); }
-  int size() const {
-    return first_level() + static_cast<int>(std::count_if(own.begin(), own.end(), [](int k) { return k >= 0; }));
-  }
-};
 
 // Levels with at least kParametersPerClass of `count` get their own fraction (the
 // level with the most when none has); `shape` keeps the shape terms and the overlap.
@@ -71,38 +42,6 @@ ClassParameters level_parameters(const std::vector<int>& count, const std::vecto
   return cp;
 }
 
-// The functions below take x = exp(p): the efficiencies and halves themselves.
-
-// The row's memory time and the parameter that sets it (-1: its level's full bandwidth).
-std::pair<double, int> memory_time(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
-  if (t.level < 0) return {0.0, -1};
-  const size_t l = static_cast<size_t>(t.level);
-  const int k = cp.own[static_cast<size_t>(cp.nearest[l])];
-  const double borrowed = t.level_bytes / (cp.bandwidth[static_cast<size_t>(cp.nearest[l])] * x[k]);
-  const double full = t.level_bytes / cp.bandwidth[l];
-  if (cp.own[l] >= 0 || borrowed >= full) return {borrowed, k};
-  return {full, -1};
-}
-
-// The shape terms' slowdowns (hw/attainable_rates.hpp): 1 for a term the class lacks or
-// the row has no GEMM for.
-std::pair<double, double> shape_slowdowns(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
-  return gemm_shape_slowdowns(t.positions, t.reduction, cp.positions >= 0 ? x[cp.positions] : 0.0,
-                              cp.reduction >= 0 ? x[cp.reduction] : 0.0);
-}
-
-// (flops + n_half) / (peak x e x shape): finite for any FLOP count, however small.
-double compute_time(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
-  if (t.flops <= 0) return 0;
-  const auto [sp, sk] = shape_slowdowns(t, x, cp);
-  return (t.flops + x[1]) * t.seconds_per_flop / x[0] * sp * sk;
-}
-
-double predict(const Terms& t, const Eigen::VectorXd& x, const ClassParameters& cp) {
-  return kernel_time_s(compute_time(t, x, cp), memory_time(t, x, cp).first, cp.overlap) + t.fixed;
-}
-
-constexpr double kHuberDelta = 0.1;  // |log error| beyond ~10 % is down-weighted
 constexpr double kMinLogH = 0;       // n_half >= 1 FLOP
 constexpr double kMaxLogH = 40;      // ~2e17 FLOP
 constexpr double kMinLogShape = -5;  // a shape half of ~0.007: no effect on any GEMM
@@ -120,8 +59,7 @@ double robust_cost(const std::vector<Terms>& rows, const Eigen::VectorXd& p, con
   const Eigen::VectorXd x = p.array().exp();
   double cost = 0;
   for (const Terms& t : rows) {
-    double r = std::abs(std::log(predict(t, x, cp)) - t.log_measured);
-    cost += r <= kHuberDelta ? 0.5 * r * r : kHuberDelta * (r - 0.5 * kHuberDelta);
+    cost += huber(std::log(predict(t, x, cp)) - t.log_measured);
   }
   return cost;
 }
@@ -138,7 +76,7 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
     for (const Terms& t : rows) {
       const double compute = compute_time(t, x, cp);
       const auto [memory, k] = memory_time(t, x, cp);
-      const double total = kernel_time_s(compute, memory, cp.overlap) + t.fixed;
+      const double total = kernel_time_s(compute, memory, cp.overlap) + fixed_time(t, cp);
       const double r = std::log(total) - t.log_measured;
       const double w = std::abs(r) <= kHuberDelta ? 1.0 : kHuberDelta / std::abs(r);
       // d log(total) / d p has at most five non-zero entries: the compute side's (e,
@@ -155,39 +93,15 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
         }
       }
       if ((!cp.overlap || compute < memory) && k >= 0) j[nonzero++] = {k, -memory / total};
-      for (int a = 0; a < nonzero; ++a) {
-        jtr[j[a].first] += w * j[a].second * r;
-        for (int b = 0; b < nonzero; ++b) jtj(j[a].first, j[b].first) += w * j[a].second * j[b].second;
-      }
+      add_row(jtj, jtr, j, nonzero, w, r);
     }
-    bool improved = false;
-    for (int tries = 0; tries < 10 && !improved; ++tries) {
-      Eigen::MatrixXd a = jtj;
-      a.diagonal() += lambda * (jtj.diagonal().array() + 1e-9).matrix();
-      Eigen::VectorXd next = p - a.ldlt().solve(jtr);
-      clamp(next, cp);
-      double c = robust_cost(rows, next, cp);
-      if (c < cost) {
-        improved = true;
-        const bool converged = cost - c < 1e-8 * (1 + cost);
-        p = next;
-        cost = c;
-        lambda = std::max(lambda / 3, 1e-9);
-        if (converged) return p;
-      } else {
-        lambda *= 4;
-      }
-    }
-    if (!improved) break;
+    const Step step = levenberg_marquardt_step(
+        p, cost, lambda, jtj, jtr, [&](const Eigen::VectorXd& q) { return robust_cost(rows, q, cp); },
+        [&](Eigen::VectorXd& q) { clamp(q, cp); });
+    if (step != Step::moved) break;
   }
   return p;
 }
-
-// One class's fitted parameters and what they mean.
-struct ClassFit {
-  Eigen::VectorXd p;
-  ClassParameters parameters;
-};
 
 double median_of(std::vector<double> v) {
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
@@ -308,8 +222,9 @@ size_t distinct_positive(const std::vector<Terms>& rows, double Terms::*field) {
 // roofline's max stays): a scalar loop that
 // waits for each load, like PyTorch's CPU max pooling, is described by the sum; so, on
 // this project's CPU data, are oneDNN's small convolutions.
-ClassFit fit_group(const std::vector<Terms>& rows, const std::vector<double>& bandwidth) {
+ClassFit fit_group(const std::vector<Terms>& rows, const std::vector<double>& bandwidth, double kernel_s) {
   ClassParameters shape;
+  shape.kernel_s = kernel_s;
   int k = 2;
   if (distinct_positive(rows, &Terms::positions) >= kParametersPerClass) shape.positions = k++;
   if (distinct_positive(rows, &Terms::reduction) >= kParametersPerClass) shape.reduction = k++;
@@ -346,16 +261,18 @@ std::string group_name(const Key& k) {
          (k.library.empty() ? "" : ", library " + k.library) + ")";
 }
 
-// Fits every group in `members` (indices into terms); groups smaller than the
-// parameter count are left out of the result.
+// Fits every group in `members` (indices into terms), each kernel paying `kernel_s`;
+// groups smaller than the parameter count are left out of the result. Shared: one fit
+// over every group (shared_calibration_fit.hpp), which fits the time per kernel too.
 std::map<Key, ClassFit> fit_all(const std::map<Key, std::vector<size_t>>& members, const std::vector<Terms>& terms,
-                                const std::vector<double>& bandwidth) {
+                                const std::vector<double>& bandwidth, double kernel_s, bool shared) {
+  if (shared) return fit_shared(members, terms, bandwidth, kernel_s);
   std::map<Key, ClassFit> out;
   for (const auto& [key, idx] : members) {
     if (idx.size() < kParametersPerClass) continue;
     std::vector<Terms> rows;
     for (size_t i : idx) rows.push_back(terms[i]);
-    out.emplace(key, fit_group(rows, bandwidth));
+    out.emplace(key, fit_group(rows, bandwidth, kernel_s));
   }
   return out;
 }
@@ -369,12 +286,12 @@ struct Roofs {
 };
 
 Roofs fitted_roofs(const std::vector<Terms>& terms, const std::vector<size_t>& idx, const std::vector<double>& bandwidth,
-                   bool fit_peaks) {
+                   bool fit_peaks, double kernel_s) {
   Roofs r{{}, bandwidth};
   if (!fit_peaks) return r;
   for (size_t i : idx) {
     const Terms& t = terms[i];
-    const double measured = std::exp(t.log_measured), busy = measured - t.fixed;
+    const double measured = std::exp(t.log_measured), busy = measured - t.link_s - t.kernels * kernel_s;
     if (busy < 0.5 * measured) continue;
     if (t.flops > 0) {
       double& scale = r.peak_scale.try_emplace(t.dtype, 1.0).first->second;
@@ -449,16 +366,18 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
       t.level = static_cast<int>(std::max_element(u.level_s.begin(), u.level_s.end()) - u.level_s.begin());
       t.level_bytes = u.memory_s * bandwidth[static_cast<size_t>(t.level)];
     }
-    t.fixed = u.link_s + u.overhead_s;
+    t.link_s = u.link_s;
+    t.kernels = static_cast<double>(r.work.kernels);
     t.log_measured = std::log(r.seconds);
     result.rows[i].pure_s = model.time_layer(r.work, pure, r.dtype).time_s;
   }
 
   std::vector<size_t> every(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) every[i] = i;
-  const Roofs roofs = fitted_roofs(terms, every, bandwidth, options.fit_peaks);
+  const double launch = pure.kernel_launch_s;
+  const Roofs roofs = fitted_roofs(terms, every, bandwidth, options.fit_peaks, launch);
   const std::vector<Terms> fitted_terms = against(terms, roofs);
-  std::map<Key, ClassFit> all = fit_all(members, fitted_terms, roofs.bandwidth);
+  std::map<Key, ClassFit> all = fit_all(members, fitted_terms, roofs.bandwidth, launch, options.shared);
   Calibration& cal = result.calibration;
   for (const auto& [dtype, scale] : roofs.peak_scale)
     if (scale > 1) cal.peaks[dtype] = *pure.peak(dtype) * scale;
@@ -468,8 +387,12 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
   cal.data = options.data;
   cal.date = options.date;
   cal.conditions = options.conditions;
-  cal.method = "Levenberg-Marquardt on log time, Huber weights (delta " + std::to_string(kHuberDelta).substr(0, 3) +
+  cal.method = std::string(options.shared ? "shared terms (one time per kernel for the device, a bandwidth fraction and a "
+                                            "half-performance size per dtype, a compute fraction per class and dtype); "
+                                          : "") +
+               "Levenberg-Marquardt on log time, Huber weights (delta " + std::to_string(kHuberDelta).substr(0, 3) +
                "); held-out error by leaving out each '" + options.cv_column + "' in turn";
+  if (options.shared && !all.empty()) cal.kernel_time_s = all.begin()->second.parameters.kernel_s;
   for (const auto& [key, idx] : members) {
     const ClassFit& fit = all.at(key);
     ClassEfficiency c = to_efficiency(fit, hw);
@@ -501,9 +424,9 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     for (const auto& [key, idx] : members)
       for (size_t i : idx)
         if (!out.count(i)) train[key].push_back(i), training.push_back(i);
-    const Roofs fold_roofs = fitted_roofs(terms, training, bandwidth, options.fit_peaks);
+    const Roofs fold_roofs = fitted_roofs(terms, training, bandwidth, options.fit_peaks, launch);
     const std::vector<Terms> fold_terms = against(terms, fold_roofs);
-    std::map<Key, ClassFit> fit = fit_all(train, fold_terms, fold_roofs.bandwidth);
+    std::map<Key, ClassFit> fit = fit_all(train, fold_terms, fold_roofs.bandwidth, launch, options.shared);
     for (size_t i : held) {
       auto it = fit.find(row_class(rows[i], hw));
       result.rows[i].held_out_calibrated = it != fit.end();

@@ -18,6 +18,9 @@
 // With fit_peaks, a roof the measurements beat is raised first: a dtype's peak to the
 // best FLOP/s a row attained (its fixed time taken off), a level's bandwidth to the best
 // B/s a row it serves attained; held out, each fold's roofs come from its training rows.
+// With shared, the classes are fitted together instead, with terms shared across them
+// (shared_calibration_fit.hpp); the cross-validation, the report and the keep-or-drop
+// rule are the same.
 #pragma once
 
 #include <map>
@@ -38,6 +41,7 @@ struct CalibrationOptions {
   std::string data;                 // the data set's name, recorded in the descriptor
   std::string date;                 // YYYY-MM-DD
   bool fit_peaks = false;           // raise roofs the measured layers beat (see above)
+  bool shared = false;              // the shared-term fit instead (shared_calibration_fit.hpp)
   std::map<std::string, std::string> conditions;  // recorded in the calibration (measurement_conditions.hpp)
 };
 

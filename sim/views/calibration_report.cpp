@@ -69,7 +69,10 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
     if (cal.bandwidths.count(m.name))
       out << "fitted " << m.name << " bandwidth: " << format_rate(cal.bandwidths.at(m.name), "B/s") << ", "
           << format_fixed(cal.bandwidths.at(m.name) / m.bandwidth_Bps, 2) << "x the descriptor's " << format_rate(m.bandwidth_Bps, "B/s") << "\n";
-  if (!cal.peaks.empty() || !cal.bandwidths.empty()) out << "\n";
+  if (cal.kernel_time_s > 0)
+    out << "fitted time per kernel (shared by every class; replaces kernel_launch " << format_seconds(own.kernel_launch_s)
+        << "): " << format_seconds(cal.kernel_time_s) << "\n";
+  if (!cal.peaks.empty() || !cal.bandwidths.empty() || cal.kernel_time_s > 0) out << "\n";
   ColumnTable classes;
   // The library column where the descriptor's [library] places layers (hw/kernel_library.hpp).
   const bool by_library = hw.library.has_value();
