@@ -123,13 +123,19 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
   // bias become initializers the exporter computed ("onnx::Conv_14"), not the module's
   // parameters ("conv1.weight"). The module had C gamma and C beta and no conv bias; the
   // graph has C biases: C parameters fewer.
-  if (has_input(n, 2) && n.input(1).rfind("onnx::", 0) == 0 && n.input(2).rfind("onnx::", 0) == 0) {
+  // A conv reading the weight and bias an earlier conv read (RetinaNet's and FCOS's heads
+  // run one module on every FPN level) is `tied_to` it: its parameters counted once.
+  const std::string module = n.input(1) + "|" + (has_input(n, 2) ? n.input(2) : "");
+  auto earlier = w.learned ? conv_users_.find(module) : conv_users_.end();
+  if (earlier != conv_users_.end()) a.insert("tied_to", earlier->second);
+  else if (has_input(n, 2) && n.input(1).rfind("onnx::", 0) == 0 && n.input(2).rfind("onnx::", 0) == 0) {
     ++folded_.convs;
     folded_.channels = checked_add(folded_.channels, w.shape[0]);
   }
   Tensor xin = x;
   xin.pad.clear();
   layer(n, index, at_rank("conv", rank), {&xin}, std::move(a));
+  if (w.learned && earlier == conv_users_.end()) conv_users_.emplace(module, tensors_.at(n.output(0)).layer);
 }
 
 void Translator::pool(const onnx::NodeProto& n, int index, bool is_max) {

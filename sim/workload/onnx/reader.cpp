@@ -76,7 +76,9 @@ toml::array Translator::notes() const {
     notes.push_back(std::to_string(folded_.convs) + " conv(s) carry a BatchNorm folded in by an eval-mode export (" +
                     std::to_string(folded_.channels) + " biases stand for its " + std::to_string(checked_mul(2, folded_.channels)) +
                     " gamma and beta): " + std::to_string(folded_.channels) +
-                    " parameters fewer than the PyTorch module; export in training mode to count the module");
+                    " parameters fewer than the PyTorch module (as many more where it was a FrozenBatchNorm2d, whose "
+                    "statistics are buffers, as in torchvision's detection backbones); export in training mode to count "
+                    "the module");
   if (!assumptions_.empty()) {
     std::string sizes;
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;

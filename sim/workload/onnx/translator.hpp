@@ -235,6 +235,7 @@ class Translator {
     int64_t rows = 0, cols = 0;
   };
   std::map<std::string, WeightUse> weight_users_;
+  std::map<std::string, std::string> conv_users_;  // "weight|bias" initializers -> the first conv reading them
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
   // Convs whose bias the exporter computed by folding a BatchNorm in (conv), and their

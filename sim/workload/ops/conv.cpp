@@ -4,7 +4,8 @@
 // [out_channels, *So] with, per spatial axis, So = floor((S + 2p - d(k-1) - 1) / s) + 1.
 // Every output element reads (C / groups) x prod(k) inputs:
 //   macs = out_channels x prod(So) x (C / groups) x prod(k),
-//   params = out_channels x (C / groups) x prod(k) (+ out_channels bias),
+//   params = out_channels x (C / groups) x prod(k) (+ out_channels bias), none when
+//   `tied_to` another conv (the same weight and bias, counted there),
 // flops = 2 macs (+ one bias add per output element, in the epilogue). Backward: the
 // input and the weight gradient are convolutions of the same size.
 #include <algorithm>
@@ -42,8 +43,12 @@ OpResult conv(TomlFields& a, const std::vector<Shape>& in) {
   r.op_class = groups > 1 && groups == c ? OpClass::depthwise : pointwise ? OpClass::conv_1x1 : OpClass::conv_kxk;
   LayerCounts& n = r.counts;
   int64_t per_output = checked_mul(c / groups, element_count(k));  // MACs per output element
-  n.params = checked_add(checked_mul(out, per_output), bias ? out : 0);
-  n.weight_elems = n.params;
+  n.weight_elems = checked_add(checked_mul(out, per_output), bias ? out : 0);
+  // A conv `tied_to` another runs that conv's module again (a detection head shared by
+  // every FPN level): it reads the weight and bias, the other owns and counts them.
+  n.params = a.optional_string("tied_to") ? 0 : n.weight_elems;
+  n.weight_rows = out;
+  n.weight_cols = per_output;
   n.output_elems = element_count(r.output);
   n.input_elems = element_count(x);
   n.macs = checked_mul(n.output_elems, per_output);
