@@ -78,5 +78,40 @@ TEST(OnnxDetectionHeads, PerClassTopKOfOneImageJoinAndStayOneImage) {
   EXPECT_EQ(layer("label").counts.output_elems, 10);
 }
 
+// batched_nms of one image's 8 boxes x [1, 8, 4], scored by their largest coordinate
+// ([1, 1, 8]), with no limit of its own (max_output_boxes_per_class 100 > 8); the graph
+// keeps keep[:3] (detections_per_img), so NMS is taken to stop at K = 3 kept: a sort,
+// 8 x 3 = 24; areas 3 x 8 = 24; IoU tests K (K - 1) / 2 + (8 - K)(K - 1) = 3 + 10 = 13, of
+// 12 FLOPs: 156; 204 in all, [3, 3] out. --set onnx.max_detections=2 says K = 2: 1 + 6 = 7
+// tests, 84 + 48 = 132. The header says which it took.
+TEST(OnnxDetectionHeads, NmsKeepsWhatTheGraphCutsItToOrWhatMaxDetectionsSays) {
+  const std::string body =
+      node("score", "ReduceMax", "x", "m", ints_attr("axes", "2") + int_attr("keepdims", 1)) +
+      node("classes", "Transpose", "m", "s", ints_attr("perm", "0 2 1")) +
+      node("nms", "NonMaxSuppression", "x s most", "sel") + node("pick", "Gather", "sel two", "idx", int_attr("axis", 1)) +
+      node("keep", "Slice", "idx zero three zero", "y") +
+      "initializer { name: \"most\" data_type: 7 dims: 1 int64_data: 100 } "
+      "initializer { name: \"two\" data_type: 7 int64_data: 2 } "
+      "initializer { name: \"zero\" data_type: 7 dims: 1 int64_data: 0 } "
+      "initializer { name: \"three\" data_type: 7 dims: 1 int64_data: 3 } ";
+  onnx::ModelProto proto;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(onnx_text(body, "1 8 4"), &proto));
+  auto nms_of = [&](const OnnxOptions& options) {
+    Model m = read_model_table(onnx_model_table_from_bytes(proto.SerializeAsString(), "t.onnx", options), "t.onnx");
+    return std::make_pair(m.layers[m.find("nms")], m.notes);
+  };
+  const auto [cut, notes] = nms_of({});
+  EXPECT_EQ(cut.output, (Shape{3, 3}));
+  EXPECT_EQ(cut.counts.flops, 204);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("nms 3 of 8 boxes per class (the graph keeps 3 after it)"), std::string::npos) << notes[0];
+  OnnxOptions two;
+  two.max_detections = 2;
+  const auto [set, set_notes] = nms_of(two);
+  EXPECT_EQ(set.output, (Shape{2, 3}));
+  EXPECT_EQ(set.counts.flops, 132);
+  EXPECT_NE(set_notes[0].find("nms 2 of 8 boxes per class (onnx.max_detections)"), std::string::npos) << set_notes[0];
+}
+
 }  // namespace
 }  // namespace ridge

@@ -20,6 +20,7 @@
 //   quantized_ops.cpp      QuantizeLinear / DequantizeLinear, QLinearConv, MatMulInteger, ...
 //   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
 //   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
+//   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -188,6 +189,9 @@ class Translator {
   Tensor indexing_input(const onnx::NodeProto& n, int i, const Tensor& act);
   const Tensor& first_activation(const onnx::NodeProto& n);
 
+  // nms_limit.cpp
+  std::optional<int64_t> kept_after_nms(const std::string& nms_output) const;
+
   // batch_axis.cpp
   static Shape full_shape(const Tensor& t);
   static int64_t inner(const Shape& s, size_t from);
@@ -250,6 +254,7 @@ class Translator {
     bool activations = false;
   } quantized_;
   std::vector<std::string> assumptions_;  // the symbolic input dimensions set, "height = 320" (said in notes())
+  std::vector<std::string> nms_kept_;     // per NMS: the boxes it is taken to keep, and why (said in notes())
   toml::array layers_;
 };
 
