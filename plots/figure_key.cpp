@@ -18,18 +18,31 @@ KeyRows layout_key(const PlotStyle& style, const std::vector<KeyEntry>& entries,
   KeyRows k;
   k.entries = entries;
   if (entries.empty()) return k;
-  // Text measured 10 % wide (the estimate is an average), every column as wide as the widest entry.
-  double cell_w = 0;
-  for (const KeyEntry& e : entries) cell_w = std::max(cell_w, kSampleIn + kGapIn + style.text_width_in(e.text) * 1.1);
-  const size_t cols = std::clamp<size_t>(static_cast<size_t>((width_in + kBetweenIn) / (cell_w + kBetweenIn)), 1, entries.size());
+  // Text measured 10 % wide (the estimate is an average). Entries fill rows left to right;
+  // each column is as wide as its widest entry, and the rows hold as many as fit the band.
+  std::vector<double> entry_w;
+  for (const KeyEntry& e : entries) entry_w.push_back(kSampleIn + kGapIn + style.text_width_in(e.text) * 1.1);
+  auto column_widths = [&](size_t cols) {
+    std::vector<double> w(cols, 0);
+    for (size_t i = 0; i < entries.size(); ++i) w[i % cols] = std::max(w[i % cols], entry_w[i]);
+    return w;
+  };
+  auto used_by = [&](const std::vector<double>& w) {
+    double used = kBetweenIn * static_cast<double>(w.size() - 1);
+    for (double c : w) used += c;
+    return used;
+  };
+  size_t cols = entries.size();
+  while (cols > 1 && used_by(column_widths(cols)) > width_in) --cols;
+  const std::vector<double> widths = column_widths(cols);
   const double row = style.line_in() * 1.2;
   // Centred: the rows are as wide as their columns, not the whole band.
-  const double used = static_cast<double>(cols) * cell_w + static_cast<double>(cols - 1) * kBetweenIn;
-  const double x0 = std::max(0.0, (width_in - used) / 2);
+  double x = std::max(0.0, (width_in - used_by(widths)) / 2);
+  std::vector<double> col_x;
+  for (double w : widths) col_x.push_back(x), x += w + kBetweenIn;
   for (size_t i = 0; i < entries.size(); ++i) {
-    const double x = x0 + static_cast<double>(i % cols) * (cell_w + kBetweenIn);
     const double y = -static_cast<double>(i / cols) * row;
-    k.cells.push_back({x, y - row, x + cell_w, y});
+    k.cells.push_back({col_x[i % cols], y - row, col_x[i % cols] + widths[i % cols], y});
   }
   k.height_in = static_cast<double>((entries.size() + cols - 1) / cols) * row;
   return k;

@@ -26,7 +26,8 @@ struct KeyEntry {
   KeySample sample;
 };
 
-// Entries laid out in rows `width_in` wide, each entry's sample at the left of its cell.
+// Entries laid out in rows `width_in` wide (each column as wide as its widest entry), each
+// entry's sample at the left of its cell.
 struct KeyRows {
   std::vector<KeyEntry> entries;
   std::vector<Box> cells;  // one per entry, from the band's top-left corner (y down, negative)

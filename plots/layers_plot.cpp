@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "plots/axis_ticks.hpp"
+#include "plots/collective_name.hpp"
 #include "plots/data_file.hpp"
 #include "plots/figure_key.hpp"
 #include "plots/label_layout.hpp"
@@ -166,11 +167,33 @@ const char* grouping_noun(LayerGrouping g) {
   return "";
 }
 
-// A bar's name shortened to `max_in` where it is wider: its block and last parts
-// ("encoder.layer.11...output.dense"), else its last parts ("...output.dense"), else
-// its end. The .dat file keeps the full name.
+// `text` with its middle taken out for an ellipsis, as much as brings it within `max_in`,
+// so that both ends stay readable ("tp all-ga...(scale-up)"); never cut inside a UTF-8 letter.
+std::string middle_ellipsis(const PlotStyle& style, const std::string& text, double max_in) {
+  const std::string ellipsis = "\u2026";
+  auto letter_start = [&](size_t i) { return i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80; };
+  for (size_t keep = text.size(); keep-- > 2;) {
+    size_t head = (keep + 1) / 2, tail = text.size() - keep / 2;
+    while (head > 0 && !letter_start(head)) --head;
+    while (tail < text.size() && !letter_start(tail)) ++tail;
+    const std::string s = text.substr(0, head) + ellipsis + text.substr(tail);
+    if (style.text_width_in(s) <= max_in) return s;
+  }
+  return text.substr(0, 1) + ellipsis;
+}
+
+// A bar's name shortened to `max_in` where it is wider. A collective's: in short words
+// ("tp all-gather bwd (scale-up)"), else with acronyms ("tp AG bwd (scale-up)"), else
+// that with its middle left out. A layer's: its
+// block and last parts ("encoder.layer.11...output.dense"), else its last parts
+// ("...output.dense"), else its middle left out. The .dat file keeps the full name.
 std::string fitted_name(const PlotStyle& style, const std::string& name, double max_in) {
   if (style.text_width_in(name) <= max_in) return name;
+  if (is_collective_name(name)) {
+    for (bool acronyms : {false, true})
+      if (const std::string s = short_collective_name(name, acronyms); style.text_width_in(s) <= max_in) return s;
+    return middle_ellipsis(style, short_collective_name(name, true), max_in);
+  }
   std::vector<std::string> parts;
   for (size_t start = 0;;) {
     size_t dot = name.find('.', start);
@@ -185,9 +208,7 @@ std::string fitted_name(const PlotStyle& style, const std::string& name, double 
     if (block.size() + tail.size() < name.size() && style.text_width_in(block + ellipsis + tail) <= max_in) return block + ellipsis + tail;
     if (style.text_width_in(ellipsis + tail) <= max_in) return ellipsis + tail;
   }
-  std::string end = name;
-  while (end.size() > 1 && style.text_width_in(ellipsis + end) > max_in) end.erase(0, 1);
-  return ellipsis + end;
+  return middle_ellipsis(style, name, max_in);
 }
 
 // Linear tics from zero for an axis up to `hi` (in its unit), as many as keep their
@@ -204,6 +225,9 @@ std::pair<double, std::string> time_unit(double seconds) {
     if (seconds < u.first * 0.9995) u = {scale, name};
   return u;
 }
+
+// Room under the key, to the figure's lower edge.
+constexpr double kKeyFootIn = 0.06;
 
 // The figure's vertical layout, inches from the top: title, the bars' panel with its
 // axis, the totals panel (when "other" is too long for the bars' scale), the key.
@@ -255,7 +279,7 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
     for (const Bar& b : drawn) kinds.insert(b.kind());
     using K = KeySample::Kind;
     std::vector<KeyEntry> entries;
-    const std::string part_names[5] = {"compute", "exposed memory", link_part, "launch", "pipeline bubble (idle)"};
+    const std::string part_names[5] = {"compute", "exposed memory", link_part, "launch", "pipeline bubble"};
     for (int p = 0; p < 5; ++p)
       if (parts[p] > 0 || p == 0) entries.push_back({part_names[p], {K::swatch, "lt " + std::to_string(p + 1)}});
     if (kinds.count(Bound::Kind::compute)) entries.push_back({"compute-bound", {K::marker, "rgb '#222222'", 5, 0.35}});
@@ -269,7 +293,10 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
   LayersLayout lay;
   lay.title_lines = style.title ? wrap_phrases(style, title, (W - 0.3) / 1.1) : std::vector<std::string>{};
   lay.title_h = lay.title_lines.empty() ? 0.1 : 0.1 + L * 1.1 * 1.05 * static_cast<double>(lay.title_lines.size()) + 0.1;
-  lay.axis_h = 0.06 + L + 0.06 + L + 0.1;  // tick labels and the axis title under a panel
+  // Under a panel: the tick labels, the axis title (its centre 0.06 + 1.6 lines down, see
+  // `panel`, its foot half a line lower) and a quarter line before what follows (the key's
+  // first row, which has its own tenth of a line above its text).
+  lay.axis_h = 0.06 + 2.35 * L;
   lay.row = L * (style.size_given ? 1.0 : 1.15);
   const double max_h = style.height_given ? style.height_in : style.max_height_in();
   std::vector<Bar> bars;
@@ -287,7 +314,7 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
     // beside the drawn bars' sum, rather than cut off at the bars' scale.
     totals = bars.back().other && bars.back().time > 1.5 * most;
     key = key_of(bars);
-    lay.key_h = key.height_in + 0.12;
+    lay.key_h = key.height_in + kKeyFootIn;
     const size_t rows = bars.size() - (totals ? 1 : 0);
     lay.main_h = (static_cast<double>(rows) + 0.2) * lay.row + 0.08;
     lay.totals_h = totals ? 0.12 + 2.2 * lay.row + 0.08 : 0;
@@ -393,7 +420,7 @@ PlotBundle drawn_layers(const LayersRequest& req, const PlotStyle& style, const 
     g << "set label " << 1000 + i << " " << gp_string(lay.title_lines[i], mk, style.font_size * 1.1) << " at screen 0.5, screen "
       << gp_number(1 - (0.1 + L * 1.1 * 1.05 * (static_cast<double>(i) + 0.5)) / H) << " center font ',"
       << gp_number(style.font_size * 1.1) << "'\n";
-  g << key_script(style, key, 0.1, lay.key_h - 0.06, W, H);
+  g << key_script(style, key, 0.1, lay.key_h, W, H);
   g << "set style fill solid 1.0 " << (lay.row > 0.1 ? "border rgb '#444444'" : "noborder") << "\n"
     << "data = " << gp_string(stem + ".dat", TextMarkup::plain) << "\n"
     << "set multiplot\n";

@@ -78,10 +78,14 @@ void place_diagonal_labels(Placing& P) {
   const Frame& f = P.L.frame;
   const double angle = f.slope_angle_deg();
   const double a = angle * M_PI / 180, nx = -std::sin(a), ny = std::cos(a);
-  const double off = kLineThickness / 2 + 0.03 + P.line_h / 2;
-  static const double kAlong[] = {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9};
+  // (a fiftieth of an inch from the line: two diagonals a fifth of an inch apart hold a label between them)
+  const double off = kLineThickness / 2 + 0.02 + P.line_h / 2;
+  // Spots along the line, from its middle outwards in steps of a twentieth.
+  std::vector<double> along{0.5};
+  for (double d = 0.05; d < 0.5; d += 0.05) along.insert(along.end(), {0.5 - d, 0.5 + d});
   for (size_t h = 0; h < P.scene.hw.size(); ++h)
     for (const Diagonal& d : P.scene.hw[h].diags) {
+      if (&d == &P.scene.hw[h].diags.front() && !P.scene.dram_key.empty()) continue;  // named in the key
       double ax = f.to_in_x(d.x0), ay = f.to_in_y(d.bandwidth * d.x0);
       double bx = f.to_in_x(d.x1), by = f.to_in_y(d.bandwidth * d.x1);
       auto try_at = [&](const std::string& text, double t, double side) {
@@ -92,11 +96,15 @@ void place_diagonal_labels(Placing& P) {
         P.L.line_labels[h].push_back({f.from_in_x(cx), f.from_in_y(cy), angle, text});
         return true;
       };
-      // The full label ("NVLink 3 / NVSwitch 234 GB/s"), else a link's short one ("scale-up 234 GB/s").
+      // The full label ("NVLink 3 / NVSwitch 234 GB/s"), else a link's short one ("scale-up
+      // 234 GB/s"), else its bandwidth alone (the key names each link with its bandwidth
+      // and dash pattern, so "234 GB/s" by the line still says which it is).
+      std::vector<std::string> forms{d.label, d.short_label};
+      if (d.link) forms.push_back(si_label(d.bandwidth, "B/s"));
       bool placed = false;
-      for (const std::string& text : {d.label, d.short_label})
+      for (const std::string& text : forms)
         for (double side : {1.0, -1.0})
-          for (double t : kAlong)
+          for (double t : along)
             if (!placed) placed = try_at(text, t, side);
       if (!placed) P.L.dropped.push_back(d.short_label);
     }
@@ -178,8 +186,7 @@ void place_layer_labels(Placing& P, int labels) {
     const double x = f.to_in_x(p->intensity), y = f.to_in_y(p->attained);
     std::string text;
     std::optional<LabelPlacer::Spot> spot;
-    const std::string last = p->name.substr(p->name.find_last_of("./") + 1);
-    for (const std::string& form : {p->label(), p->label(true), last + " " + percent_label(p->share)}) {
+    for (const std::string& form : {p->label(), p->label(true), p->short_name() + " " + percent_label(p->share)}) {
       if (form == text) continue;
       text = form;
       // A little wider than the estimate: neighbouring labels keep a gap.

@@ -133,12 +133,13 @@ void clip_lines(Scene& s, const Frame& f) {
 std::optional<Layout> layout_on(const RooflineRequest& req, const PlotStyle& style, Scene& s, const Frame& frame, RoofLabels mode,
                                 bool points_first) {
   const bool margin = in_margin(mode);
-  // Where only the run's roof can be named (or one hardware's is named in the key), the
-  // other dtypes' roofs are not drawn: an unnamed roof says nothing, and would take the
-  // room its label needs.
-  if (run_only(mode) || (mode == RoofLabels::key && s.hw.size() == 1))
-    for (Hardware& H : s.hw) std::erase_if(H.roofs, [](const Roof& r) { return !r.run; });
+  // Where only the run's roof can be named (or the run roofs are named in the key: one
+  // hardware's, or each of an overlay's in its entry), the other dtypes' roofs are not
+  // drawn: an unnamed roof says nothing (an overlay in a column showed a dozen faint
+  // unnamed stubs above its roofs), and would take the room its label needs.
   Layout L;
+  if (run_only(mode) || mode == RoofLabels::key)
+    for (Hardware& H : s.hw) L.other_roofs_hidden |= std::erase_if(H.roofs, [](const Roof& r) { return !r.run; }) > 0;
   L.roof_labels = mode;
   L.margin_roofs = margin;
   L.frame = frame;

@@ -53,6 +53,7 @@ struct Layout {
   std::vector<Drop> drops;
   size_t layers_wanted = 0;
   std::vector<std::string> dropped;  // bandwidth and ridge labels that found no free spot
+  bool other_roofs_hidden = false;   // the other dtypes' roofs are not drawn (nothing names them)
   std::string leaders;
   RooflineGeometry geometry;
 };

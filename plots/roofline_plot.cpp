@@ -93,6 +93,7 @@ Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
     title.back() += kLaunchAside;
     size_header();
   }
+  const Scene unlaid = scene;  // before a layout clips its lines
   std::optional<Layout> layout = layout_of(req, sized, scene, pr.band.top_in, roofs_in_key);
   // One hardware whose roof label finds no spot by its roof (a parallel plan's link
   // diagonals and collectives crowding a column): the key names the roof instead.
@@ -102,6 +103,31 @@ Prepared prepare(const RooflineRequest& req, const PlotStyle& style) {
     key_texts.insert(key_texts.begin(), scene.roof_key);
     size_header();
     layout = layout_of(req, sized, scene, pr.band.top_in, true);
+  }
+  // One hardware whose DRAM diagonal's label found no spot by its line: the key names
+  // it instead, where the plot laid out again with that entry in its key leaves out no
+  // more labels.
+  if (layout && H == 1 && !unlaid.hw[0].diags.empty()) {
+    const Diagonal& dram = unlaid.hw[0].diags.front();
+    if (std::find(layout->dropped.begin(), layout->dropped.end(), dram.short_label) != layout->dropped.end()) {
+      Scene again = unlaid;
+      again.roof_key = scene.roof_key;
+      again.dram_key = dram.label;
+      const std::vector<std::string> before = key_texts;
+      const PlotStyle sized_before = sized;
+      const HeaderBand band_before = pr.band;
+      // With the roof named in the key too, one entry names the thick line: "roof: bf16 229 TFLOP/s, HBM2e 1.29 TB/s".
+      if (scene.roof_key.empty()) key_texts.insert(key_texts.begin(), again.dram_key);
+      else key_texts.front() = again.roof_key = scene.roof_key + ", " + dram.label;
+      size_header();
+      std::optional<Layout> keyed = layout_of(req, sized, again, pr.band.top_in, roofs_in_key || !scene.roof_key.empty());
+      if (keyed && keyed->dropped.size() < layout->dropped.size()) {
+        layout = std::move(keyed);
+        scene = std::move(again);
+      } else {
+        key_texts = before, sized = sized_before, pr.band = band_before;
+      }
+    }
   }
   if (!layout) {
     // Blame --size only where it was given (a --style preset fixes the width alone).
@@ -183,13 +209,15 @@ PlotBundle roofline_plot(const RooflineRequest& req, const PlotStyle& style, con
   g << plot_command(scene, L, blocks, layer_block, leader_block, key_texts, sized);
 
   PlotBundle bundle = make_bundle(style, stem, g.str(), dat.str());
-  if (run_only(L.roof_labels))
+  if (L.other_roofs_hidden)
     bundle.notes.push_back("only the run's roof is drawn: the figure has no room to name the other dtypes' roofs");
   const size_t placed = L.layer_labels.size();
   if (placed < L.layers_wanted)
     bundle.notes.push_back("labelled " + std::to_string(placed) + " of the " + std::to_string(L.layers_wanted) +
                            " heaviest points; the rest had no free spot (a larger --size makes room)");
   for (const std::string& d : L.dropped) bundle.notes.push_back("left out the label \"" + d + "\": no free spot beside its line");
+  if (!scene.dram_key.empty())
+    bundle.notes.push_back("named \"" + scene.dram_key + "\" in the key: no free spot beside its line");
   return bundle;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "plots/collective_name.hpp"
 #include "plots/plot_style.hpp"
 #include "plots/plot_text.hpp"
 #include "plots/roofline_plot.hpp"
@@ -40,9 +41,13 @@ struct Point {
   double r_in = 0;              // marker radius, inches
   bool launch_bound = false;    // the Result's bound is `overhead`: kernel launches take most of its time
   std::string bound;            // a collective's ("link:scale_up"); empty for a layer (its Result's)
-  // "encoder.*.ffn ×12, 19%"; short: the name's last part only, "ffn ×12, 19%".
+  // The name's last part ("ffn"); a collective's group, operation and pass ("tp AG bwd").
+  std::string short_name() const {
+    return is_collective_name(name) ? collective_without_link(name, true) : name.substr(name.find_last_of("./") + 1);
+  }
+  // "encoder.*.ffn ×12, 19%"; short: "ffn ×12, 19%" (see short_name).
   std::string label(bool short_form = false) const {
-    const std::string shown = short_form ? name.substr(name.find_last_of("./") + 1) : name;
+    const std::string shown = short_form ? short_name() : name;
     return shown + (layers.size() > 1 ? " \u00d7" + std::to_string(layers.size()) + "," : "") + " " + percent_label(share);
   }
 };
@@ -64,6 +69,11 @@ struct Scene {
   // One hardware whose run roof has no room for its label in the plot: the key names it
   // ("roof: bf16 230 TFLOP/s"); empty otherwise.
   std::string roof_key;
+  // One hardware whose DRAM diagonal has no room for its label by the line (between the
+  // L2 and link diagonals of a parallel plan in a column): the key names it with the
+  // thick line it shares with the roof ("HBM2e 1.29 TB/s"; with the roof_key, in its
+  // entry), and the plot leaves it unlabelled; empty otherwise.
+  std::string dram_key;
 };
 
 // The key's entry for launch-bound layers' square markers.

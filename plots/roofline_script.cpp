@@ -157,9 +157,11 @@ std::string plot_command(const Scene& s, const Layout& L, const std::vector<Bloc
     clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 13 ps 1.1*marker " + lt + " notitle");
     clauses.push_back(idx(b.ridges) + " using 1:2 with points pt 12 ps 1.1*marker lc rgb '#222222' lw 0.8 notitle");
   }
-  // The key: the roof of one hardware where it has no label in the plot, each hardware
+  // The key: the roof of one hardware where it has no label in the plot (and its DRAM
+  // diagonal, in the same entry or one of its own, see Scene::dram_key), each hardware
   // (several only) with its bandwidths, then the marker note.
   if (!s.roof_key.empty()) clauses.push_back("keyentry with lines lt 1 lw 2.5 title " + gp_string(s.roof_key, style.markup()));
+  if (!s.dram_key.empty() && s.roof_key.empty()) clauses.push_back("keyentry with lines lt 1 lw 2.5 title " + gp_string(s.dram_key, style.markup()));
   for (size_t h = 0; h < H && H > 1; ++h)
     clauses.push_back("keyentry with linespoints pt " + std::to_string(kHardwareMarkers[h % std::size(kHardwareMarkers)].filled) +
                       " ps 0.8*marker lt " + std::to_string(h % kOkabeIto.size() + 1) + " lw 2.5 dt " +

@@ -62,7 +62,9 @@ Grid grid_of(const SweepFigure& fig, const PlotStyle& style) {
   g.left = 0.08 + L + 0.1 + style.text_width_in("250 ms") * 1.1 + 0.1;
   g.right = 0.16;
   g.top = (facet_titles ? L * 1.25 : 0.0) + 0.12;
-  g.bottom = 0.06 + L + 0.06 + L + 0.1;
+  // Under it: the tic labels, and the x label's centre 0.06 + 1.6 lines below the plot
+  // (as the per-layer chart's), its foot half a line lower, then 0.06 in to the cell's edge.
+  g.bottom = 0.06 + 2.1 * L + 0.06;
   constexpr double kMinPlotIn = 0.9;
   g.W = style.width_in;
   const size_t fit = std::max<size_t>(1, static_cast<size_t>(g.W / (g.left + g.right + kMinPlotIn)));

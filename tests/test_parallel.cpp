@@ -136,11 +136,13 @@ TEST(Collectives, AllReduceAcrossTwoNodesIsOnePipelinedRing) {
   // 16 GPUs = 2 DGX A100 nodes, 1 GB, as NCCL runs it (tuning.cc): rings through all 16
   // GPUs, 30 steps of which 2 cross the network, bus bytes 1e9 x 30/16 = 1.875e9 at the
   // slowest link: min(NVLink 300 x 0.78 = 234, 8 NICs x 25 x 0.96 = 192) = 192 GB/s.
-  // Intra-node steps cost max(NVLink hop, NCCL's 1 us post overhead, x3 for Simple):
-  //   ring/LL      11.6 + 6.6 + 28 x 1.0 + 2 x 2.7  =  51.6 us + 1.875e9 / 96e9     = 19.582850 ms
-  //   ring/LL128   11.6 + 14 + 28 x 1.9 + 2 x 4.0   =  86.8 us + 1.875e9 / 176.64e9 = 10.701 ms
-  //   ring/Simple  11.6 + 8.4 + 28 x 3.4 + 2 x 14   = 143.2 us + 1.875e9 / 192e9    =  9.908825 ms  <- taken
-  //   tree/Simple  11.6 + 8.4 + 2 (7 x 4.0 + 1 x 14) = 104 us + 2e9 / 176.64e9       = 11.426 ms
+  // DGX A100's AMD hosts: intra-node steps cost max(NVLink hop, 2 us post overhead, x3 for
+  // Simple); network steps hop + 6.76 us device latency (x2 for Simple); LL capped at
+  // 22.5 GB/s, LL128 at 8 channels x 20 GB/s; Simple's latency x1.4 (ring plateau):
+  //   ring/LL      11.6 + 6.6 + 28 x 2 + 2 x (2.7 + 6.76)          =  93.12 us + 1.875e9 / 22.5e9 = 83.43 ms
+  //   ring/LL128   11.6 + 14 + 28 x 2 + 2 x (4.0 + 6.76)           = 103.12 us + 1.875e9 / 160e9  = 11.822 ms
+  //   ring/Simple  11.6 + 1.4 (8.4 + 28 x 6 + 2 x (14 + 13.52))     = 335.616 us + 1.875e9 / 192e9 = 10.101241 ms  <- taken
+  //   tree/Simple  11.6 + 8.4 + 2 (7 x 4.0 + 1 x (14 + 13.52))      = 131.04 us + 2e9 / 176.64e9   = 11.454 ms
   // (the three phases one after the other, reduce-scatter, all-reduce across, all-gather,
   // took 13.5 ms: 1.875e9 / 13.5 ms = 139 GB/s, where nccl-tests measure 182 GB/s at 1 GiB
   // on two 8 x A100 + 8 x HDR nodes, AML_NCCL_Test README, "Two Nodes").
@@ -148,28 +150,61 @@ TEST(Collectives, AllReduceAcrossTwoNodesIsOnePipelinedRing) {
   CollectiveCost c = collective_cost(a, CollectiveOp::all_reduce, 1e9, place_group(a, 16, 1));
   EXPECT_EQ(c.link, "scale_up+scale_out");
   EXPECT_EQ(c.algorithm, "ring/Simple");
-  EXPECT_NEAR(c.time_s, 143.2e-6 + 1.875e9 / 192e9, 1e-12);
-  EXPECT_NEAR(c.time_s, 9.908825e-3, 1e-9);
-  // With 2 NICs a node the network binds harder: 2 x 25 x 0.96 = 48 GB/s, 143.2 us + 39.0625 ms = 39.2057 ms.
+  EXPECT_NEAR(c.time_s, 11.6e-6 + 1.4 * 231.44e-6 + 1.875e9 / 192e9, 1e-12);
+  EXPECT_NEAR(c.time_s, 10.101241e-3, 1e-9);
+  // With 2 NICs' bandwidth a node the network binds harder: 2 x 25 x 0.96 = 48 GB/s,
+  // 335.616 us + 39.0625 ms = 39.398116 ms.
   SystemSpec a2 = a;
   a2.scale_out.bandwidth_Bps = 2 * 25e9 / 8;
-  EXPECT_NEAR(collective_cost(a2, CollectiveOp::all_reduce, 1e9, place_group(a2, 16, 1)).time_s, 39.2057e-3, 1e-9);
-  // Reduce-scatter across the two nodes: 15 steps, 1 across: Simple 11.6 + 8.4 + 14 x 3.4 + 14
-  // = 81.6 us + 1e9 x 15/16 / 192e9 = 4.882813 ms.
+  EXPECT_NEAR(collective_cost(a2, CollectiveOp::all_reduce, 1e9, place_group(a2, 16, 1)).time_s, 39.398116e-3, 1e-9);
+  // Reduce-scatter across the two nodes: 15 steps, 1 across, no plateau (all-reduce only):
+  // Simple 11.6 + 8.4 + 14 x 6 + (14 + 13.52) = 131.52 us + 1e9 x 15/16 / 192e9 = 5.014333 ms.
   EXPECT_NEAR(collective_cost(a, CollectiveOp::reduce_scatter, 1e9, place_group(a, 16, 1)).time_s,
-              81.6e-6 + 1e9 * 15 / 16 / 192e9, 1e-12);
+              131.52e-6 + 1e9 * 15 / 16 / 192e9, 1e-12);
+}
+
+TEST(Collectives, SmallAllReducesAcrossNodesRunOnFewerChannels) {
+  // NCCL (enqueue.cc) gives a call the largest nc of its 16 channels (2 x 8 NICs) with
+  // bytes >= nc x threads x threshold: a ring in LL over 16 ranks needs 512 x 8 x 16 =
+  // 65,536 bytes a channel, so 64 KiB runs on 1 of 16 channels, 1 MiB on all 16.
+  // 64 KiB ring/LL on 2 DGX A100: 93.12 us + 122,880 / (22.5e9 / 16) = 93.12 + 87.38 us.
+  // The tree (LL, the whole buffer up and down, 8 x 23.6 caps no more than 0.92 x 192):
+  // 11.6 + 6.8 + 2 (7 x 0.6 + 1 x (5.0 + 6.76)) = 50.32 us + 2 x 65,536 / (176.64e9 / 3.8
+  // capped at 22.5e9, x 0.6 NCCL's tree correction at 64 KiB) = 50.32 + 9.709 us: taken.
+  SystemSpec a = load_system("dgx-a100");
+  CollectiveCost c = collective_cost(a, CollectiveOp::all_reduce, 65536, place_group(a, 16, 1));
+  EXPECT_EQ(c.algorithm, "tree/LL");
+  EXPECT_NEAR(c.time_s, 50.32e-6 + 2 * 65536 / (22.5e9 * 0.6), 1e-12);
+  // A reduce-scatter has no tree:
+  // 64 KiB reduce-scatter, 15 steps, 1 across: LL needs 65,536 a channel, so 1 channel:
+  // 11.6 + 6.6 + 14 x 2 + (2.7 + 6.76) = 55.66 us + 61,440 / (22.5e9 / 16) = 55.66 + 43.69 us;
+  // LL128 (640 x 8 = 5,120 a channel: 12 of 16): 11.6 + 14 + 14 x 2 + 10.76 = 64.36 us
+  // + 61,440 / (160e9 x 12/16) = 64.36 + 0.512 us: taken.
+  CollectiveCost rs = collective_cost(a, CollectiveOp::reduce_scatter, 65536, place_group(a, 16, 1));
+  EXPECT_EQ(rs.algorithm, "ring/LL128");
+  EXPECT_NEAR(rs.time_s, 64.36e-6 + 61440 / (160e9 * 12 / 16), 1e-12);
+  // The network device latency of dgx-a100 reproduces the point it was fitted on:
+  // NVIDIA/nccl issue #812, a ring all-reduce of 8 B over two DGX A100 (NCCL 2.16.5) in
+  // 93.12 us; ring/LL, 11.6 + 6.6 + 28 x 2 + 2 x (2.7 + 6.76) = 93.12 us, the 15 bytes
+  // on one channel at 22.5 / 16 GB/s adding 0.01 us.
+  NcclNetwork two{2, 8, NcclTransport::nvlink, a.scale_out.latency_s, a.nccl_host, a.nccl_gpu, 8};
+  ProtocolTime ring = nccl_spanning_ring_time(two, true, 8, 192e9, a.scale_up.call_overhead_s);
+  EXPECT_STREQ(ring.protocol, "LL");
+  EXPECT_NEAR(ring.time_s, 93.12e-6, 0.02e-6);
 }
 
 TEST(Collectives, NcclTreeWinsSmallAllReducesAcrossManyNodes) {
-  // Data-parallel ranks one per node over 64 DGX H100 nodes, 64 KiB, 50 GB/s x 0.94 = 47 GB/s:
-  //   ring/LL  11.6 + 6.6 + 126 x 2.7 = 358.4 us + 65536 x 2 x 63/64 / 23.5e9 = 363.89 us
-  //   tree/LL  11.6 + 6.8 + 2 x floor(log2 64) x 5.0 = 78.4 us + 2 x 65536 / (47e9 x 0.92 / 3.8) = 89.9188 us
+  // Data-parallel ranks one per node over 64 DGX H100 nodes, 64 KiB, 50 GB/s x 0.94 = 47 GB/s,
+  // network steps at NCCL's tree hop + the 6.76 us device latency (one rank a node):
+  //   ring/LL  6.6 + 126 x (5.0 + 6.76) = 1488.36 us before its bytes
+  //   tree/LL  11.6 + 6.8 + 2 x floor(log2 64) x (5.0 + 6.76) = 159.52 us
+  //            + 2 x 65536 / (47e9 x 0.92 / 3.8 x 0.6 tree correction at 64 KiB) = 178.718 us
   SystemSpec h = load_system("dgx-h100");
   CollectiveCost c = collective_cost(h, CollectiveOp::all_reduce, 65536, place_group(h, 64, 8));
   EXPECT_EQ(c.link, "scale_out");
   EXPECT_EQ(c.algorithm, "tree/LL");
-  EXPECT_NEAR(c.time_s, 78.4e-6 + 2 * 65536 / (47e9 * 0.92 / 3.8), 1e-12);
-  EXPECT_NEAR(c.time_s, 89.9188e-6, 1e-9);
+  EXPECT_NEAR(c.time_s, 159.52e-6 + 2 * 65536 / (47e9 * 0.92 / 3.8 * 0.6), 1e-12);
+  EXPECT_NEAR(c.time_s, 178.718e-6, 1e-9);
 }
 
 // nccl-tests all_reduce_perf, float sum, out of place, 8 x A100 SXM4 80 GB over NVLink 3 /
@@ -215,6 +250,8 @@ TEST(Collectives, AllReduceBusBandwidthMatchesPublishedHopperAndMultiNodeRuns) {
   // min(234, 4 x 25 x 0.96 = 96) GB/s.
   SystemSpec a4 = load_system("dgx-a100");
   a4.scale_out.bandwidth_Bps = 12.5e9;
+  a4.nics_per_domain = 4;
+  a4.nccl_host = NcclHost::other;  // the issue's hosts: 2 x Intel Xeon Platinum 8358
   EXPECT_NEAR(all_reduce_busbw(a4, 134217728.0, 24, 1) / 96, 1, 0.25);
   // github crickett-hpe/hpc-ai-envs pull request #30: rccl-tests all_reduce_perf on 8 x MI300X
   // in one node, out of place, 8 MiB: 161.14 GB/s bus bandwidth.
@@ -225,15 +262,18 @@ TEST(Collectives, AllReduceBusBandwidthMatchesPublishedHopperAndMultiNodeRuns) {
 // nccl-tests all_reduce_perf, float sum, out of place, 16 x A100 SXM4 80 GB in two Azure
 // ND96amsr A100 v4 VMs (8 x HDR 200 Gb/s each), NCCL 2.17: the AML_NCCL_Test README (GitHub,
 // "NCCL all_reduce Results, Two Nodes"). Held out: nothing was fitted on it (the HDR
-// efficiency is NVIDIA/nccl issue #812's 192 GB/s on DGX A100). From 256 MiB up, where the
-// rings' bandwidth binds, within 10 %; below, ridge is too fast (docs/accuracy-parallel.md).
-TEST(Collectives, TwoNodeAllReduceBusBandwidthMatchesNcclTestsAtLargeSizes) {
-  const std::pair<double, double> published[] = {{268435456, 169.16},  {536870912, 175.23},
-                                                 {1073741824, 181.70}, {2147483648, 184.10},
-                                                 {4294967296, 186.52}, {8589934592, 187.67}};
+// efficiency is NVIDIA/nccl issue #812's 192 GB/s on DGX A100, the network device latency
+// its 93 us ring at 8 B, the rest NCCL's own tuning constants). Every size within 25 %.
+TEST(Collectives, TwoNodeAllReduceBusBandwidthMatchesNcclTests) {
+  const std::pair<double, double> published[] = {
+      {65536, 1.68},        {131072, 3.69},       {262144, 7.13},       {524288, 12.40},
+      {1048576, 20.36},     {2097152, 30.85},     {4194304, 53.49},     {8388608, 74.65},
+      {16777216, 94.65},    {33554432, 102.32},   {67108864, 132.76},   {134217728, 149.55},
+      {268435456, 169.16},  {536870912, 175.23},  {1073741824, 181.70}, {2147483648, 184.10},
+      {4294967296, 186.52}, {8589934592, 187.67}};
   SystemSpec a = load_system("dgx-a100");
   for (auto [bytes, busbw] : published)
-    EXPECT_NEAR(all_reduce_busbw(a, bytes, 16, 1) / busbw, 1, 0.10) << bytes << " B";
+    EXPECT_NEAR(all_reduce_busbw(a, bytes, 16, 1) / busbw, 1, 0.25) << bytes << " B";
 }
 
 TEST(ActivationMemory, KorthikantiTable2FormsForGpt3) {
@@ -527,12 +567,12 @@ TEST(ParallelDataParallel, Resnet50OnEightV100sByHand) {
     EXPECT_EQ(c["link"], "scale_up");
     EXPECT_EQ(c["bytes"].get<double>(), bytes) << dtype;
     EXPECT_NEAR(c["time_s"].get<double>(), 67.6e-6 + bytes * ring, 1e-12) << dtype;
-    // The step is the single-device one at batch 256 / 8 on the V100; without overlap the
-    // whole all-reduce adds to it.
-    auto one = ridge_test::run_ridge(std::string("analyze resnet50 --hw v100 --phase training --batch 32 --dtype ") + dtype +
-                                     " --format json");
+    // The step is the single-device one at batch 256 / 8 on the system's V100 (at its fitted
+    // [efficiency]); without overlap the whole all-reduce adds to it.
+    auto one = ridge_test::run_ridge(std::string("analyze resnet50 --system dgx1-v100 --parallel dp=1 --global-batch 32 --dtype ") +
+                                     dtype + " --format json");
     ASSERT_EQ(one.status, 0) << one.err;
-    double step = nlohmann::json::parse(one.out)["totals"]["time_s"].get<double>();
+    double step = nlohmann::json::parse(one.out)["totals"]["step_s"].get<double>();
     auto t = j["totals"];
     EXPECT_NEAR(t["step_s"].get<double>(), step, 1e-12);
     EXPECT_NEAR(t["iteration_time_s"].get<double>(), step + 67.6e-6 + bytes * ring, 1e-12);
@@ -563,6 +603,31 @@ TEST(ParallelZoo, Gpt3AndLlamaParameterCounts) {
   }
 }
 
+// Shoeybi et al. 2019 (Megatron-LM, arXiv 1909.08053), Figure 5: model-parallel weak scaling
+// on DGX-2H V100s at batch 8, sequence 1024, vocabulary 51,200, activations checkpointed:
+// 2.5B (hidden 1920, 54 layers, 20 heads) on 2 GPUs at 95% of the single-GPU baseline's
+// 39 TFLOP/s, 4.2B (2304, 64, 24) on 4 at 82%, 8.3B (3072, 72, 32) on 8 at 77%; the baseline
+// is 30% of a DGX-2H V100's peak (130 TFLOP/s). dgx1-v100's compute share is fitted on that
+// baseline only (scripts/accuracy_parallel_v100.py), so these rows are held out. As a share of
+// peak in the paper's count, 96 B s l h^2 (1 + s/6h + V/16lh) / time / GPUs / 125 TFLOP/s,
+// each within 15%.
+TEST(ParallelAccuracy, DgxOneV100FollowsMegatronLmModelParallelScaling) {
+  struct Row { int heads, hidden, layers, gpus; double efficiency; };
+  for (Row r : {Row{20, 1920, 54, 2, 0.95}, Row{24, 2304, 64, 4, 0.82}, Row{32, 3072, 72, 8, 0.77}}) {
+    auto out = ridge_test::run_ridge(
+        "analyze gpt3 --system dgx1-v100 --set model.hidden=" + std::to_string(r.hidden) + " --set model.heads=" +
+        std::to_string(r.heads) + " --set model.layers=" + std::to_string(r.layers) +
+        " --set model.seq=1024 --set model.vocab=51200 --parallel tp=" + std::to_string(r.gpus) +
+        " --global-batch 8 --microbatch 8 --recompute full --no-overlap --format json");
+    ASSERT_EQ(out.status, 0) << out.err;
+    double seconds = nlohmann::json::parse(out.out)["totals"]["iteration_time_s"].get<double>();
+    double h = r.hidden, l = r.layers;
+    double flops = 96 * 8 * 1024 * l * h * h * (1 + 1024 / (6 * h) + 51200 / (16 * l * h));
+    double share = flops / seconds / r.gpus / 125e12;
+    EXPECT_NEAR(share / (r.efficiency * 0.30), 1, 0.15) << r.gpus << " GPUs: " << share;
+  }
+}
+
 TEST(ParallelServing, GenerateAtTensorAndPipelineParallel) {
   // Llama-2-70B (80 layers, hidden 8192, 8 KV heads of 128) in fp16 on dgx-a100, tp 8,
   // batch 1, prompt 128, 2 tokens. A decode step all-reduces 8192 x 2 = 16,384 B twice a
@@ -579,11 +644,12 @@ TEST(ParallelServing, GenerateAtTensorAndPipelineParallel) {
   EXPECT_EQ(j["kv_cache_bytes"].get<int64_t>(), 5283840);
   EXPECT_NEAR(j["total_time_s"].get<double>(), j["ttft_s"].get<double>() + j["decode_time_s"].get<double>(), 1e-15);
   // pp 2: the stages sit in two nodes (tp 8 fills one), so each step also sends the
-  // 16,384 B once over InfiniBand: 5 us + 16,384 / (25e9 x 0.96) s; each device holds half the cache.
+  // 16,384 B once over InfiniBand: 6.76 us (the network device latency) + 16,384 / (25e9 x 0.96) s;
+  // each device holds half the cache.
   r = ridge_test::run_ridge("generate llama-2-70b --system dgx-a100 --parallel tp=8,pp=2 --prompt 128 --gen 2 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   j = nlohmann::json::parse(r.out);
-  EXPECT_NEAR(j["parallel"]["decode_step_communication_s"].get<double>(), step + 5e-6 + 16384 / 24e9, 1e-12);
+  EXPECT_NEAR(j["parallel"]["decode_step_communication_s"].get<double>(), step + 6.76e-6 + 16384 / 24e9, 1e-12);
   EXPECT_EQ(j["kv_cache_bytes"].get<int64_t>(), 5283840 / 2);
   // Plans generate cannot serve are input errors.
   for (const char* bad : {"--parallel tp=3", "--parallel tp=8,pp=3", "--parallel tp=8,dp=2", "--parallel tp=8 --hw a100"}) {

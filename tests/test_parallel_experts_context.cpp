@@ -98,8 +98,11 @@ TEST(ExpertParallel, ImbalanceScalesTheBusiestRanksExpertTimeByHand) {
   EXPECT_NEAR(busy.stage_backward_s, 0.768, 1e-12);
   EXPECT_NEAR(stage(1.5, Recompute::full).stage_backward_s, 1.152, 1e-12);
   // The all-to-alls: the rank's 1024 tokens x 4096 x top-2 x 2 B = 16,777,216 B, x 1.5.
-  for (const CollectiveRow& r : busy.collectives)
-    if (r.group == "ep") EXPECT_EQ(r.cost.bytes, 1.5 * 16777216.0);
+  for (const CollectiveRow& r : busy.collectives) {
+    if (r.group == "ep") {
+      EXPECT_EQ(r.cost.bytes, 1.5 * 16777216.0);
+    }
+  }
 }
 
 TEST(ExpertParallel, ImbalanceOnTheCommandLineByHand) {
@@ -187,12 +190,13 @@ TEST(ContextParallel, Gpt3AtCp2ByHand) {
   ASSERT_EQ(rs.size(), 1u);
   EXPECT_EQ(rs[0]["count"].get<double>(), 96.0);
   // A two-device all-gather over InfiniBand (25 GB/s x 0.96 = 24 GB/s) through NCCL's
-  // network protocols: one ring step moving half, 6,291,456 B:
-  //   LL      11.6 + 6.6 + 1 x 2.7 = 20.9 us + 6,291,456 / 12e9     = 545.2 us
-  //   LL128   11.6 + 14 + 1 x 4.0  = 29.6 us + 6,291,456 / 22.08e9  = 314.5 us
-  //   Simple  11.6 + 8.4 + 1 x 14  = 34.0 us + 6,291,456 / 24e9     = 296.144 us  <- taken
-  EXPECT_NEAR(ag[0]["time_s"].get<double>(), 34.0e-6 + 12582912.0 / 2 / 24e9, 1e-12);
-  EXPECT_NEAR(ag[0]["time_s"].get<double>(), 296.144e-6, 1e-12);
+  // network protocols: one ring step moving half, 6,291,456 B; with one rank a node NCCL
+  // takes the tree's network hop, plus the 6.76 us network device latency (x2 for Simple):
+  //   LL      11.6 + 6.6 + (5.0 + 6.76)    = 29.96 us + 6,291,456 / 12e9     = 554.25 us
+  //   LL128   11.6 + 14 + (8.5 + 6.76)     = 40.86 us + 6,291,456 / 22.08e9  = 325.80 us
+  //   Simple  11.6 + 8.4 + (14 + 2 x 6.76) = 47.52 us + 6,291,456 / 24e9     = 309.664 us  <- taken
+  EXPECT_NEAR(ag[0]["time_s"].get<double>(), 47.52e-6 + 12582912.0 / 2 / 24e9, 1e-12);
+  EXPECT_NEAR(ag[0]["time_s"].get<double>(), 309.664e-6, 1e-12);
   // The model's FLOPs do not change; the devices double.
   EXPECT_EQ(two["totals"]["model_flops"], one["totals"]["model_flops"]);
   EXPECT_EQ(two["totals"]["devices"], 16);
@@ -244,14 +248,20 @@ TEST(ContextParallel, PlanSearchCountsTheCpPlansByHand) {
 // splitting the sequence, ...) each have a row of their own in
 // tests/test_input_error_table.cpp (InputErrorTable.PlanChecksEachWithAHint).
 
-class ExpertSweep : public ridge_test::FolderTest {};
+class ExpertSweep : public ridge_test::FolderTest {
+ protected:
+  // The points of `ridge sweep --format json` over `text` (written as s.toml).
+  nlohmann::json points_of(const std::string& text) {
+    write("s.toml", text);
+    auto sweep = ridge_test::run_ridge("sweep " + at("s.toml") + " --format json");
+    EXPECT_EQ(sweep.status, 0) << sweep.err;
+    return sweep.status == 0 ? nlohmann::json::parse(sweep.out)["points"] : nlohmann::json::array();
+  }
+};
 
 TEST_F(ExpertSweep, SweepPointsEqualTheAnalyzeRun) {
-  write("s.toml", "models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\ngpus = [16]\n"
-                  "[parallel]\nzero = 1\n[[vary]]\nkey = \"parallel.ep\"\nvalues = [2, 8]\n");
-  auto sweep = ridge_test::run_ridge("sweep " + at("s.toml") + " --format json");
-  ASSERT_EQ(sweep.status, 0) << sweep.err;
-  nlohmann::json points = nlohmann::json::parse(sweep.out)["points"];
+  nlohmann::json points = points_of("models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\ngpus = [16]\n"
+                                    "[parallel]\nzero = 1\n[[vary]]\nkey = \"parallel.ep\"\nvalues = [2, 8]\n");
   ASSERT_EQ(points.size(), 2u);
   const char* single[2] = {"dp=16,ep=2", "dp=16,ep=8"};
   for (size_t i = 0; i < 2; ++i) {
@@ -266,6 +276,74 @@ TEST_F(ExpertSweep, SweepPointsEqualTheAnalyzeRun) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("bad.toml:5:"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("parallel.ep must be an integer from 1"), std::string::npos) << bad.err;
+}
+
+TEST_F(ExpertSweep, ImbalanceInASweepEqualsTheAnalyzeRun) {
+  // expert_imbalance as a [parallel] list and ep as a [[vary]] key: rows vary the later
+  // key (expert_imbalance) fastest. With ep = 1 an imbalance above 1 cannot be (every rank
+  // holds every expert), so that row's status says why, as --expert-imbalance does.
+  nlohmann::json points = points_of("models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\n[parallel]\ndp = 8\n"
+                                    "expert_imbalance = [1, 1.5]\n[[vary]]\nkey = \"parallel.ep\"\nvalues = [1, 8]\n");
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[0]["status"], "ok");
+  EXPECT_NE(points[1]["status"].get<std::string>().find("--expert-imbalance needs ep > 1"), std::string::npos);
+  const char* single[2] = {"--parallel dp=8,ep=8", "--parallel dp=8,ep=8 --expert-imbalance 1.5"};
+  for (size_t i = 0; i < 2; ++i) {
+    nlohmann::json one = run_json(std::string("analyze mixtral-8x7b --system dgx-h100 ") + single[i]);
+    EXPECT_EQ(points[2 + i]["status"], "ok");
+    EXPECT_EQ(points[2 + i]["plan"], one["plan"]) << single[i];
+    EXPECT_EQ(points[2 + i]["totals"], one["totals"]) << single[i];
+  }
+  EXPECT_EQ(points[3]["plan"]["expert_imbalance"].get<double>(), 1.5);
+  // The CSV carries it as a column.
+  auto csv = ridge_test::run_ridge("sweep " + at("s.toml") + " --quiet");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find(",overlap,expert_imbalance,status,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find(",true,1.5,ok,"), std::string::npos) << csv.out;
+  // A value below 1 is an error where it was written (line 5), exit 2, no output.
+  write("bad.toml", "models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\n[parallel]\ndp = 8\nexpert_imbalance = 0.9\n");
+  auto bad = ridge_test::run_ridge("sweep " + at("bad.toml"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(bad.out.empty());
+  EXPECT_NE(bad.err.find("bad.toml:5:"), std::string::npos) << bad.err;
+  // A float is read as written: an integer key refuses 2.0 (not taken as 2), and a [[vary]]
+  // value that is no number is an error where it was written (line 6).
+  write("bad.toml", "models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\n[parallel]\ndp = 2.0\n");
+  bad = ridge_test::run_ridge("sweep " + at("bad.toml"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("bad.toml:4:6: sweep: parallel.dp must be an integer from 1 to 2147483647 (got '2.0')"), std::string::npos) << bad.err;
+  write("bad.toml", "models = [\"mixtral-8x7b\"]\nsystem = [\"dgx-h100\"]\n[parallel]\ndp = 8\n[[vary]]\n"
+                    "key = \"parallel.expert_imbalance\"\nvalues = [1, \"x\"]\n");
+  bad = ridge_test::run_ridge("sweep " + at("bad.toml"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("bad.toml:7:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("(got 'x')"), std::string::npos) << bad.err;
+}
+
+TEST(ExpertParallel, PlanSearchTakesTheImbalanceForEveryPlanWithEp) {
+  // --expert-imbalance 1.5 applies to the plans with ep > 1 (those with ep = 1 route
+  // nothing between ranks); the best such plan is the one `analyze` gives with the same
+  // settings, imbalance included. Uniform routing ranks an ep plan first (above); at 1.5
+  // the busiest rank's expert GEMMs slow the ep plans down, so a longer list is read.
+  nlohmann::json j = run_json("plan mixtral-8x7b --system dgx-h100 --gpus 16 --global-batch 16 --top 400 --expert-imbalance 1.5");
+  bool expert_parallel = false;
+  for (const auto& e : j["best"]) {
+    const bool ep = e["plan"]["ep"].get<int64_t>() > 1;
+    expert_parallel |= ep;
+    EXPECT_EQ(e["plan"]["expert_imbalance"].get<double>(), ep ? 1.5 : 1.0);
+  }
+  EXPECT_TRUE(expert_parallel);
+  for (const auto& e : j["best"]) {
+    if (e["plan"]["ep"].get<int64_t>() == 1) continue;
+    const auto& p = e["plan"];
+    auto n = [&](const char* k) { return std::to_string(p[k].get<int64_t>()); };
+    std::string args = "analyze mixtral-8x7b --system dgx-h100 --parallel tp=" + n("tp") + ",pp=" + n("pp") + ",dp=" + n("dp") +
+                       ",cp=" + n("cp") + ",ep=" + n("ep") + " --global-batch 16 --microbatch " + n("microbatch") + " --zero " +
+                       n("zero") + " --recompute " + p["recompute"].get<std::string>() + " --interleave " + n("interleave") +
+                       (p["sequence_parallel"].get<bool>() ? " --sequence-parallel" : "") + " --expert-imbalance 1.5";
+    EXPECT_EQ(run_json(args)["totals"], e["totals"]) << args;
+    break;
+  }
 }
 
 }  // namespace

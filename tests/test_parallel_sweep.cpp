@@ -162,7 +162,7 @@ TEST_F(ParallelSweepCli, EachCnnPointEqualsTheSingleDataParallelAnalyzeRun) {
   ASSERT_EQ(csv.status, 0) << csv.err;
   // tokens_per_s is empty for a CNN; samples_per_s is given.
   std::string row = csv.out.substr(csv.out.find('\n') + 1);
-  EXPECT_EQ(row.substr(0, row.find(",ok,") + 4), "resnet50,dgx1-v100,2,1,1,2,1,1,false,1,256,0,none,1,true,ok,") << row;
+  EXPECT_EQ(row.substr(0, row.find(",ok,") + 4), "resnet50,dgx1-v100,2,1,1,2,1,1,false,1,256,0,none,1,true,1,ok,") << row;
 }
 
 TEST_F(ParallelSweepCli, CsvHasTheTotalsColumnsAndSingleDeviceOptionsAreRefused) {
@@ -171,7 +171,7 @@ TEST_F(ParallelSweepCli, CsvHasTheTotalsColumnsAndSingleDeviceOptionsAreRefused)
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
             "model,system,gpus,tp,pp,dp,cp,ep,sequence_parallel,microbatch,global_batch,zero,recompute,interleave,overlap,"
-            "status,iteration_time_s,tokens_per_s,samples_per_s,mfu,hfu,bubble_share,communication_time_s,memory_per_device_bytes,fits");
+            "expert_imbalance,status,iteration_time_s,tokens_per_s,samples_per_s,mfu,hfu,bubble_share,communication_time_s,memory_per_device_bytes,fits");
   EXPECT_NE(csv.err.find("gpt3 on dgx-a100: "), std::string::npos) << csv.err;
   auto per_layer = ridge_test::run_ridge("sweep " + at("s.toml") + " --per-layer");
   EXPECT_EQ(per_layer.status, 2);

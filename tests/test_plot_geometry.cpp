@@ -137,9 +137,10 @@ std::vector<std::string> line_labels(const PlotBundle& b) {
 }
 
 // A parallel plan across nodes (gpt3, tp=8 pp=2 over two DGX A100 nodes: NVLink within a
-// node, InfiniBand between the stages) in a journal column: the link diagonals and the
-// collectives crowd it, yet the figure is drawn at the column's 3.3 in, clear of lines,
-// with a link's label by its line in the short form where the long one has no room.
+// node, InfiniBand between the stages) in a journal column, as a PDF and as LaTeX: the
+// link diagonals and the collectives crowd it, yet the figure is drawn at the column's
+// 3.3 in, clear of lines, with each link's label by its line (the long form, else
+// "scale-up 234 GB/s", else the bandwidth alone, which the key's entry also names).
 TEST(PlotRooflineGeometry, ParallelPlanAcrossNodesFitsAColumn) {
   cli::ParallelOptionValues v;
   v.system = "dgx-a100", v.parallel = "tp=8,pp=2,dp=1", v.global_batch = 1;
@@ -148,22 +149,56 @@ TEST(PlotRooflineGeometry, ParallelPlanAcrossNodesFitsAColumn) {
   const cli::ParallelPlot p = cli::parallel_plot("gpt3", v, hw, cli::RunOptionValues{}, boost::program_options::variables_map{});
   ASSERT_EQ(p.link_roofs.size(), 2u);  // NVLink (tp) and InfiniBand (pp)
   const RooflineRequest req{&p.model, p.settings, {p.run}, 8, true, p.plan, p.link_roofs, p.collectives};
-  const PlotStyle column = make_style("f.pdf", {"column", "", {}, "", {}});
+  for (const char* file : {"f.pdf", "f.tex"}) {
+    SCOPED_TRACE(file);
+    const PlotStyle column = make_style(file, {"column", "", {}, "", {}});
+    expect_clear(roofline_geometry(req, column));
+    const PlotBundle b = roofline_plot(req, column, "par");
+    EXPECT_NE(b.files[0].content.find("size 3.3in,"), std::string::npos);
+    const std::vector<std::string> labels = line_labels(b);
+    // (the .tex's labels start with their font size: \fontsize{8.1}{9.7}\selectfont)
+    const auto named = [&](const std::string& text) {
+      return std::any_of(labels.begin(), labels.end(), [&](const std::string& l) {
+        return l.size() >= text.size() && l.compare(l.size() - text.size(), text.size(), text) == 0;
+      });
+    };
+    EXPECT_TRUE(named("NVLink 3 / NVSwitch 234 GB/s") || named("scale-up 234 GB/s") || named(" 234 GB/s"))
+        << ::testing::PrintToString(labels);
+    EXPECT_TRUE(named("InfiniBand HDR 24 GB/s") || named("scale-out 24 GB/s") || named(" 24 GB/s"))
+        << ::testing::PrintToString(labels);
+    // The DRAM diagonal named by its line, else (no room between the L2 and link
+    // diagonals) in the key, with the thick line it shares with the roof; no line left unnamed.
+    // (A100 80 GB: 2039 GB/s x the 0.6332 memory efficiency of dgx-a100.toml = 1.29 TB/s.)
+    EXPECT_TRUE(named("HBM2e 1.29 TB/s") || b.files[0].content.find("HBM2e 1.29 TB/s'") != std::string::npos);
+    for (const std::string& note : b.notes) EXPECT_EQ(note.find("left out the label"), std::string::npos) << note;
+    // Each link its own dash pattern in the plot and the key.
+    EXPECT_NE(b.files[0].content.find("scale-up: NVLink 3 / NVSwitch 234 GB/s'"), std::string::npos);
+    // one HDR NIC per GPU: 200 Gb/s = 25 GB/s, at the 0.96 NCCL reaches (dgx-a100.toml) = 24 GB/s
+    EXPECT_NE(b.files[0].content.find("scale-out: InfiniBand HDR 24 GB/s'"), std::string::npos);
+    // A collective's point label names its group and operation ("tp AG fwd 3.1%"), never
+    // the tail of its name after a slash ("B) 0.8%" from "(scale_out, 0 FLOP/B)").
+    const auto blocks = test::data_blocks(b.files[1].content);
+    for (const auto& row : blocks.at(8))  // the points' labels
+      EXPECT_EQ(row.at(2).find("B)"), std::string::npos) << row.at(2);
+  }
+}
+
+// Three GPUs in a journal column (as .tex in IEEEtran): the key names each run roof in
+// its entry ("v100: ..."), and the other dtypes' roofs, which nothing names, are not
+// drawn (round two left a dozen faint unnamed stubs above the roofs); the .dat's "other
+// roofs" block of each device (8h + 1) holds no line.
+TEST(PlotRooflineGeometry, AnOverlayInAColumnDrawsOnlyTheRoofsItsKeyNames) {
+  const Case c = cases().back();
+  Timed t = timed(c);
+  const RooflineRequest req{.model = &t.model, .settings = c.settings, .runs = t.runs, .labels = 8};
+  const PlotStyle column = make_style("f.tex", {"column", "", {}, "", {}});
   expect_clear(roofline_geometry(req, column));
-  const PlotBundle b = roofline_plot(req, column, "par");
-  EXPECT_NE(b.files[0].content.find("size 3.3in,"), std::string::npos);
-  const std::vector<std::string> labels = line_labels(b);
-  const auto named = [&](const std::string& start) {
-    return std::any_of(labels.begin(), labels.end(), [&](const std::string& l) { return l.rfind(start, 0) == 0; });
-  };
-  // At least one link labelled by its line (which one depends on where the diagonals cross).
-  EXPECT_TRUE(named("NVLink 3 / NVSwitch 234 GB/s") || named("scale-up 234 GB/s") ||
-              named("InfiniBand HDR 24 GB/s") || named("scale-out 24 GB/s"))
-      << ::testing::PrintToString(labels);
-  // Each link its own dash pattern in the plot and the key.
-  EXPECT_NE(b.files[0].content.find("title 'scale-up: NVLink 3 / NVSwitch 234 GB/s'"), std::string::npos);
-  // one HDR NIC per GPU: 200 Gb/s = 25 GB/s, at the 0.96 NCCL reaches (dgx-a100.toml) = 24 GB/s
-  EXPECT_NE(b.files[0].content.find("title 'scale-out: InfiniBand HDR 24 GB/s'"), std::string::npos);
+  const PlotBundle b = roofline_plot(req, column, "roof");
+  const auto blocks = test::data_blocks(b.files[1].content);
+  for (size_t h = 0; h < 3; ++h) {
+    EXPECT_NE(b.files[0].content.find(c.hws[h] + ": "), std::string::npos) << c.hws[h] << " has no key entry";
+    for (const auto& row : blocks.at(h * 8 + 1)) EXPECT_EQ(row.at(0), "NaN") << c.hws[h] << ": an unnamed roof is drawn";
+  }
 }
 
 // llama-2-7b decode on an A100 at the default size: both ridge labels in the long form

@@ -199,7 +199,7 @@ std::pair<Rows, TrainingEstimate> bars_and_iteration(const std::string& model, c
   auto [v, hw] = plan_options("dgx-a100", parallel, global_batch, false, sets);
   v.expert_imbalance = expert_imbalance;
   const Rows bars = layer_bars(cli::parallel_plot(model, v, hw, cli::RunOptionValues{}, boost::program_options::variables_map{}));
-  const TrainingEstimate e = cli::run_parallel_plan(model, v, hw);
+  const TrainingEstimate e = cli::run_parallel_plan(model, v, hw).estimate;
   EXPECT_NEAR(summed_time(bars), e.iteration_time_s, 1e-9 * e.iteration_time_s);
   return {bars, e};
 }

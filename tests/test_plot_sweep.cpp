@@ -4,6 +4,7 @@
 // schema's, and every refusal's hint gives a figure with whole lines.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -486,6 +487,33 @@ TEST(PlotSweep, CliSelectionErrorsExit2) {
     EXPECT_EQ(r.status, 0) << r.err;
     test::expect_image(dir.path(), "c", ImageFormat::png);
   }
+}
+
+// Each panel's x label sits under its tic labels as the per-layer chart's does, its centre
+// 0.06 in + 1.6 lines below the plot (round two left a tenth of an inch more, in every
+// row of a stacked column); the two panels of a batch x bandwidth sweep in a column.
+TEST(PlotSweep, XLabelsFollowTheirTicLabels) {
+  const PlotStyle column = make_style("f.tex", {"column", "", {}, "", {}});
+  const PlotBundle b = sweep_plot(parse_sweep_csv(batch_bandwidth_csv(), "bw.csv"), column, "s");
+  const std::string &gp = b.files[0].content, &dat = b.files[1].content;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(gp, m, std::regex(R"(size 3.3in,([0-9.]+)in)")));
+  const double H = std::stod(m[1]), L = column.line_in();
+  std::vector<double> bottoms;  // the panels' lower edges, inches
+  static const std::regex bmargin(R"(set bmargin at screen ([0-9.e-]+))");
+  for (auto it = std::sregex_iterator(gp.begin(), gp.end(), bmargin); it != std::sregex_iterator(); ++it)
+    if (const double y = std::stod((*it)[1]) * H; y > 0) bottoms.push_back(y);
+  ASSERT_EQ(bottoms.size(), 2u);  // samples/s and step time, stacked
+  std::vector<double> labels;  // the x labels' centres, inches
+  std::istringstream in(dat.substr(dat.find("facet titles and x labels")));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line) && !line.empty())
+    if (line.find("bandwidth") != std::string::npos) labels.push_back(std::stod(line.substr(line.find(' ') + 1)));
+  ASSERT_EQ(labels.size(), 2u);
+  std::sort(bottoms.begin(), bottoms.end());
+  std::sort(labels.begin(), labels.end());
+  for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(bottoms[i] - labels[i], 0.06 + 1.6 * L, 0.005) << "panel " << i;
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ namespace {
 const std::vector<OutputFormat> kFormats = {OutputFormat::table, OutputFormat::csv, OutputFormat::json};
 
 const CommandHelp kHelp = {
-    "ridge plan MODEL --system S --gpus N --global-batch B [--seq L] [--set model.NAME=V] [--top K] [--shard K/N]",
+    "ridge plan MODEL --system S --gpus N --global-batch B [--seq L] [--set model.NAME=V] [--expert-imbalance F]\n"
+    "           [--top K] [--shard K/N]",
     "Searches every Megatron-LM style plan for training MODEL on N devices of system S: tensor, pipeline and\n"
     "data parallel degrees that multiply to N, sequence parallelism, ZeRO stage 0-3, recomputation none /\n"
     "selective / full, every microbatch that divides the batch and every interleave that divides a stage.\n"
@@ -47,6 +48,7 @@ int run_plan(const Args& args) {
   std::string model_arg, system_arg = "dgx-a100", shard = "1/1";
   int64_t gpus = 0, batch = 0, top = 10;  // gpus and batch: 0 (not given) is refused below
   boost::optional<int64_t> seq;           // not given: the model's [params] seq
+  double imbalance = 1.0;                 // --expert-imbalance
   HardwareOptionValues model_sets;        // --set model.NAME=VALUE only: the system sets the device
   bool quiet = false;
   OutputOptionValues out;
@@ -60,6 +62,9 @@ int run_plan(const Args& args) {
       ("seq", po::value(&seq), "tokens per sequence (the model's [params] seq; after any --set model.seq)")
       ("set", po::value(&model_sets.sets)->composing(), "model.NAME=VALUE: set one of the model's [params], e.g. "
                                                         "model.layers=48 (repeatable)")
+      ("expert-imbalance", po::value(&imbalance)->default_value(imbalance, "1"),
+       "F: a mixture of experts' busiest expert-parallel rank's routed tokens over the mean, in every plan with ep > 1 "
+       "(1: uniform routing)")
       ("top", po::value(&top)->default_value(top), "how many of the best plans to show")
       ("shard", po::value(&shard)->default_value(shard), "K/N: evaluate only the K-th of N parts of the search");
   add_quiet_option(general, quiet);
@@ -86,6 +91,7 @@ int run_plan(const Args& args) {
   r.devices = gpus;
   r.global_batch = batch;
   r.top = static_cast<size_t>(top);
+  r.expert_imbalance = imbalance;
   std::tie(r.shard, r.shards) = parse_shard(shard);
   SystemSpec system = load_system(system_arg);
   if (gpus > system.total_devices())

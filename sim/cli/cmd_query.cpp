@@ -78,7 +78,7 @@ int run_query(const Args& args) {
     if (!layer.empty())
       throw InputError({}, "--layer does not go with --parallel", "query --parallel answers for the training iteration");
     reject_single_device_options(vm);
-    TrainingEstimate e = run_parallel_plan(model_arg, pv, hwo);
+    TrainingEstimate e = run_parallel_plan(model_arg, pv, hwo).estimate;
     return answer(out, format, [&] { return parallel_query_json(e); }, [&] { return parallel_query_text(e); });
   }
   refuse_plan_options(vm);

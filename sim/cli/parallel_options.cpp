@@ -114,7 +114,7 @@ int write_data_parallel(const std::string& model, const ParallelOptionValues& v,
 
 }  // namespace
 
-TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw) {
+ParallelPlanRun run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw) {
   ParallelPlan plan = to_parallel_plan(v);
   SystemSpec system = plan_system(v, hw);
   std::vector<ParamOverride> overrides = model_overrides(hw);
@@ -123,7 +123,8 @@ TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptio
   const HardwareModel& hw_model = select_hardware_model(system.device, "");
   ShardedLayers layers = time_sharded_layers(model, overrides, shape, plan.tp, plan.cp, plan.microbatch, system.device, hw_model);
   ShardedLayers unsharded = time_sharded_layers(model, overrides, shape, 1, 1, plan.microbatch, system.device, hw_model);
-  return estimate_training(model, system, plan, shape, layers, unsharded);
+  TrainingEstimate e = estimate_training(model, system, plan, shape, layers, unsharded);
+  return {std::move(e), std::move(layers)};
 }
 
 void reject_single_device_options(const po::variables_map& given) {
@@ -139,7 +140,7 @@ int write_parallel_plan(const std::string& model, const ParallelOptionValues& v,
   if (!is_transformer(load_model(model, model_overrides(hw)))) return write_data_parallel(model, v, hw, run, out, given);
   reject_single_device_options(given);
   OutputFormat format = to_output_format(out, {OutputFormat::table, OutputFormat::csv, OutputFormat::json});
-  TrainingEstimate estimate = run_parallel_plan(model, v, hw);
+  TrainingEstimate estimate = run_parallel_plan(model, v, hw).estimate;
   write_output(out.output, [&](std::ostream& os) { write_training_estimate(estimate, format, os); });
   return 0;
 }

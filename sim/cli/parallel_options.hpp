@@ -38,9 +38,15 @@ SystemSpec plan_system(const ParallelOptionValues& v, const HardwareOptionValues
 // The plan of a model that is not a transformer (data parallelism only): tp, pp or ep above
 // 1, or an option only a transformer's plan or a single device reads, is an InputError.
 ParallelPlan data_parallel_plan(const std::string& model, const ParallelOptionValues& v, const po::variables_map& given);
+// One training iteration of a plan, and the rank's sharded layers it was estimated from
+// (their per-layer timings are what iteration_parts draws).
+struct ParallelPlanRun {
+  TrainingEstimate estimate;
+  ShardedLayers layers;
+};
 // Loads the system and model, checks the plan and estimates one training iteration;
 // `--set model.NAME=V` of `hw` overrides the model's [params].
-TrainingEstimate run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw);
+ParallelPlanRun run_parallel_plan(const std::string& model, const ParallelOptionValues& v, const HardwareOptionValues& hw);
 // A single-device run option given with --parallel (--batch, --dtype, --phase, ...),
 // which a parallel plan does not read (it trains in bf16 mixed precision with Adam,
 // --microbatch and --global-batch its batch), is an InputError rather than silently ignored.

@@ -58,14 +58,15 @@ ParallelPlot parallel_plot(const std::string& model, const ParallelOptionValues&
     p.run.hw = system.device;
   } else {
     reject_single_device_options(given);
-    TrainingEstimate e = run_parallel_plan(model, v, hw);
+    ParallelPlanRun run = run_parallel_plan(model, v, hw);
+    const TrainingEstimate& e = run.estimate;
     SystemSpec system = plan_system(v, hw);
     p.settings = training_microbatch(e.plan.microbatch, system.device);
     p.model = load_model(model, with_param(with_param(overrides, "tp", e.plan.tp), "layers", e.shape.layers / e.plan.pp));
     p.plan = plan_label(e.plan);
     add_collectives(p, system, e.collectives, static_cast<double>(e.microbatches), 2);  // 16-bit activations and gradients
     p.run.hw = system.device;
-    p.iteration = iteration_parts(e, overrides, system);
+    p.iteration = iteration_parts(e, run.layers, system);
     p.microbatches = e.microbatches;
   }
   p.run.timing = derive(p.model, analyze_costs(p.model, p.settings), p.run.hw, select_hardware_model(p.run.hw, ""));

@@ -16,6 +16,7 @@
 #include "hw/model_registry.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/base/data_paths.hpp"
+#include "sim/base/format_units.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/input_file.hpp"
 
@@ -248,8 +249,13 @@ CostBasis read_cost_basis(TomlFields& f, const std::string& path) {
 SweepItem parallel_value(const toml::node& e, const SourceLoc& where, const std::string& key) {
   if (e.is_integer()) return {std::to_string(e.as_integer()->get()), where};
   if (e.is_boolean()) return {e.as_boolean()->get() ? "true" : "false", where};
+  if (e.is_floating_point()) {  // kept a float as written ("2.0", not "2"): an integer key refuses it
+    std::string t = format_raw(e.as_floating_point()->get());
+    if (t.find_first_of(".eni") == std::string::npos) t += ".0";
+    return {t, where};
+  }
   if (e.is_string()) return {e.as_string()->get(), where};
-  throw InputError(where, "sweep: parallel." + key + ": a value must be an integer, true / false or a string",
+  throw InputError(where, "sweep: parallel." + key + ": a value must be a number, true / false or a string",
                    "e.g. tp = [1, 2, 4, 8], sequence_parallel = true, recompute = \"selective\"");
 }
 
@@ -289,8 +295,11 @@ void read_parallel_vary(TomlFields& v, const std::string& name, SweepFile& s) {
   if (!s.parallel_sweep()) v.fail("key", "'" + name + "' needs a parallel sweep", "add system = [\"dgx-a100\"] (ridge list systems)");
   std::string key = name.substr(std::string("parallel.").size());
   const auto& known = sweep_parallel_key_names();
-  if (std::find(known.begin(), known.end(), key) == known.end())
-    v.fail("key", "unknown plan key '" + name + "'", "use parallel. followed by tp, pp, dp, microbatch, global_batch, zero, recompute, interleave, sequence_parallel or overlap");
+  if (std::find(known.begin(), known.end(), key) == known.end()) {
+    std::string keys;
+    for (const std::string& k : known) keys += (keys.empty() ? "" : ", ") + k;
+    v.fail("key", "unknown plan key '" + name + "'", "use parallel. followed by one of " + keys);
+  }
   for (const SweepParallelKey& k : s.parallel)
     if (k.key == key) v.fail("key", "'" + name + "' is also given in [parallel]", "give its values in one place");
   SweepParallelKey k{key, v.where("key"), {}};
@@ -307,7 +316,7 @@ void read_parallel_vary(TomlFields& v, const std::string& name, SweepFile& s) {
 const std::vector<std::string>& sweep_parallel_key_names() {
   static const std::vector<std::string> names = {"tp",           "pp",   "dp",        "cp",         "ep",
                                                  "sequence_parallel", "microbatch", "global_batch", "zero", "recompute",
-                                                 "interleave",   "overlap"};
+                                                 "interleave",   "overlap", "expert_imbalance"};
   return names;
 }
 

@@ -37,6 +37,7 @@
 //   [parallel]                                  # each key a value or a list of values
 //   tp = [1, 2, 4, 8]   pp = 8   microbatch = 1   global_batch = 512   zero = 1
 //   recompute = "selective"   interleave = 1   sequence_parallel = true   overlap = true
+//   expert_imbalance = [1.0, 1.5]               # a mixture of experts' routing (ep > 1)
 //   [[vary]]  key = "parallel.tp"  values = [1, 2, 4, 8]   # the same as a [parallel] list
 #pragma once
 

@@ -25,22 +25,32 @@ Timed ring_time(double steps, double bus_bytes, const NetworkLevel& level) {
 
 double log2_steps(int64_t n) { return std::ceil(std::log2(static_cast<double>(n))); }
 
-// One collective over `n` devices of one level.
+// NCCL across nodes (nccl_protocols.hpp): its ring, or for all-reduce the faster of ring and tree.
+Timed nccl_ring_or_tree(const NcclNetwork& net, bool all_reduce, double bytes, double bw, double overhead) {
+  ProtocolTime ring = nccl_spanning_ring_time(net, all_reduce, bytes, bw, overhead);
+  Timed best{ring.time_s, std::string("ring/") + ring.protocol};
+  if (all_reduce) {
+    ProtocolTime tree = nccl_tree_all_reduce_time(net, bytes, bw, overhead);
+    if (tree.time_s < best.time_s) best = {tree.time_s, std::string("tree/") + tree.protocol};
+  }
+  return best;
+}
+
+// One collective over `n` devices of one level. `net`: the communicator across nodes where
+// the level is NCCL's network with one member a node (else null).
 // `in_switch`: the achievable fraction of an in-switch all-reduce, 0 where the level has none.
-Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, double in_switch) {
+Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, double in_switch,
+           const NcclNetwork* net = nullptr) {
   if (n <= 1 && op != CollectiveOp::send_recv) return {0.0, "-"};
   double nn = static_cast<double>(n);
   double bw = level.achievable_Bps();
   double a = level.latency_s;
   switch (op) {
     case CollectiveOp::all_reduce: {
+      if (net) return nccl_ring_or_tree(*net, true, bytes, bw, level.call_overhead_s);
       Timed best = ring_time(2 * (nn - 1), bytes * 2 * (nn - 1) / nn, level);
       double tree = 2 * log2_steps(n) * a + bytes * 2 / bw;
       if (level.nccl == NcclTransport::none && tree < best.time_s) best = {tree, "tree"};
-      if (level.nccl == NcclTransport::network) {
-        ProtocolTime t = nccl_tree_all_reduce_time({nn, 1, NcclTransport::nvlink}, bytes, bw, level.call_overhead_s);
-        if (t.time_s < best.time_s) best = {t.time_s, std::string("tree/") + t.protocol};
-      }
       if (in_switch > 0) {
         double start = level.nccl == NcclTransport::none ? 2 * a : level.call_overhead_s + kNvlsLatency_s;
         double nvls = start + bytes / (level.bandwidth_Bps * in_switch);
@@ -50,6 +60,7 @@ Timed flat(CollectiveOp op, double bytes, int64_t n, const NetworkLevel& level, 
     }
     case CollectiveOp::reduce_scatter:
     case CollectiveOp::all_gather:
+      if (net) return nccl_ring_or_tree(*net, false, bytes, bw, level.call_overhead_s);
       return ring_time(nn - 1, bytes * (nn - 1) / nn, level);
     case CollectiveOp::all_to_all:
       return {(nn - 1) * a + bytes * (nn - 1) / nn / bw, "ring"};
@@ -91,6 +102,13 @@ namespace {
 
 CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPlacement& g);
 
+// NCCL's view of a group of `per` members in each of `nodes` nodes (nccl_protocols.hpp):
+// the scale-out latency is its network device latency (latencyInter), the NICs its rings'
+// channels through the network.
+NcclNetwork nccl_network(const SystemSpec& s, double nodes, double per, NcclTransport intra) {
+  return {nodes, per, intra, s.scale_out.latency_s, s.nccl_host, s.nccl_gpu, static_cast<double>(s.nics_per_domain)};
+}
+
 // An all-reduce, reduce-scatter or all-gather over a group spanning domains, as NCCL runs
 // it: rings (one per channel) through every member of every domain, pipelined, so the
 // bytes go at the slowest link's share, not phase after phase. Each ring crosses each
@@ -112,13 +130,7 @@ Timed spanning(const SystemSpec& s, CollectiveOp op, double bytes, const GroupPl
   if (s.scale_up.nccl == NcclTransport::none || s.scale_out.nccl == NcclTransport::none)
     return {(steps - inter) * s.scale_up.latency_s + inter * s.scale_out.latency_s + bus_bytes / bw, "ring"};
   double overhead = std::max(s.scale_up.call_overhead_s, s.scale_out.call_overhead_s);
-  ProtocolTime ring = nccl_ring_time(s.scale_up.nccl, steps, bus_bytes, bw, overhead, inter);
-  Timed best{ring.time_s, std::string("ring/") + ring.protocol};
-  if (reduce) {
-    ProtocolTime tree = nccl_tree_all_reduce_time({nodes, per, s.scale_up.nccl}, bytes, bw, overhead);
-    if (tree.time_s < best.time_s) best = {tree.time_s, std::string("tree/") + tree.protocol};
-  }
-  return best;
+  return nccl_ring_or_tree(nccl_network(s, nodes, per, s.scale_up.nccl), reduce, bytes, bw, overhead);
 }
 
 }  // namespace
@@ -150,7 +162,9 @@ CollectiveCost cost_of(const SystemSpec& s, CollectiveOp op, double bytes, const
   }
   if (g.per_domain == 1 || op == CollectiveOp::send_recv || op == CollectiveOp::broadcast) {
     // One member per domain, or a transfer whose slowest hop crosses domains.
-    Timed t = flat(op, bytes, op == CollectiveOp::send_recv ? 2 : g.size, s.scale_out, 0);
+    NcclNetwork net = nccl_network(s, static_cast<double>(g.size), 1, NcclTransport::network);
+    bool nccl = s.scale_out.nccl == NcclTransport::network;
+    Timed t = flat(op, bytes, op == CollectiveOp::send_recv ? 2 : g.size, s.scale_out, 0, nccl ? &net : nullptr);
     c.time_s = t.time_s;
     c.algorithm = t.algorithm;
     c.link = "scale_out";

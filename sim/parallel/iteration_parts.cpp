@@ -3,21 +3,12 @@
 
 #include <algorithm>
 
-#include "hw/model_registry.hpp"
 #include "sim/parallel/optimizer_step.hpp"
 #include "sim/parallel/rank_layers.hpp"
-#include "sim/workload/model_catalog.hpp"
 
 namespace ridge {
 
 namespace {
-
-// A layer of the rank's model with its passes timed apart.
-struct LayerPasses {
-  const Layer* layer = nullptr;
-  LayerTiming forward, backward;
-  bool in_block = false;
-};
 
 // `t` x `scale` added to a part's times (`memory_s`: its memory time, hidden or not).
 void add_pass(IterationPart& p, double& memory_s, const LayerTiming& t, double scale) {
@@ -36,25 +27,12 @@ Bound bound_of_part(const IterationPart& p, double memory_s, const HardwareSpec&
 
 }  // namespace
 
-std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const std::vector<ParamOverride>& overrides,
-                                           const SystemSpec& system) {
+std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const ShardedLayers& timed, const SystemSpec& system) {
   const ParallelPlan& plan = e.plan;
   const HardwareSpec& hw = system.device;
-  Model m = load_model(e.model, rank_overrides(overrides, plan.tp, plan.cp, e.shape.seq));
-  RunSettings settings = training_microbatch(plan.microbatch, hw);
-  CostAnalysis costs = analyze_costs(m, settings);
-  const HardwareModel& hw_model = select_hardware_model(hw, "");
-
-  std::vector<LayerPasses> layers;
-  double first_s = 0, last_s = 0;  // the end stages' layers, forward + backward
-  bool seen_block = false;
-  for (size_t i = 0; i < m.layers.size(); ++i) {
-    auto [f, b] = time_passes(m.layers[i], costs.layers[i], hw, hw_model, settings.dtype);
-    bool in_block = m.layers[i].name.rfind("layers.", 0) == 0;  // the block, instantiated once (sharded_layers.hpp)
-    seen_block = seen_block || in_block;
-    if (!in_block) (seen_block ? last_s : first_s) += f.time_s + b.time_s;
-    layers.push_back({&m.layers[i], f, b, in_block});
-  }
+  auto in_block = [](const TimedLayer& l) { return l.name.rfind("layers.", 0) == 0; };  // the block, instantiated once
+  // The end stages' layers, forward + backward, as time_sharded_layers summed them.
+  const double first_s = timed.first.forward_s + timed.first.backward_s, last_s = timed.last.forward_s + timed.last.backward_s;
   // The stage that sets the pace, as the estimate picks it, and its first layer's index.
   const bool whole = plan.pp == 1, first_stage = first_s >= last_s;
   const int64_t per_stage = e.layers_per_stage;
@@ -64,28 +42,29 @@ std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const std:
   const bool sp = plan.sequence_parallel && plan.tp > 1;
   const double cut = sp ? 1 - 1 / static_cast<double>(plan.tp) : 0;
   std::vector<IterationPart> parts;
-  seen_block = false;
-  for (const LayerPasses& l : layers) {
-    seen_block = seen_block || l.in_block;
-    if (!l.in_block && !whole && (seen_block == first_stage)) continue;  // the other end stage's
-    const std::string& op = l.layer->op;
+  bool seen_block = false;
+  for (const TimedLayer& l : timed.layers) {
+    const bool block = in_block(l);
+    seen_block = seen_block || block;
+    if (!block && !whole && (seen_block == first_stage)) continue;  // the other end stage's
+    const std::string& op = l.op;
     const bool attention = op == "attention";
     // The estimate's adjustments of a block layer (training_estimate.cpp); the end
     // stages' layers run as timed.
-    double scale = !l.in_block             ? 1
+    double scale = !block                  ? 1
                    : attention              ? c
                    : replicated_by_tp(op)   ? 1 - cut
                    : op == "moe"            ? plan.expert_imbalance  // the busiest expert rank's (--expert-imbalance)
                                             : 1;
-    double recompute = !l.in_block ? 0
+    double recompute = !block ? 0
                        : plan.recompute == Recompute::full ? scale
                        : plan.recompute == Recompute::selective && attention ? c
                                                                                : 0;
     const int level = std::max(0, l.forward.bound_level >= 0 ? l.forward.bound_level : l.backward.bound_level);
-    for (int64_t k = 0; k < (l.in_block ? per_stage : 1); ++k) {
+    for (int64_t k = 0; k < (block ? per_stage : 1); ++k) {
       IterationPart p;
       // The block instantiated once is named layers.NAME; the stage's K-th, layers.K.NAME.
-      p.name = l.in_block ? "layers." + std::to_string(first_block + k) + "." + l.layer->name.substr(7) : l.layer->name;
+      p.name = block ? "layers." + std::to_string(first_block + k) + "." + l.name.substr(7) : l.name;
       p.op = op;
       double memory_s = 0;
       add_pass(p, memory_s, l.forward, mbs * (scale + recompute));

@@ -37,8 +37,9 @@ struct IterationPart {
   double time_s() const { return compute_s + exposed_memory_s + link_s + launch_s + idle_s; }
 };
 
-// `overrides`: the model's [params] overrides the estimate was made with; `system`: its system.
-std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const std::vector<ParamOverride>& overrides,
-                                           const SystemSpec& system);
+// `layers`: the rank's sharded layers the estimate was made from (time_sharded_layers at
+// the plan's tp, cp and microbatch), whose per-layer timings the parts reuse; `system`:
+// the estimate's system.
+std::vector<IterationPart> iteration_parts(const TrainingEstimate& e, const ShardedLayers& layers, const SystemSpec& system);
 
 }  // namespace ridge

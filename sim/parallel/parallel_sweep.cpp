@@ -2,6 +2,7 @@
 #include "sim/parallel/parallel_sweep.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -26,6 +27,17 @@ int64_t integer_value(const SweepItem& v, const std::string& key, int64_t lo, in
   return n;
 }
 
+// A routing imbalance: a number of at least 1 (plan_check bounds it by what routing allows).
+double imbalance_value(const SweepItem& v, const std::string& key) {
+  double x = 0;
+  const char* end = v.text.data() + v.text.size();
+  auto [ptr, ec] = std::from_chars(v.text.data(), end, x);
+  if (ec != std::errc() || ptr != end || !(x >= 1) || !std::isfinite(x))
+    throw InputError(v.where, "sweep: parallel." + key + " must be a number of at least 1, the busiest expert rank's load over the mean (got '" + v.text + "')",
+                     "1 is uniform routing");
+  return x;
+}
+
 bool boolean_value(const SweepItem& v, const std::string& key) {
   if (v.text == "true" || v.text == "false") return v.text == "true";
   throw InputError(v.where, "sweep: parallel." + key + " must be true or false (got '" + v.text + "')");
@@ -44,6 +56,7 @@ void set_plan_key(ParallelPlan& plan, const std::string& key, const SweepItem& v
   else if (key == "zero") plan.zero = static_cast<int>(integer_value(v, key, 0, 3));
   else if (key == "sequence_parallel") plan.sequence_parallel = boolean_value(v, key);
   else if (key == "overlap") plan.overlap = boolean_value(v, key);
+  else if (key == "expert_imbalance") plan.expert_imbalance = imbalance_value(v, key);
   else if (key == "recompute") {
     std::optional<Recompute> r = parse_recompute(v.text);
     if (!r) throw InputError(v.where, "sweep: parallel.recompute: unknown policy '" + v.text + "'", "use none, selective or full");
@@ -79,7 +92,7 @@ std::string fit_gpus(ParallelPlan& plan, int64_t gpus, bool dp_given) {
 std::string data_parallel_problem(const ParallelPlan& plan, const SystemSpec& system) {
   const ParallelPlan defaults;
   if (plan.tp > 1 || plan.pp > 1 || plan.ep > 1 || plan.sequence_parallel || plan.microbatch != defaults.microbatch ||
-      plan.zero != 0 || plan.recompute != Recompute::none || plan.interleave != 1)
+      plan.zero != 0 || plan.recompute != Recompute::none || plan.interleave != 1 || plan.expert_imbalance != 1)
     return "the model has no [params] to shard, so only dp, global_batch and overlap apply";
   if (plan.dp > system.total_devices())
     return "dp " + std::to_string(plan.dp) + " is more than the " + std::to_string(system.total_devices()) + " devices of " + system.id;

@@ -9,7 +9,7 @@
 // data parallel only, as `ridge analyze MODEL --system S --parallel dp=D --global-batch B`
 // runs it (data_parallel.hpp: fp32, Adam); a point of it with any other plan key away
 // from its default (tp, pp, microbatch, zero, recompute, interleave, sequence
-// parallelism) is a row whose status says that only dp applies.
+// parallelism, expert imbalance) is a row whose status says that only dp applies.
 #pragma once
 
 #include <cstdint>

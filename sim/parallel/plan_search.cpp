@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "sim/base/error.hpp"
+#include "sim/base/format_units.hpp"
 #include "sim/parallel/plan_check.hpp"
 
 namespace ridge {
@@ -34,6 +35,13 @@ std::vector<int64_t> divisors(int64_t n) {
 SearchResult search_plans(const SearchRequest& r, const SystemSpec& sys, const HardwareModel& hw_model) {
   SearchResult out;
   TransformerParams shape = transformer_params(r.model, r.overrides);
+  if (!(r.expert_imbalance >= 1))  // NaN fails too
+    throw InputError({}, "plan: --expert-imbalance must be at least 1, the busiest expert rank's load over the mean (got " +
+                             format_raw(r.expert_imbalance) + ")",
+                     "1 is uniform routing");
+  if (r.expert_imbalance > 1 && !shape.mixture_of_experts())
+    throw InputError({}, "plan: --expert-imbalance applies to a mixture of experts; model '" + r.model + "' has no experts",
+                     "leave it out for a dense model");
   // The engine's timing per (tp, cp, microbatch); empty where the model's shapes do not
   // split tp ways (a tp that divides the heads but not, say, the key/value heads).
   std::map<std::tuple<int64_t, int64_t, int64_t>, std::optional<ShardedLayers>> timed;
@@ -87,6 +95,7 @@ SearchResult search_plans(const SearchRequest& r, const SystemSpec& sys, const H
                     p.zero = zero;
                     p.recompute = rc;
                     p.interleave = v;
+                    if (ep > 1) p.expert_imbalance = r.expert_imbalance;
                     PlanProblem problem = plan_problem(p, shape, sys);
                     if (!problem.ok()) {
                       ++out.rejected[problem.reason];

@@ -1,6 +1,7 @@
 // `ridge plan`: every plan of a model on N devices of a system (tp, pp, cp, dp =
 // N/(tp pp cp); cp only while a rank keeps at least 1024 tokens of the sequence), ep
-// (a mixture of experts: each divisor of dp x cp), sequence
+// (a mixture of experts: each divisor of dp x cp; the request's routing imbalance where
+// ep > 1), sequence
 // parallelism, ZeRO stage, recomputation, microbatch, interleave), each
 // checked (plan_check.hpp), estimated (training_estimate.hpp) and kept when it fits;
 // the best by iteration time first. The engine times each (tp, cp, microbatch) of
@@ -28,6 +29,10 @@ struct SearchRequest {
   size_t top = 10;
   int64_t shard = 1;   // 1-based
   int64_t shards = 1;
+  // Routing imbalance of every plan with ep > 1 (ParallelPlan::expert_imbalance); a plan
+  // whose ep cannot reach it is rejected as plan_check says. Above 1 only for a mixture of
+  // experts, and never below 1 (search_plans throws InputError).
+  double expert_imbalance = 1.0;
 };
 
 struct SearchResult {

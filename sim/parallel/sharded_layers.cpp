@@ -53,7 +53,9 @@ ShardedLayers time_sharded_layers(const std::string& name, const std::vector<Par
     bool in_block = layer.name.rfind("layers.", 0) == 0;  // the block, instantiated once
     seen_block = seen_block || in_block;
     PassCost& group = in_block ? out.block : (seen_block ? out.last : out.first);
-    auto [f, b] = time_forward_backward(layer, c, hw, hw_model, settings.dtype);
+    auto [forward, backward] = time_passes(layer, c, hw, hw_model, settings.dtype);
+    const double f = forward.time_s, b = backward.time_s;
+    out.layers.push_back({layer.name, layer.op, std::move(forward), std::move(backward)});
     group.forward_s += f;
     group.backward_s += b;
     group.forward_flops += static_cast<double>(c.flops);

@@ -5,7 +5,9 @@
 // training microbatch (mixed precision, Adam), and each layer's forward and backward
 // work is timed apart on the device's hardware model. Layers of the repeated block
 // named `layers` (with layers = 1: `layers.*`) make one transformer layer; those before it belong to the first
-// pipeline stage (embeddings), those after it to the last (final norm, lm_head).
+// pipeline stage (embeddings), those after it to the last (final norm, lm_head). Each
+// layer's two timings are kept, so a view of the iteration part by part reads them
+// rather than timing the rank's model again.
 #pragma once
 
 #include <cstdint>
@@ -40,10 +42,19 @@ struct PassCost {
   int64_t tied_params = 0;
 };
 
+// One layer of the rank's model with its forward and backward work timed apart: what
+// `ridge plot layers --parallel` draws a bar of (iteration_parts.hpp).
+struct TimedLayer {
+  std::string name;  // as in the rank's model; the block's (instantiated once) start "layers."
+  std::string op;
+  LayerTiming forward, backward;
+};
+
 struct ShardedLayers {
   PassCost block;  // one transformer layer
   PassCost first;  // before the block (embeddings)
   PassCost last;   // after the block (final norm, lm_head)
+  std::vector<TimedLayer> layers;  // every layer of the rank's model, in order: the sums above are theirs
 };
 
 // The model's [params] the plan reads: layers, hidden, heads, seq (tp is set here), and

@@ -87,13 +87,20 @@ SystemSpec system_from_text(const std::string& text, const std::string& file, co
   s.in_switch_efficiency = u.has("in_switch_efficiency") ? fraction(u, "in_switch_efficiency") : s.scale_up.efficiency;
 
   TomlFields o(required_table(r, "scale_out", "[scale_out] nics = 8, bandwidth = \"25 GB/s\", ..."), file, "scale_out");
-  known_keys(o, {"name", "nics", "bandwidth", "latency", "efficiency", "oversubscription", "nccl_transport", "call_overhead"});
+  known_keys(o, {"name", "nics", "bandwidth", "latency", "efficiency", "oversubscription", "nccl_transport", "call_overhead",
+                 "nccl_host", "nccl_gpu"});
   s.scale_out.name = o.name("name");
   s.nics_per_domain = o.positive("nics");
   s.nic_Bps = read_quantity(o, "bandwidth", Quantity::bandwidth);
   s.scale_out.latency_s = read_quantity(o, "latency", Quantity::time);
   s.scale_out.efficiency = fraction(o, "efficiency");
   read_nccl(o, s.scale_out);
+  if (o.has("nccl_host") && !nccl_host_named(o.string("nccl_host"), s.nccl_host))
+    o.fail("nccl_host", "must be amd or intel (got \"" + o.string("nccl_host") + "\")",
+           "the nodes' CPU vendor; NCCL treats every CPU but AMD's as intel");
+  if (o.has("nccl_gpu") && !nccl_gpu_named(o.string("nccl_gpu"), s.nccl_gpu))
+    o.fail("nccl_gpu", "must be volta, ampere or hopper (got \"" + o.string("nccl_gpu") + "\")",
+           "the GPU generation whose per-channel caps NCCL's tuner applies; leave it out for none");
   s.oversubscription = o.optional_number("oversubscription").value_or(1.0);
   if (!(s.oversubscription >= 1 && s.oversubscription <= 1024))
     o.fail("oversubscription", "must be between 1 (a full fat tree) and 1024 (got " + format_raw(s.oversubscription) + ")",

@@ -41,6 +41,8 @@ struct SystemSpec {
   double nic_Bps = 0;                // one NIC, each direction
   double oversubscription = 1;       // fabric taper: >= 1
   NetworkLevel scale_out;            // per device: nics x nic / devices / oversubscription
+  NcclHost nccl_host = NcclHost::other;  // the node's CPU as NCCL's tuner sees it ([scale_out] nccl_host)
+  NcclGpu nccl_gpu = NcclGpu::unknown;   // picks NCCL's per-channel caps ([scale_out] nccl_gpu)
   std::string efficiency_source;     // where the device's [efficiency] factors come from (empty: none)
 
   int64_t total_devices() const { return devices_per_domain * domains; }

@@ -207,6 +207,7 @@ TrainingEstimate estimate_training(const std::string& model, const SystemSpec& s
   e.communication_time_s = e.tp_comm_s + e.cp_comm_s + e.ep_comm_s + e.pp_comm_s + e.dp_exposed_s;
   double batch = static_cast<double>(plan.batch());
   e.tokens_per_s = batch * static_cast<double>(shape.seq) / e.iteration_time_s;
+  e.samples_per_s = batch / e.iteration_time_s;
 
   // FLOPs: the unsharded model's (per sequence of the microbatch) x the batch.
   const ShardedLayers& u = unsharded;

@@ -93,6 +93,7 @@ struct TrainingEstimate {
   double bubble_s = 0;
   double iteration_time_s = 0;
   double tokens_per_s = 0;
+  double samples_per_s = 0;   // sequences per second: global batch / iteration
   double model_flops = 0;     // per iteration, whole model
   double hardware_flops = 0;  // per iteration, all devices, recomputation included
   double mfu = 0;

@@ -79,4 +79,12 @@ std::vector<const Field<Row>*> all_fields(const std::vector<Field<Row>>& fields)
   return choose_fields(fields, ColumnChoice{ColumnChoice::Kind::all, {}});
 }
 
+// `fields` of an Inner, read from an Outer row through `inner` (Outer -> Inner), appended
+// to `out`: a view whose rows hold another's row reuses its declarations.
+template <class Outer, class Inner, class Project>
+void append_fields(std::vector<Field<Outer>>& out, const std::vector<const Field<Inner>*>& fields, Project inner) {
+  for (const Field<Inner>* f : fields)
+    out.push_back({f->key, f->title, f->unit, [get = f->get, inner](const Outer& o) { return get(inner(o)); }, f->compact});
+}
+
 }  // namespace ridge

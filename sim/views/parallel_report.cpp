@@ -5,54 +5,21 @@
 
 #include "sim/base/format_units.hpp"
 #include "sim/views/column_table.hpp"
+#include "sim/views/field_table.hpp"
 #include "sim/views/json.hpp"
+#include "sim/views/parallel_fields.hpp"
 
 namespace ridge {
 
 Json plan_json(const ParallelPlan& p) {
   Json j = Json::object();
-  j["tp"] = p.tp;
-  j["pp"] = p.pp;
-  j["dp"] = p.dp;
-  j["ep"] = p.ep;
-  j["cp"] = p.cp;
-  j["sequence_parallel"] = p.sequence_parallel;
-  j["global_batch"] = p.batch();
-  j["microbatch"] = p.microbatch;
-  j["zero"] = p.zero;
-  j["recompute"] = std::string(recompute_name(p.recompute));
-  j["interleave"] = p.interleave;
-  j["overlap"] = p.overlap;
-  j["expert_imbalance"] = p.expert_imbalance;
+  put_fields(j, all_fields(parallel_plan_fields()), p);
   return j;
 }
 
-Json training_totals_json(const TrainingEstimate& e) {
+Json totals_json(const ParallelResult& r) {
   Json t = Json::object();
-  t["iteration_time_s"] = e.iteration_time_s;
-  t["tokens_per_s"] = e.tokens_per_s;
-  t["mfu"] = e.mfu;
-  t["hfu"] = e.hfu;
-  t["bubble_share"] = e.bubble_share;
-  t["communication_time_s"] = e.communication_time_s;
-  t["memory_per_device_bytes"] = e.memory.total();
-  t["fits"] = e.fits;
-  t["devices"] = e.plan.devices();
-  t["microbatches"] = e.microbatches;
-  t["layers_per_stage"] = e.layers_per_stage;
-  t["stage_forward_s"] = e.stage_forward_s;
-  t["stage_backward_s"] = e.stage_backward_s;
-  t["pipeline_s"] = e.pipeline_s;
-  t["bubble_s"] = e.bubble_s;
-  t["tp_communication_s"] = e.tp_comm_s;
-  t["cp_communication_s"] = e.cp_comm_s;
-  t["ep_communication_s"] = e.ep_comm_s;
-  t["pp_communication_s"] = e.pp_comm_s;
-  t["dp_communication_s"] = e.dp_comm_s;
-  t["dp_exposed_s"] = e.dp_exposed_s;
-  t["optimizer_s"] = e.optimizer_s;
-  t["model_flops"] = e.model_flops;
-  t["hardware_flops"] = e.hardware_flops;
+  put_fields(t, all_fields(parallel_totals_fields()), r);
   return t;
 }
 
@@ -95,7 +62,7 @@ Json estimate_json(const TrainingEstimate& e) {
   j["model"] = e.model;
   j["system"] = e.system;
   j["plan"] = plan_json(e.plan);
-  j["totals"] = training_totals_json(e);
+  j["totals"] = totals_json({&e, nullptr});
   j["memory"] = memory_json(e);
   j["collectives"] = collectives_json(e.collectives);
   return j;
@@ -148,17 +115,20 @@ void write_text(const TrainingEstimate& e, std::ostream& out) {
   write_collectives_table(e.collectives, out);
 }
 
-const char* kCsvHeader =
-    "rank,tp,pp,dp,cp,ep,sequence_parallel,microbatch,zero,recompute,interleave,iteration_time_s,tokens_per_s,mfu,hfu,"
-    "bubble_share,communication_time_s,memory_per_device_bytes,fits\n";
-
-void csv_row(size_t rank, const TrainingEstimate& e, std::ostream& out) {
-  const ParallelPlan& p = e.plan;
-  out << rank << ',' << p.tp << ',' << p.pp << ',' << p.dp << ',' << p.cp << ',' << p.ep << ',' << (p.sequence_parallel ? 1 : 0) << ',' << p.microbatch
-      << ',' << p.zero << ',' << recompute_name(p.recompute) << ',' << p.interleave << ',' << format_raw(e.iteration_time_s)
-      << ',' << format_raw(e.tokens_per_s) << ',' << format_raw(e.mfu) << ',' << format_raw(e.hfu) << ','
-      << format_raw(e.bubble_share) << ',' << format_raw(e.communication_time_s) << ',' << format_raw(e.memory.total())
-      << ',' << (e.fits ? "true" : "false") << '\n';
+// The columns of a plan's CSV row: its rank, the plan, the compact totals (those of a
+// parallel sweep's row, less the model and system every row here shares).
+ColumnTable ranked_csv(const std::vector<TrainingEstimate>& estimates) {
+  using Ranked = std::pair<size_t, const TrainingEstimate*>;
+  std::vector<Field<Ranked>> fields = {{"rank", "#", Unit::integer, [](const Ranked& r) -> FieldValue { return int64_t(r.first); }}};
+  const std::vector<Field<ParallelPlan>> plan = parallel_plan_fields();
+  const std::vector<Field<ParallelResult>> totals = parallel_totals_fields();
+  append_fields(fields, all_fields(plan), [](const Ranked& r) -> const ParallelPlan& { return r.second->plan; });
+  append_fields(fields, choose_fields(totals, {}), [](const Ranked& r) { return ParallelResult{r.second, nullptr}; });
+  const auto columns = all_fields(fields);
+  ColumnTable t;
+  add_columns(t, columns);
+  for (size_t i = 0; i < estimates.size(); ++i) t.rows.push_back(field_cells(columns, Ranked{i + 1, &estimates[i]}, true));
+  return t;
 }
 
 }  // namespace
@@ -167,8 +137,7 @@ void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std
   if (format == OutputFormat::json) {
     write_json(out, estimate_json(e));
   } else if (format == OutputFormat::csv) {
-    out << kCsvHeader;
-    csv_row(1, e, out);
+    write_csv(ranked_csv({e}), out);
   } else {
     write_text(e, out);
   }
@@ -184,35 +153,13 @@ Json data_parallel_plan_json(const DataParallelEstimate& e) {
   return plan;
 }
 
-Json data_parallel_totals_json(const DataParallelEstimate& e) {
-  Json t = Json::object();
-  t["iteration_time_s"] = e.iteration_time_s;
-  t["samples_per_s"] = e.samples_per_s;
-  t["mfu"] = e.mfu;
-  t["hfu"] = e.mfu;  // no recomputation
-  t["bubble_share"] = 0;
-  t["communication_time_s"] = e.exposed_s;
-  t["memory_per_device_bytes"] = e.memory_bytes;
-  t["fits"] = e.fits;
-  t["devices"] = e.dp;
-  t["params"] = e.params;
-  t["step_s"] = e.step_s;
-  t["backward_s"] = e.backward_s;
-  t["gradient_bytes"] = e.gradient_bytes;
-  t["dp_communication_s"] = e.collectives.empty() ? 0.0 : e.collectives.front().total_s();
-  t["dp_exposed_s"] = e.exposed_s;
-  t["model_flops"] = e.model_flops;
-  t["capacity_bytes"] = e.capacity_bytes;
-  return t;
-}
-
 void write_data_parallel_estimate(const DataParallelEstimate& e, OutputFormat format, std::ostream& out) {
   if (format == OutputFormat::json) {
     Json j = Json::object();
     j["model"] = e.model;
     j["system"] = e.system;
     j["plan"] = data_parallel_plan_json(e);
-    j["totals"] = data_parallel_totals_json(e);
+    j["totals"] = totals_json({nullptr, &e});
     j["collectives"] = collectives_json(e.collectives);
     write_json(out, j);
     return;
@@ -249,19 +196,19 @@ void write_plan_search(const SearchResult& r, OutputFormat format, std::ostream&
     return;
   }
   if (format == OutputFormat::csv) {
-    out << kCsvHeader;
-    for (size_t i = 0; i < r.best.size(); ++i) csv_row(i + 1, r.best[i], out);
+    write_csv(ranked_csv(r.best), out);
     return;
   }
   ColumnTable t;
-  t.columns = {{"#", "rank"},           {"plan", "plan", false}, {"iteration", "iteration_time_s"},
-               {"tokens/s", "tokens_per_s"}, {"MFU", "mfu"},   {"bubble", "bubble_share"},
-               {"comm", "communication_time_s"}, {"memory", "memory_per_device_bytes"}};
+  t.columns = {{"#", "rank"}, {"plan", "plan", false}};
+  const std::vector<Field<ParallelResult>> totals = parallel_totals_fields();
+  const auto shown = choose_fields(totals, parse_column_choice("iteration_time_s,tokens_per_s,mfu,bubble_share,"
+                                                                "communication_time_s,memory_per_device_bytes"));
+  add_columns(t, shown);
   for (size_t i = 0; i < r.best.size(); ++i) {
-    const TrainingEstimate& e = r.best[i];
-    t.rows.push_back({text_cell(std::to_string(i + 1)), text_cell(plan_label(e.plan)), text_cell(format_seconds(e.iteration_time_s)),
-                      text_cell(format_count(e.tokens_per_s)), text_cell(pct(e.mfu)), text_cell(pct(e.bubble_share)),
-                      text_cell(format_seconds(e.communication_time_s)), text_cell(format_bytes(e.memory.total()))});
+    std::vector<Cell> row = {text_cell(std::to_string(i + 1)), text_cell(plan_label(r.best[i].plan))};
+    for (Cell& c : field_cells(shown, ParallelResult{&r.best[i], nullptr})) row.push_back(std::move(c));
+    t.rows.push_back(std::move(row));
   }
   write_text_table(t, out);
   out << "\n" << r.considered << " plans: " << r.fitting << " fit, " << r.too_large << " divide the model but do not fit in memory";

@@ -10,16 +10,17 @@
 #include "sim/parallel/training_estimate.hpp"
 #include "sim/views/json.hpp"
 #include "sim/views/output_format.hpp"
+#include "sim/views/parallel_fields.hpp"
 
 namespace ridge {
 
 // The JSON of a plan (its degrees and choices) and of an estimate's totals, as
-// `analyze --parallel --format json` writes them under "plan" and "totals".
+// `analyze --parallel --format json` writes them under "plan" and "totals"
+// (parallel_fields.hpp: a data-parallel estimate's totals give samples_per_s, not tokens).
 Json plan_json(const ParallelPlan& p);
-Json training_totals_json(const TrainingEstimate& e);
-// The same for a data-parallel estimate (its "totals" give samples_per_s, not tokens).
+Json totals_json(const ParallelResult& r);
+// A data-parallel estimate's plan: dp, the global and per-device batch, dtype, overlap.
 Json data_parallel_plan_json(const DataParallelEstimate& e);
-Json data_parallel_totals_json(const DataParallelEstimate& e);
 
 void write_training_estimate(const TrainingEstimate& e, OutputFormat format, std::ostream& out);
 // Text or JSON (the keys of write_training_estimate's totals where they apply).

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "sim/base/format_units.hpp"
+#include "sim/views/field_table.hpp"
+#include "sim/views/parallel_fields.hpp"
 #include "sim/views/parallel_report.hpp"
 #include "sim/views/write_report.hpp"
 
@@ -12,10 +14,25 @@ namespace ridge {
 
 namespace {
 
-Cell number(const std::string& text, double raw) { return {text, format_raw(raw)}; }
-Cell integer(int64_t v) { return {std::to_string(v), std::to_string(v)}; }
-Cell flag(bool v) { return text_cell(v ? "true" : "false"); }
-std::string pct(double v) { return format_fixed(100 * v, 1) + "%"; }
+ParallelResult result_of(const ParallelSweepPoint& p) {
+  return {p.estimate ? &*p.estimate : nullptr, p.data_parallel ? &*p.data_parallel : nullptr};
+}
+
+// A row: the model, system and devices, the plan, its status and the compact totals
+// (parallel_fields.hpp), empty where the point has no estimate.
+std::vector<Field<ParallelSweepPoint>> point_fields() {
+  using S = const ParallelSweepPoint&;
+  std::vector<Field<ParallelSweepPoint>> f = {
+      {"model", "model", Unit::text, [](S p) -> FieldValue { return p.model; }, true},
+      {"system", "system", Unit::text, [](S p) -> FieldValue { return p.system; }, true},
+      {"gpus", "gpus", Unit::integer, [](S p) -> FieldValue { return p.plan.devices(); }, true}};
+  const std::vector<Field<ParallelPlan>> plan = parallel_plan_fields();
+  append_fields(f, all_fields(plan), [](S p) -> const ParallelPlan& { return p.plan; });
+  f.push_back({"status", "status", Unit::text, [](S p) -> FieldValue { return p.status; }, true});
+  const std::vector<Field<ParallelResult>> totals = parallel_totals_fields();
+  append_fields(f, choose_fields(totals, {}), result_of);
+  return f;
+}
 
 ColumnTable table_of(const ParallelSweep& sweep) {
   ColumnTable t;
@@ -25,60 +42,10 @@ ColumnTable table_of(const ParallelSweep& sweep) {
                 "memory_per_device_bytes, fits: the peak stage's device against its DRAM less a 5% runtime reserve",
                 "a model with no [params] to shard (a CNN) runs data parallel only, each replica an fp32 training step "
                 "with Adam (`--parallel dp=D --global-batch B`): no tokens/s, samples/s"};
-  t.columns = {{"model", "model", false},
-               {"system", "system", false},
-               {"gpus", "gpus"},
-               {"tp", "tp"},
-               {"pp", "pp"},
-               {"dp", "dp"},
-               {"cp", "cp"},
-               {"ep", "ep"},
-               {"sp", "sequence_parallel", false},
-               {"mb", "microbatch"},
-               {"global batch", "global_batch"},
-               {"zero", "zero"},
-               {"recompute", "recompute", false},
-               {"interleave", "interleave"},
-               {"overlap", "overlap", false},
-               {"status", "status", false},
-               {"iteration", "iteration_time_s"},
-               {"tokens/s", "tokens_per_s"},
-               {"samples/s", "samples_per_s"},
-               {"MFU", "mfu"},
-               {"HFU", "hfu"},
-               {"bubble", "bubble_share"},
-               {"comm", "communication_time_s"},
-               {"memory", "memory_per_device_bytes"},
-               {"fits", "fits", false}};
-  for (const ParallelSweepPoint& p : sweep.points) {
-    const ParallelPlan& plan = p.plan;
-    std::vector<Cell> row = {text_cell(p.model),          text_cell(p.system),
-                             integer(plan.devices()),     integer(plan.tp),
-                             integer(plan.pp),            integer(plan.dp),
-                             integer(plan.cp),            integer(plan.ep),
-                             flag(plan.sequence_parallel), integer(plan.microbatch),
-                             integer(plan.batch()),       integer(plan.zero),
-                             text_cell(std::string(recompute_name(plan.recompute))), integer(plan.interleave),
-                             flag(plan.overlap),          text_cell(p.status)};
-    if (const auto& e = p.estimate) {
-      const double samples_per_s = static_cast<double>(plan.batch()) / e->iteration_time_s;
-      row.insert(row.end(), {number(format_seconds(e->iteration_time_s), e->iteration_time_s),
-                             number(format_count(e->tokens_per_s), e->tokens_per_s),
-                             number(format_count(samples_per_s), samples_per_s), number(pct(e->mfu), e->mfu),
-                             number(pct(e->hfu), e->hfu), number(pct(e->bubble_share), e->bubble_share),
-                             number(format_seconds(e->communication_time_s), e->communication_time_s),
-                             number(format_bytes(e->memory.total()), e->memory.total()), flag(e->fits)});
-    } else if (const auto& d = p.data_parallel) {
-      row.insert(row.end(), {number(format_seconds(d->iteration_time_s), d->iteration_time_s), text_cell(""),
-                             number(format_count(d->samples_per_s), d->samples_per_s), number(pct(d->mfu), d->mfu),
-                             number(pct(d->mfu), d->mfu), number(pct(0), 0),
-                             number(format_seconds(d->exposed_s), d->exposed_s),
-                             number(format_bytes(d->memory_bytes), d->memory_bytes), flag(d->fits)});
-    } else {
-      row.resize(t.columns.size(), text_cell(""));
-    }
-    t.rows.push_back(std::move(row));
-  }
+  const std::vector<Field<ParallelSweepPoint>> fields = point_fields();
+  const auto columns = all_fields(fields);
+  add_columns(t, columns);
+  for (const ParallelSweepPoint& p : sweep.points) t.rows.push_back(field_cells(columns, p));
   return t;
 }
 
@@ -93,8 +60,7 @@ Json json_of(const ParallelSweep& sweep) {
     j["system"] = p.system;
     j["plan"] = p.data_parallel ? data_parallel_plan_json(*p.data_parallel) : plan_json(p.plan);
     j["status"] = p.status;
-    if (p.estimate) j["totals"] = training_totals_json(*p.estimate);
-    if (p.data_parallel) j["totals"] = data_parallel_totals_json(*p.data_parallel);
+    if (p.ok()) j["totals"] = totals_json(result_of(p));
     points.push_back(std::move(j));
   }
   root["points"] = std::move(points);
@@ -128,7 +94,7 @@ std::string parallel_sweep_summary_text(const ParallelSweep& sweep) {
     }
     const std::string plan = b->estimate ? plan_label(b->plan) : "dp" + std::to_string(b->plan.dp) + " (data parallel)";
     s += "fastest plan that fits: " + plan + ", " + format_seconds(b->iteration_time_s()) + " per iteration, MFU " +
-         pct(b->estimate ? b->estimate->mfu : b->data_parallel->mfu) + "\n";
+         human_text(b->estimate ? b->estimate->mfu : b->data_parallel->mfu, Unit::fraction) + "\n";
   }
   return s;
 }

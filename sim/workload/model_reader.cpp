@@ -21,6 +21,7 @@
 #include "sim/base/control_chars.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/workload/op_registry.hpp"
+#include "sim/workload/stacked_layer.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/input_file.hpp"
 
@@ -418,7 +419,7 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
     attrs.accept("op");
     attrs.accept("inputs");
     try {
-      OpResult r = op->evaluate(attrs, shapes);
+      OpResult r = evaluate_layer(*op, attrs, shapes);  // (with images = N: over N stacked items)
       layer.output = std::move(r.output);
       layer.counts = r.counts;
       layer.op_class = r.op_class.value_or(op->op_class);

@@ -84,5 +84,20 @@ void Translator::batch_first(const onnx::NodeProto& n, const Tensor& x) {
   if (x.at.batch != 0 || x.at.merged)
     fail(n, "needs its input's batch first (it is on axis " + std::to_string(x.at.batch) + ")");
 }
+// A layer reading [N, C, *S] also takes a sample of R items stacked on its first axis
+// (the RoIs of a detector's mask and keypoint heads, [R, 256, 14, 14] for one image):
+// `images = R` goes on the layer (sim/workload/stacked_layer.hpp) and the item [C, *S]
+// is returned, for the handler's checks; otherwise x, its batch first.
+Tensor Translator::stacked_item(const onnx::NodeProto& n, const Tensor& x, toml::table& attrs) {
+  if (!x.at.merged || x.at.batch != 0 || x.shape.size() < 2 || x.at.factor != x.shape[0]) {
+    batch_first(n, x);
+    return x;
+  }
+  attrs.insert("images", x.shape[0]);
+  Tensor item = x;
+  item.shape.erase(item.shape.begin());
+  item.at = Placement{};
+  return item;
+}
 
 }  // namespace ridge::onnx_import

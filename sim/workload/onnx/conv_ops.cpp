@@ -44,14 +44,15 @@ void Translator::pad(const onnx::NodeProto& n) {
   if (pads.empty() && has_input(n, 1)) pads = values(n, 1);
   // (torchvision's batch_images pads one image to a multiple of 32: nothing, when it is one)
   if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return pass_on(n, x);
-  batch_first(n, x);
+  toml::table stacked;  // (one image's RoIs [R, C, *S]: the op reading them takes images = R)
+  stacked_item(n, x, stacked);
   const onnx::AttributeProto* mode = attr(n, "mode");
   std::optional<double> value;  // the pad value: input 2 (opset 11+) or attribute `value`
   if (has_input(n, 2)) value = constant(n, 2).scalar;
   else if (auto f = attr_float(n, "value")) value = *f;
   if ((mode && mode->s() != "constant") || value.value_or(0.0) != 0.0)
     fail(n, "only a Pad of zeros is modelled (this one is " + (mode ? mode->s() : std::string("constant")) + ")");
-  const size_t rank = x.shape.size() + 1;  // with the batch axis
+  const size_t rank = full_shape(x).size();  // with the batch axis
   auto symmetric = [&] {
     if (pads.size() != 2 * rank || rank < 3 || rank > 5 || pads[0] || pads[1] || pads[rank] || pads[rank + 1])
       return false;
@@ -70,9 +71,10 @@ void Translator::pad(const onnx::NodeProto& n) {
 
 // ConvTranspose: weight [C, out / groups, *k]; symmetric pads and no output_shape.
 void Translator::conv_transpose(const onnx::NodeProto& n, int index) {
-  const Tensor& x = activation(n, 0);
+  const Tensor& input = activation(n, 0);
   const Tensor& w = constant(n, 1);
-  batch_first(n, x);
+  toml::table a;
+  const Tensor x = stacked_item(n, input, a);
   const size_t rank = spatial_rank(n, x, "transposed convolutions");
   if (w.shape.size() != rank + 2)
     fail(n, "the weight " + shape_list(w.shape) + " does not fit the input [N, " + shape_to_string(x.shape) +
@@ -86,7 +88,6 @@ void Translator::conv_transpose(const onnx::NodeProto& n, int index) {
     fail(n, "pads " + value_list(pads) + " are not the same on both sides");
   int64_t groups = attr_int(n, "group", 1);
   check_channels(n, x, w.shape[0], w.shape);  // ConvTranspose's weight: [C, out / groups, *k]
-  toml::table a;
   a.insert("out_channels", checked_mul(w.shape[1], groups));
   const auto [k, s, d] = window(n, rank, std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()));
   a.insert("kernel", to_array(k));
@@ -96,14 +97,15 @@ void Translator::conv_transpose(const onnx::NodeProto& n, int index) {
   a.insert("dilation", to_array(d));
   a.insert("groups", groups);
   a.insert("bias", has_input(n, 2));
-  Tensor xin = x;
+  Tensor xin = input;
   layer(n, index, at_rank("conv_transpose", rank), {&xin}, std::move(a));
 }
 
 void Translator::conv(const onnx::NodeProto& n, int index) {
-  const Tensor& x = activation(n, 0);
+  const Tensor& input = activation(n, 0);
   const Tensor& w = constant(n, 1);
-  batch_first(n, x);
+  toml::table a;
+  const Tensor x = stacked_item(n, input, a);
   const size_t rank = spatial_rank(n, x, "convolutions");
   if (w.shape.size() != rank + 2)
     fail(n, "the weight " + shape_list(w.shape) + " does not fit the input [N, " + shape_to_string(x.shape) +
@@ -111,7 +113,6 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
   const Window win = window(n, rank, std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()));
   const int64_t groups = attr_int(n, "group", 1);
   if (groups >= 1 && groups <= x.shape[0]) check_channels(n, x, checked_mul(w.shape[1], groups), w.shape);
-  toml::table a;
   a.insert("out_channels", w.shape[0]);
   a.insert("kernel", to_array(win.kernel));
   a.insert("stride", to_array(win.stride));
@@ -123,19 +124,19 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
   // bias become initializers the exporter computed ("onnx::Conv_14"), not the module's
   // parameters ("conv1.weight"). The module had C gamma and C beta and no conv bias; the
   // graph has C biases: C parameters fewer.
-  // A conv reading the weight and bias an earlier conv read (RetinaNet's and FCOS's heads
-  // run one module on every FPN level) is `tied_to` it: its parameters counted once.
-  const std::string module = n.input(1) + "|" + (has_input(n, 2) ? n.input(2) : "");
-  auto earlier = w.learned ? conv_users_.find(module) : conv_users_.end();
-  if (earlier != conv_users_.end()) a.insert("tied_to", earlier->second);
-  else if (has_input(n, 2) && n.input(1).rfind("onnx::", 0) == 0 && n.input(2).rfind("onnx::", 0) == 0) {
+  if (has_input(n, 2) && n.input(1).rfind("onnx::", 0) == 0 && n.input(2).rfind("onnx::", 0) == 0) {
     ++folded_.convs;
     folded_.channels = checked_add(folded_.channels, w.shape[0]);
   }
-  Tensor xin = x;
+  // A weight and bias another Conv node already reads (torchvision's RPN, RetinaNet and
+  // FCOS heads run one conv on every pyramid level) are that layer's: tied to it.
+  const std::string shared = n.input(1) + (has_input(n, 2) ? "+" + n.input(2) : "");
+  auto earlier = w.learned ? conv_users_.find(shared) : conv_users_.end();
+  if (earlier != conv_users_.end()) a.insert("tied_to", earlier->second);
+  Tensor xin = input;
   xin.pad.clear();
   layer(n, index, at_rank("conv", rank), {&xin}, std::move(a));
-  if (w.learned && earlier == conv_users_.end()) conv_users_.emplace(module, tensors_.at(n.output(0)).layer);
+  if (w.learned && earlier == conv_users_.end()) conv_users_.emplace(shared, tensors_.at(n.output(0)).layer);
 }
 
 void Translator::pool(const onnx::NodeProto& n, int index, bool is_max) {
@@ -172,12 +173,13 @@ void Translator::global_max_pool(const onnx::NodeProto& n, int index) {
 // Resize (opset 11+: X, roi, scales, sizes; Upsample and opset 10: X, scales) of
 // [N, C, *S] by constant scales or sizes; nearest or (bi-, tri-)linear.
 void Translator::resize(const onnx::NodeProto& n, int index) {
-  const Tensor& x = activation(n, 0);
-  batch_first(n, x);
+  const Tensor& input = activation(n, 0);
+  toml::table a;
+  const Tensor x = stacked_item(n, input, a);
   const size_t rank = spatial_rank(n, x, "resizing");
   const size_t axes = rank + 2;
   int scales_at = n.input_size() <= 2 ? 1 : 2;
-  Shape full = full_shape(x);
+  Shape full = full_shape(input);  // (a stack of R items: [R, C, *S])
   std::vector<int64_t> size;
   if (has_input(n, 3)) {
     size = values(n, 3);
@@ -196,15 +198,14 @@ void Translator::resize(const onnx::NodeProto& n, int index) {
   } else {
     fail(n, "needs constant scales or sizes");
   }
-  if (size.size() != axes || size[0] != 1 || size[1] != full[1])
+  if (size.size() != axes || size[0] != full[0] || size[1] != full[1])
     fail(n, "resizes more than the spatial axes (to " + shape_list(size) + ")");
   const onnx::AttributeProto* m = attr(n, "mode");
   std::string mode = m ? m->s() : "nearest";
   if (mode != "nearest" && mode != "linear") fail(n, "mode " + mode + " is not modelled (nearest and linear are)");
-  toml::table a;
   a.insert("size", to_array(std::vector<int64_t>(size.begin() + 2, size.end())));
   a.insert("mode", mode);
-  Tensor xin = x;
+  Tensor xin = input;
   layer(n, index, "resize", {&xin}, std::move(a));
 }
 

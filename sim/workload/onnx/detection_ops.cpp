@@ -51,7 +51,9 @@ void Translator::nonzero(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
   toml::table a;
   a.insert("rank", static_cast<int64_t>(full_shape(x).size()));  // the ONNX output [rank, n] counts every axis
-  layer(n, index, "nonzero", {&x}, std::move(a), Placement{1, true, element_count(x.shape)});
+  const int64_t kept = nonzero_bound(x);  // (value_bounds.cpp)
+  if (kept < element_count(x.shape)) a.insert("at_most", kept);
+  layer(n, index, "nonzero", {&x}, std::move(a), Placement{1, true, kept});
 }
 
 void Translator::non_max_suppression(const onnx::NodeProto& n, int index) {
@@ -136,11 +138,21 @@ void Translator::gather_computed(const onnx::NodeProto& n, int index, const std:
   view_as(n, index, made, out, 0);
 }
 
+// Scatter into computed data, or into a constant (MultiScaleRoIAlign writes each level's
+// pooled RoIs into zeros [R, C, oh, ow]): the result is an activation of the data's
+// shape, its batch where the data's elements make one sample.
 void Translator::scatter(const onnx::NodeProto& n, int index) {
-  const Tensor& data = activation(n, 0);
-  const Tensor idx = indexing_input(n, 1, data), upd = indexing_input(n, 2, data);
-  Tensor x = data;
-  layer(n, index, "scatter", {&x, &idx, &upd});
+  if (tensor(n, 0).activation) {
+    const Tensor& data = activation(n, 0);
+    const Tensor idx = indexing_input(n, 1, data), upd = indexing_input(n, 2, data);
+    Tensor x = data;
+    return layer(n, index, "scatter", {&x, &idx, &upd});
+  }
+  const Tensor& act = first_activation(n);
+  const Shape full = tensor(n, 0).shape;
+  const Tensor data = indexing_input(n, 0, act), idx = indexing_input(n, 1, act), upd = indexing_input(n, 2, act);
+  const Placement at = place(n, full, element_count(full), 0);
+  layer(n, index, "scatter", {&data, &idx, &upd}, {}, at);
 }
 
 // If: a condition ridge folds takes its branch, translated in place (its nodes see the

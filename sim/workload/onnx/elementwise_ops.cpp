@@ -3,6 +3,8 @@
 // or relu, Pow by a constant, Softmax over its axis), Where, and Dropout.
 #include "sim/workload/onnx/translator.hpp"
 
+#include <cmath>
+
 namespace ridge::onnx_import {
 
 // A unary activation (a row of the op table): the ridge op of that name.
@@ -17,6 +19,7 @@ void Translator::one_per_element(const onnx::NodeProto& n, int index) {
   toml::table a;
   a.insert("factor", 1.0);
   layer(n, index, "scale", {&x}, std::move(a));
+  if (n.op_type() == "Floor" || n.op_type() == "Ceil") tensors_[n.output(0)].integers = ValueRange{};
 }
 
 // Dropout of an activation is ridge's `dropout` layer: nothing at inference; in
@@ -50,7 +53,9 @@ void Translator::binary(const onnx::NodeProto& n, int index, const std::string& 
     // x op constant: one operation per element.
     toml::table attrs;
     attrs.insert("factor", c.scalar.value_or(1.0));
-    return layer(n, index, "scale", {&act}, std::move(attrs));
+    layer(n, index, "scale", {&act}, std::move(attrs));
+    if (left && c.scalar) bound_by_constant(n, act, *c.scalar);
+    return;
   }
   // std::map keeps references valid as it grows.
   const Tensor& p = as_parameter(n, c_name, c, act);
@@ -77,6 +82,7 @@ void Translator::clip(const onnx::NodeProto& n, int index) {
   if (lo) a.insert("min", *lo);
   if (hi) a.insert("max", *hi);
   layer(n, index, "clip", {&x}, std::move(a));
+  if (x.integers) tensors_[n.output(0)].integers = ValueRange{lo ? std::ceil(*lo) : x.integers->lo, hi ? std::floor(*hi) : x.integers->hi};
 }
 
 // PRelu(x, slope): a leaky ReLU whose slope is learned, one per channel or one in all
@@ -99,8 +105,10 @@ void Translator::pow(const onnx::NodeProto& n, int index) {
 
 void Translator::softmax(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
-  sample_axis(n, attr_int(n, "axis", -1), x);
-  return layer(n, index, "softmax", {&x});
+  const int64_t axis = sample_axis(n, attr_int(n, "axis", -1), x);
+  layer(n, index, "softmax", {&x});
+  if (!x.shape.empty() && axis == static_cast<int64_t>(x.shape.size()) - 1)
+    tensors_[n.output(0)].prob_row = x.shape.back();  // (its rows of probabilities: value_bounds.cpp)
 }
 
 // Where(condition, X, Y): folded when all are constants; otherwise one operation per

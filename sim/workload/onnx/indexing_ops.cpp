@@ -145,7 +145,14 @@ void Translator::slice(const onnx::NodeProto& n, int index) {
   a.insert("ends", to_array(ends));
   a.insert("steps", to_array(steps));
   Tensor xin = x;
-  return layer(n, index, "slice", {&xin}, std::move(a));
+  layer(n, index, "slice", {&xin}, std::move(a));
+  // Rows of probabilities stay rows (fewer, or shorter: a slice along the row's axis).
+  if (x.prob_row <= 0) return;
+  Tensor& out = tensors_[n.output(0)];
+  const auto last = static_cast<int64_t>(full_shape(x).size()) - 1;
+  const bool along_row = std::any_of(axes.begin(), axes.end(), [&](int64_t ax) { return ax == last || ax == -1; });
+  if (!along_row) out.prob_row = x.prob_row;
+  else if (!x.shape.empty() && x.shape.back() == x.prob_row && !out.shape.empty()) out.prob_row = out.shape.back();
 }
 
 void Translator::gather(const onnx::NodeProto& n, int index) {
@@ -170,9 +177,10 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
     s.insert(s.end(), data.shape.begin() + axis + 1, data.shape.end());
     return folded(n, s, v);
   }
-  if (!data.activation && !data.learned && data.source.empty())
-    return gather_computed(n, index, "gather");  // a computed constant (SSD's label per box) picked by index
-  if (!data.activation) {  // an embedding table looked up by ids
+  // An embedding table (an initializer, or one reshaped) looked up by ids; a computed
+  // constant (the R-CNN box head's class labels, expanded over its boxes) is gathered
+  // by its computed indices below.
+  if (!data.activation && (data.learned || !data.source.empty())) {
     if (data.shape.size() != 2) fail(n, "a lookup table must be 2-D");
     toml::table a;
     a.insert("num_embeddings", data.shape[0]);
@@ -214,12 +222,15 @@ void Translator::expand(const onnx::NodeProto& n, int index) {
     // Axes of size 1 broadcast (SSD's L2 norm of each position, expanded over its
     // channels before the division): the copies are written, as a Tile's.
     Tensor xin = x;
-    if (x.at.merged || (*s)[x.at.batch] != full[x.at.batch])
+    // (A batch merged into an axis that keeps its size, as the indices of the RoIs a
+    // level of MultiScaleRoIAlign takes, [R, 1, 1, 1] expanded over [R, C, 7, 7], is
+    // copied with its sample's part.)
+    if ((*s)[x.at.batch] != full[x.at.batch])
       fail(n, "expands the batch axis, which ridge does not model", "--batch sets the samples");
     toml::table a;
     std::vector<int64_t> repeats;
     for (size_t i = 0; i < full.size(); ++i)
-      if (static_cast<int64_t>(i) != x.at.batch) repeats.push_back((*s)[i] / full[i]);
+      if (x.at.merged || static_cast<int64_t>(i) != x.at.batch) repeats.push_back((*s)[i] / full[i]);
     a.insert("repeats", to_array(repeats));
     return layer(n, index, "tile", {&xin}, std::move(a));
   }

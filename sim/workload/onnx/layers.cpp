@@ -9,6 +9,7 @@
 
 #include "sim/base/toml_fields.hpp"
 #include "sim/workload/op_registry.hpp"
+#include "sim/workload/stacked_layer.hpp"
 
 namespace ridge::onnx_import {
 
@@ -66,7 +67,7 @@ Shape Translator::emit(const onnx::NodeProto& n, const std::string& name, const 
   f.accept("inputs");
   OpResult r;
   try {
-    r = info->evaluate(f, shapes);
+    r = evaluate_layer(*info, f, shapes);
   } catch (const ShapeMismatch& e) {
     std::string got;
     for (const Shape& s : shapes) got += (got.empty() ? "" : ", ") + shape_to_string(s);

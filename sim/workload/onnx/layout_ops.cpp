@@ -44,6 +44,7 @@ void Translator::view(const onnx::NodeProto& n, int index, const Tensor& x, cons
   a.insert("shape", to_array(out.shape));
   Tensor xin = x;
   layer(n, index, "reshape", {&xin}, std::move(a), out.at);
+  tensors_[n.output(0)].prob_row = x.prob_row;  // (a view: rows of probabilities stay contiguous)
 }
 // x as the ONNX shape `full` at batch 1 (the same element count), its batch found again.
 void Translator::view_as(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& full, int64_t prefer) {

@@ -84,6 +84,7 @@ toml::array Translator::notes() const {
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;
     notes.push_back(std::string(kSymbolicSizesNote) + sizes);
   }
+  for (const std::string& b : bounds_) notes.push_back(b);
   if (!nms_kept_.empty()) {
     std::string kept;
     for (const std::string& k : nms_kept_) kept += (kept.empty() ? "" : "; ") + k;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,12 @@ struct Placement {
   bool operator==(const Placement&) const = default;
 };
 
+// A range of values, unbounded by default.
+struct ValueRange {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+};
+
 struct Tensor {
   bool activation = false;
   Placement at;       // activation: where its batch is
@@ -43,6 +50,18 @@ struct Tensor {
   // activation: a zero Pad not yet applied, one value per spatial axis (the same at
   // both ends; empty: none), which the Conv or pool that reads it folds into its own padding.
   std::vector<int64_t> pad;
+  // activation: softmax probabilities in rows of `prob_row` entries, each row summing to
+  // at most 1 (a Slice keeps that, a Reshape too: rows stay contiguous); 0: not known.
+  int64_t prob_row = 0;
+  // activation: a mask with at most this many true elements per sample (probabilities
+  // above a threshold t: fewer than 1 / t of each row); 0: no bound known.
+  int64_t true_at_most = 0;
+  // activation: integer values (a Floor, Ceil), within [lo, hi] where a Clip bounds them
+  // (the FPN level MultiScaleRoIAlign gives each RoI); unset: not known to be integers.
+  std::optional<ValueRange> integers;
+  // activation: a mask true where an `integers` activation equals one of its `one_of`
+  // values (the RoIs of one level); 0: not such a mask.
+  int64_t one_of = 0;
 };
 
 // Whether a constant's integer values are known and broadcast to `count` elements the way

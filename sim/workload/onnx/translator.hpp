@@ -20,6 +20,7 @@
 //   quantized_ops.cpp      QuantizeLinear / DequantizeLinear, QLinearConv, MatMulInteger, ...
 //   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
 //   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
+//   value_bounds.cpp       what bounds a data-dependent size: probabilities above a threshold, RoI levels
 //   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
 // Internal to sim/workload/onnx/.
 #pragma once
@@ -95,6 +96,8 @@ class Translator {
   void pow(const onnx::NodeProto& n, int index);
   void softmax(const onnx::NodeProto& n, int index);
   void where(const onnx::NodeProto& n, int index);
+  void bound_by_constant(const onnx::NodeProto& n, const Tensor& x, double c);
+  int64_t nonzero_bound(const Tensor& x);
   void instance_norm(const onnx::NodeProto& n, int index);
   void batch_norm(const onnx::NodeProto& n, int index);
   void layer_norm(const onnx::NodeProto& n, int index);
@@ -200,6 +203,7 @@ class Translator {
   static Tensor placed(const Tensor& like, const Shape& full, const Placement& p);
   int64_t sample_axis(const onnx::NodeProto& n, int64_t axis, const Tensor& x);
   void batch_first(const onnx::NodeProto& n, const Tensor& x);
+  Tensor stacked_item(const onnx::NodeProto& n, const Tensor& x, toml::table& attrs);
 
   // layers.cpp
   std::string unique_name(const onnx::NodeProto& n, int index);
@@ -239,7 +243,7 @@ class Translator {
     int64_t rows = 0, cols = 0;
   };
   std::map<std::string, WeightUse> weight_users_;
-  std::map<std::string, std::string> conv_users_;  // "weight|bias" initializers -> the first conv reading them
+  std::map<std::string, std::string> conv_users_;  // a Conv's weight (+ bias) initializers -> the first layer reading them
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
   // Convs whose bias the exporter computed by folding a BatchNorm in (conv), and their
@@ -253,6 +257,7 @@ class Translator {
     std::set<std::string> weights;
     bool activations = false;
   } quantized_;
+  std::set<std::string> bounds_;  // the bounds and assumptions detection sizes took (value_bounds.cpp), as notes
   std::vector<std::string> assumptions_;  // the symbolic input dimensions set, "height = 320" (said in notes())
   std::vector<std::string> nms_kept_;     // per NMS: the boxes it is taken to keep, and why (said in notes())
   toml::array layers_;

@@ -4,10 +4,12 @@
 // [out_channels, *So] with, per spatial axis, So = floor((S + 2p - d(k-1) - 1) / s) + 1.
 // Every output element reads (C / groups) x prod(k) inputs:
 //   macs = out_channels x prod(So) x (C / groups) x prod(k),
-//   params = out_channels x (C / groups) x prod(k) (+ out_channels bias), none when
-//   `tied_to` another conv (the same weight and bias, counted there),
+//   params = out_channels x (C / groups) x prod(k) (+ out_channels bias),
 // flops = 2 macs (+ one bias add per output element, in the epilogue). Backward: the
-// input and the weight gradient are convolutions of the same size.
+// input and the weight gradient are convolutions of the same size. tied_to = "LAYER":
+// the weight and bias are LAYER's (one head run on every level of a feature pyramid),
+// read every pass but counted as parameters once, by LAYER; the weight viewed as
+// [out, (C / groups) x prod(k)] must be the same shape.
 #include <algorithm>
 
 #include "sim/base/checked_math.hpp"
@@ -44,8 +46,6 @@ OpResult conv(TomlFields& a, const std::vector<Shape>& in) {
   LayerCounts& n = r.counts;
   int64_t per_output = checked_mul(c / groups, element_count(k));  // MACs per output element
   n.weight_elems = checked_add(checked_mul(out, per_output), bias ? out : 0);
-  // A conv `tied_to` another runs that conv's module again (a detection head shared by
-  // every FPN level): it reads the weight and bias, the other owns and counts them.
   n.params = a.optional_string("tied_to") ? 0 : n.weight_elems;
   n.weight_rows = out;
   n.weight_cols = per_output;

@@ -12,9 +12,10 @@
 // topk (axis, k): the k largest along an axis, values and indices (both counted as
 //   output elements); a heap selection: n x ceil(log2(k + 1)) comparisons for n
 //   elements along the axis, per slice.
-// nonzero (rank): the indices [rank, n] of the nonzero elements of its input (rank: the
-//   input's axes as ONNX counts them, its batch's included; by default the input's rank),
-//   at their upper bound n = every element; one comparison per input element.
+// nonzero (rank, at_most): the indices [rank, n] of the nonzero elements of its input
+//   (rank: the input's axes as ONNX counts them, its batch's included; by default the
+//   input's rank), at their upper bound n = every element, or at_most where fewer can be
+//   nonzero (scores above a threshold); one comparison per input element.
 // nms (max_output; boxes [B, 4], scores [C, B], or both with a leading 1): greedy non-maximum suppression per
 //   class that stops once it has kept K = min(max_output, B) boxes: a sort of the B
 //   scores (B ceil(log2 B) comparisons); each box in score order is tested against the
@@ -124,7 +125,8 @@ OpResult topk(TomlFields& a, const std::vector<Shape>& in) {
 OpResult nonzero(TomlFields& a, const std::vector<Shape>& in) {
   OpResult r;
   const int64_t elems = element_count(in[0]);
-  r.output = {a.optional_integer("rank").value_or(static_cast<int64_t>(in[0].size())), elems};
+  const int64_t kept = std::min(elems, a.positive("at_most", elems));
+  r.output = {a.optional_integer("rank").value_or(static_cast<int64_t>(in[0].size())), kept};
   r.counts.input_elems = r.counts.flops = elems;
   r.counts.output_elems = element_count(r.output);
   return r;
