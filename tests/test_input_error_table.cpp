@@ -165,6 +165,9 @@ const Case kCases[] = {
      "echo '[input]'; echo 'shape = [4]'; } > in.toml && " ANALYZE, "parameters deep", true},
     {MR, MODEL LAYER("a", "linear") "out_features = 4\n" LAYER("l", "linear") "out_features = 8\ntied_to = \"a\"\n", ANALYZE,
      "layer 'l': its weight [8, 4] cannot be tied to 'a', whose weight is [4, 4]", true},
+    {MR, "name = \"t\"\n[input]\nshape = [4, 8, 8]\n" LAYER("a", "conv2d") "out_channels = 4\nkernel = 3\n" LAYER("b", "conv2d")
+     "out_channels = 4\nkernel = 1\ntied_to = \"a\"\n", ANALYZE,
+     "layer 'b' (conv2d): tied_to 'a' (conv2d), which is not a conv of the same op, weight and bias", true},
     {MR, MODEL LAYER("r", "relu") "inputs = []\n", ANALYZE, "'inputs' must name at least one layer", true},
     {MR, MODEL LAYER("r", "relu") "inputs = [\"zz\"]\n", ANALYZE, "layer 'r': input 'zz' names no layer", true},
     {MR, MODEL LAYER("r", "relu") "inputs = [\"r\"]\n", ANALYZE, "layer 'r' takes its own output as input", true},
@@ -423,8 +426,6 @@ const Case kCases[] = {
      "node 'n' (Einsum): equation '...ij,jk->...ik' is not modelled", false, "in.onnx"},
     {"sim/workload/onnx/matmul_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"x\" " ONNX_OP("Einsum") ONNX_ATTR_STRING("equation", "ij,jk->ik"), ""), ONNX,
      "node 'n' (Einsum): equation 'ij,jk->ik' is not a (batched) matrix product ridge models", false, "in.onnx"},
-    {"sim/workload/onnx/elementwise_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"x\" input: \"x\" " ONNX_OP("Where"), ""), ONNX,
-     "node 'n' (Where): a Where of three activations is not modelled", false, "in.onnx"},
     {"sim/workload/onnx/elementwise_ops.cpp", ONNX_GRAPH("input: \"c\" input: \"x\" input: \"x\" " ONNX_OP("Where"), ONNX_INT("c", "dims: 2 dims: 3 dims: 8 dims: 8")), ONNX,
      "node 'n' (Where): a constant operand widens the activation's shape", false, "in.onnx"},
     // Reshape and Flatten
@@ -679,6 +680,9 @@ const Case kCases[] = {
     {"sim/workload/model_catalog.cpp", "", "RIDGE analyze ./nope.toml", "no model file './nope.toml'", false},
     {"sim/workload/onnx/initializers.cpp", ONNX_RELU, ONNX " --set model.d=4", "--set model.d: the graph input 'x' has no symbolic dimension 'd'", false, "in.onnx"},
     {"sim/workload/model_catalog.cpp", "", "RIDGE analyze alexnt", "unknown model 'alexnt'", false},
+    {"sim/workload/model_catalog.cpp", "", "RIDGE analyze mlp --set onnx.max_detections=5", "--set onnx.max_detections applies to ONNX models only", false},
+    {"sim/workload/onnx/reader.cpp", ONNX_RELU, ONNX " --set onnx.max_boxes=5", "--set onnx.max_boxes: unknown ONNX setting", false, "in.onnx"},
+    {"sim/workload/onnx/reader.cpp", ONNX_RELU, ONNX " --set onnx.max_detections=0", "--set onnx.max_detections=0: the boxes kept must be a positive integer", false, "in.onnx"},
     {"hw/hardware_catalog.cpp", "", "RIDGE analyze mlp --hw ./nope.toml", "no hardware descriptor file './nope.toml'", false},
     {"hw/hardware_catalog.cpp", "", "RIDGE analyze mlp --hw v1000", "unknown hardware 'v1000'", false},
     {"hw/model_registry.cpp", "", "RIDGE analyze mlp --hw v100 --hw-model roofline2", "unknown hardware model 'roofline2'", false},

@@ -58,12 +58,13 @@ TEST(OnnxDetection, TheDetectionOpsCountWhatTheirConventionsState) {
   EXPECT_EQ(topk.output, (Shape{10}));
   EXPECT_EQ(topk.counts.flops, 128);
   EXPECT_EQ(topk.counts.output_elems, 20);
-  // NMS of B = 32 boxes, 1 class: 32 x 5 (sort) + 3 x 32 (areas) + 12 x 32 x 31 / 2
-  // (IoU tests) = 160 + 96 + 5952 = 6208 FLOPs; at most 5 kept: [5, 3].
+  // NMS of B = 32 boxes, 1 class, stopping at 5 kept: 32 x 5 (sort) + 3 x 32 (areas) +
+  // 12 x (5 x 4 / 2 + 27 x 4) (IoU tests: the i-th box against at most min(i, 4) kept)
+  // = 160 + 96 + 12 x 118 = 1672 FLOPs; [5, 3].
   const Layer& nms = layer("head.NonMaxSuppression");
   EXPECT_EQ(nms.op, "nms");
   EXPECT_EQ(nms.output, (Shape{5, 3}));
-  EXPECT_EQ(nms.counts.flops, 6208);
+  EXPECT_EQ(nms.counts.flops, 1672);
   EXPECT_EQ(nms.counts.input_elems, 32 * 4 + 32);
   // The top-10 boxes of [1, 32, 4]: [10, 4] per sample, 40 elements copied, 40 + 10 read;
   // then viewed as ONNX's [1, 1, 10, 4] (its Gather keeps the indices' [1, 10]).

@@ -243,7 +243,8 @@ TEST(OnnxLayers, AFoldedBatchNormIsNotedInTheHeader) {
                            init("onnx::Conv_2", "2");
   const std::string expected =
       "1 conv(s) carry a BatchNorm folded in by an eval-mode export (2 biases stand for its 4 gamma and beta): "
-      "2 parameters fewer than the PyTorch module; export in training mode to count the module";
+      "2 parameters fewer than the PyTorch module (as many more where it was a FrozenBatchNorm2d, whose statistics "
+      "are buffers, as in torchvision's detection backbones); export in training mode to count the module";
   Model m = onnx_model(onnx_text(body, "1 3 4 4"));
   EXPECT_EQ(m.notes, std::vector<std::string>{expected});
   // A conv with the module's own weight and bias is not noted.

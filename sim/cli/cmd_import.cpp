@@ -39,7 +39,8 @@ int run_import(const Args& args) {
                      "NAME=1x3x224x224: the full shape of an input with dynamic dimensions")(
       "allow-unknown", po::bool_switch(&run.allow_unknown), "write a node ridge does not model as an 'unmodelled' layer")(
       "set", po::value(&sets.sets)->composing(),
-      "model.NAME=N: the size of the input's symbolic dimension NAME, kept in the file as its [params] NAME");
+      "model.NAME=N: the size of the input's symbolic dimension NAME, kept in the file as its [params] NAME; "
+      "onnx.max_detections=N: the boxes each NonMaxSuppression keeps");
   po::options_description visible;
   visible.add(general).add(onnx);
   po::positional_options_description pos;
@@ -51,9 +52,12 @@ int run_import(const Args& args) {
 
   OnnxOptions options = to_onnx_options(run);
   for (const std::string& set : sets.sets)
-    if (!set.starts_with("model."))
-      throw InputError({}, "import: --set " + set + " names no model dimension", "ridge import takes --set model.NAME=N");
-  for (const ParamOverride& o : model_overrides(sets)) options.dims.emplace_back(o.name, o.value);
+    if (!set.starts_with("model.") && !set.starts_with("onnx."))
+      throw InputError({}, "import: --set " + set + " names no model dimension",
+                       "ridge import takes --set model.NAME=N and onnx.max_detections=N");
+  for (const ParamOverride& o : model_overrides(sets))
+    if (o.name.starts_with("onnx.")) set_onnx_option(options, onnx_path, o.name, o.value);
+    else options.dims.emplace_back(o.name, o.value);
   toml::table table = onnx_import_table(onnx_path, options);
   table.insert_or_assign("layer", fold_repeats(*table.get_as<toml::array>("layer")));
   Model model = read_model_table(table, onnx_path);  // it must read back before it is written

@@ -164,17 +164,20 @@ OutputFormat to_output_format(const OutputOptionValues& v, const std::vector<Out
 
 namespace {
 constexpr std::string_view kModelPrefix = "model.";
-bool is_model_set(const std::string& set) { return set.starts_with(kModelPrefix); }
+constexpr std::string_view kOnnxPrefix = "onnx.";  // an ONNX import setting, kept with its prefix
+bool is_model_set(const std::string& set) { return set.starts_with(kModelPrefix) || set.starts_with(kOnnxPrefix); }
 }  // namespace
 
 std::vector<ParamOverride> model_overrides(const HardwareOptionValues& v) {
   std::vector<ParamOverride> out;
   for (const std::string& set : v.sets) {
     if (!is_model_set(set)) continue;
+    const bool onnx = set.starts_with(kOnnxPrefix);
+    const size_t name_at = onnx ? 0 : kModelPrefix.size();
     size_t eq = set.find('=');
-    if (eq == std::string::npos || eq == kModelPrefix.size())
-      throw InputError({}, "--set " + set + ": expected model.NAME=VALUE", "e.g. --set model.seq=2048");
-    out.push_back({set.substr(kModelPrefix.size(), eq - kModelPrefix.size()), set.substr(eq + 1), {}});
+    if (eq == std::string::npos || eq == kModelPrefix.size() || (onnx && eq == kOnnxPrefix.size()))
+      throw InputError({}, "--set " + set + ": expected model.NAME=VALUE or onnx.NAME=VALUE", "e.g. --set model.seq=2048");
+    out.push_back({set.substr(name_at, eq - name_at), set.substr(eq + 1), {}});
   }
   return out;
 }

@@ -28,11 +28,16 @@ Model load_model(const std::string& arg, const std::vector<ParamOverride>& overr
     if (names_a_file(arg)) throw InputError({}, "no model file '" + arg + "'", "check the path, or use a zoo name (ridge list models)");
     throw InputError({}, "unknown model '" + arg + "'", suggestion_hint(arg, zoo_names()) + " (ridge list models)");
   }
-  if (is_onnx_path(*file)) {  // --set model.X sizes the input's symbolic dimension X
+  auto onnx_setting = [](const ParamOverride& o) { return o.name.starts_with("onnx."); };
+  if (is_onnx_path(*file)) {  // --set model.X sizes the input's symbolic dimension X; onnx.X is a setting
     OnnxOptions with_dims = onnx;
-    for (const ParamOverride& o : overrides) with_dims.dims.emplace_back(o.name, o.value);
+    for (const ParamOverride& o : overrides)
+      if (onnx_setting(o)) set_onnx_option(with_dims, *file, o.name, o.value);
+      else with_dims.dims.emplace_back(o.name, o.value);
     return read_model_table(onnx_model_table(*file, with_dims), *file, {}, tokens);
   }
+  for (const ParamOverride& o : overrides)
+    if (onnx_setting(o)) throw InputError({}, "--set " + o.name + " applies to ONNX models only", "'" + arg + "' is a model file");
   return read_model_file(*file, overrides, tokens);
 }
 

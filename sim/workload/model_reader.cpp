@@ -124,7 +124,7 @@ int lookup(const std::map<std::string, int>& names, const std::vector<std::strin
   return -1;
 }
 
-// `tied_to` (linear) names the layer whose weight it reuses; that name must resolve like
+// `tied_to` (linear, conv) names the layer whose weight it reuses; that name must resolve like
 // an input does, so a typo is an error rather than a silently untied count. The op
 // itself reads the key (and counts the shared weight as read, not owned).
 // Returns the target's declaration index (its weight shape is checked once evaluated), or -1.
@@ -153,6 +153,12 @@ void check_tied_shape(const Layer& tied, const Layer& target, const SourceLoc& w
     throw InputError(where, "layer '" + tied.name + "': tied_to '" + target.name + "' (" + target.op +
                                 ") has no weight matrix to share",
                      "tie a linear layer to an embedding or linear layer whose weight is " + shape(a));
+  // A conv shares its whole module (weight and bias) with a conv of its own op.
+  const bool conv = tied.op.starts_with("conv") || target.op.starts_with("conv");
+  if (conv && (tied.op != target.op || a.weight_elems != b.weight_elems))
+    throw InputError(where, "layer '" + tied.name + "' (" + tied.op + "): tied_to '" + target.name + "' (" + target.op +
+                                "), which is not a conv of the same op, weight and bias",
+                     "tie a conv to the conv whose weight and bias it reads again");
   if (a.weight_rows != b.weight_rows || a.weight_cols != b.weight_cols)
     throw InputError(where, "layer '" + tied.name + "': its weight " + shape(a) + " cannot be tied to '" + target.name +
                                 "', whose weight is " + shape(b),

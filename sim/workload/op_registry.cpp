@@ -85,6 +85,7 @@ const std::vector<OpInfo>& all_ops() {
       {"mul", ops::mul, 2, 2, elementwise, "element-wise product, numpy broadcasting"},
       {"div", ops::div, 2, 2, elementwise, "element-wise quotient, numpy broadcasting"},
       {"compare", ops::compare, 2, 2, elementwise, "element-wise compare, logic op, min or max, numpy broadcasting"},
+      {"where", ops::where, 3, 3, elementwise, "condition, x, y -> x where the condition holds, else y, numpy broadcasting"},
       {"parameter", ops::parameter, 0, 0, data_movement, "a learned tensor of a given shape (class token, position embedding)"},
       {"scale", ops::scale, 1, 1, elementwise, "multiply by a constant factor"},
       {"unmodelled", ops::unmodelled, 1, -1, data_movement, "an imported node ridge does not model: zero cost (onnx_op)"},

@@ -64,10 +64,22 @@ void Translator::non_max_suppression(const onnx::NodeProto& n, int index) {
   Shape b = full_shape(boxes), s = full_shape(scores);
   if (b.size() != 3 || s.size() != 3 || b[0] != 1 || s[0] != 1)
     fail(n, "needs boxes [1, B, 4] and scores [1, C, B] (got " + shape_list(b) + " and " + shape_list(s) + ")");
+  // The boxes kept per class: --set onnx.max_detections, else the graph's cut after it
+  // (detections_per_img), else every box (the upper bound).
+  int64_t keep = std::min(max_out, b[1]);
+  std::string why = "every box, the upper bound";
+  if (options_.max_detections && *options_.max_detections < keep) {
+    keep = *options_.max_detections;
+    why = "onnx.max_detections";
+  } else if (std::optional<int64_t> cut = kept_after_nms(n.output(0)); !options_.max_detections && cut && *cut < keep) {
+    keep = *cut;
+    why = "the graph keeps " + std::to_string(*cut) + " after it";
+  }
+  nms_kept_.push_back(module_name(n.name()) + " " + std::to_string(keep) + " of " + std::to_string(b[1]) +
+                      " boxes per class (" + why + ")");
   toml::table a;
-  a.insert("max_output", max_out);
-  const int64_t kept = checked_mul(s[1], std::min(max_out, b[1]));
-  layer(n, index, "nms", {&boxes, &scores}, std::move(a), Placement{0, true, kept});
+  a.insert("max_output", keep);
+  layer(n, index, "nms", {&boxes, &scores}, std::move(a), Placement{0, true, checked_mul(s[1], keep)});
 }
 
 void Translator::roi_align(const onnx::NodeProto& n, int index) {

@@ -135,7 +135,10 @@ void Translator::where(const onnx::NodeProto& n, int index) {
     }
     return folded(n, *s, v);
   }
-  if (acts.size() == 3) fail(n, "a Where of three activations is not modelled");
+  if (acts.size() == 3) {  // torch's floor division picks the quotient or the quotient - 1
+    Tensor c = tensor(n, 0), x = tensor(n, 1), y = tensor(n, 2);
+    return layer(n, index, "where", {&c, &x, &y});
+  }
   for (int i = 0; i < 3; ++i) {
     if (tensor(n, i).activation) continue;
     const Tensor& act = tensor(n, acts[0]);

@@ -49,20 +49,27 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
   Tensor first;  // the first activation: the others and the output follow its placement
   for (int i = n.input_size(); i-- > 0;)
     if (tensor(n, i).activation) first = tensor(n, i);
-  for (int i = 0; i < n.input_size(); ++i) {
-    const Tensor& t = tensor(n, i);
-    if (t.activation && !(t.at == first.at)) fail(n, "joins activations whose batch lies on different axes");
-    ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, first));
-  }
   int64_t axis = attr_int(n, "axis", 0);
   if (axis < 0) axis += static_cast<int64_t>(full_shape(first).size());
+  // Pieces joined along the axis their batch is merged into, each wholly one sample's
+  // (the per-class top-k boxes of one image), are the sample's too, whatever their lengths.
+  auto whole = [&](const Tensor& t) {
+    return t.at.merged && t.at.batch == axis && static_cast<size_t>(axis) < t.shape.size() &&
+           t.at.factor == t.shape[static_cast<size_t>(axis)];
+  };
+  auto same_place = [&](const Tensor& t) { return t.at == first.at || (whole(t) && whole(first)); };
+  for (int i = 0; i < n.input_size(); ++i) {
+    const Tensor& t = tensor(n, i);
+    if (t.activation && !same_place(t)) fail(n, "joins activations whose batch lies on different axes");
+    ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, first));
+  }
   if (n.input_size() == 1 && !first.at.merged && axis == first.at.batch)
     return pass_on(n, first);  // a batch of one image stacked (torchvision's batch_images)
   toml::table a;
   a.insert("axis", sample_axis(n, axis, first));
   std::vector<const Tensor*> ptrs;
   for (const Tensor& t : ins) ptrs.push_back(&t);
-  return layer(n, index, "concat", ptrs, std::move(a), first.at);
+  return layer(n, index, "concat", ptrs, std::move(a), first.at);  // (layer() gives the joined length as the factor)
 }
 
 void Translator::split(const onnx::NodeProto& n, int index) {

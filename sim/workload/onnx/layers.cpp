@@ -97,6 +97,16 @@ void Translator::layer(const onnx::NodeProto& n, int index, const std::string& o
   out.layer = name;
   out.at = at.value_or(ins.empty() ? Placement{} : ins[0]->at);
   out.shape = emit(n, name, op, names, shapes, std::move(attrs));
+  // A merged axis wholly inside one batch index (the boxes of a one-image graph, [B, 4])
+  // stays so when the layer changes its length (TopK's k, a Concat of per-class boxes).
+  const size_t axis = static_cast<size_t>(out.at.batch);
+  if (out.at.merged && axis < out.shape.size()) {
+    for (const Tensor* t : ins)
+      if (t->at == out.at && axis < t->shape.size() && t->shape[axis] == out.at.factor) {
+        out.at.factor = out.shape[axis];
+        break;
+      }
+  }
   tensors_[n.output(0)] = std::move(out);
 }
 

@@ -11,6 +11,7 @@
 // (torch's scoped "/layer1/layer1.0/conv1/Conv" reads "layer1.0.conv1").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,7 +30,15 @@ struct OnnxOptions {
   // --set model.NAME=VALUE: the size of the input's symbolic dimension NAME (its
   // dim_param, e.g. 'height'); each NAME must be one the graph input has.
   std::vector<std::pair<std::string, std::string>> dims;
+  // --set onnx.max_detections=N: the boxes each NonMaxSuppression keeps per class, at
+  // most (by default the graph's own cut after it, else every box).
+  std::optional<int64_t> max_detections;
 };
+
+// Applies `--set onnx.KEY=VALUE` (KEY given with its "onnx." prefix) to the options of
+// reading `file`; an unknown key or a value that is not a positive integer is an
+// InputError naming the file.
+void set_onnx_option(OnnxOptions& options, const std::string& file, const std::string& key, const std::string& value);
 
 bool is_onnx_path(const std::string& path);
 

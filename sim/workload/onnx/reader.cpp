@@ -76,13 +76,21 @@ toml::array Translator::notes() const {
     notes.push_back(std::to_string(folded_.convs) + " conv(s) carry a BatchNorm folded in by an eval-mode export (" +
                     std::to_string(folded_.channels) + " biases stand for its " + std::to_string(checked_mul(2, folded_.channels)) +
                     " gamma and beta): " + std::to_string(folded_.channels) +
-                    " parameters fewer than the PyTorch module; export in training mode to count the module");
+                    " parameters fewer than the PyTorch module (as many more where it was a FrozenBatchNorm2d, whose "
+                    "statistics are buffers, as in torchvision's detection backbones); export in training mode to count "
+                    "the module");
   if (!assumptions_.empty()) {
     std::string sizes;
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;
     notes.push_back(std::string(kSymbolicSizesNote) + sizes);
   }
   for (const std::string& b : bounds_) notes.push_back(b);
+  if (!nms_kept_.empty()) {
+    std::string kept;
+    for (const std::string& k : nms_kept_) kept += (kept.empty() ? "" : "; ") + k;
+    notes.push_back("non-maximum suppression keeps a number of boxes that depends on the data, assumed: " + kept +
+                    " (--set onnx.max_detections=N assumes N)");
+  }
   if (!quantized_.weights.empty() && !quantized_.activations)
     notes.push_back(std::to_string(quantized_.weights.size()) +
                     " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: the math "
@@ -206,6 +214,15 @@ toml::table translate_model(const onnx::ModelProto& model, const std::string& fi
 
 bool is_onnx_path(const std::string& path) {
   return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+void set_onnx_option(OnnxOptions& options, const std::string& file, const std::string& key, const std::string& value) {
+  if (key != "onnx.max_detections")
+    throw InputError({file}, "--set " + key + ": unknown ONNX setting", "the ONNX settings: onnx.max_detections");
+  const bool ok = !value.empty() && value.size() < 18 && value.find_first_not_of("0123456789") == std::string::npos &&
+                  std::stoll(value) > 0;
+  if (!ok) throw InputError({file}, "--set " + key + "=" + value + ": the boxes kept must be a positive integer");
+  options.max_detections = std::stoll(value);
 }
 
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {

@@ -21,6 +21,7 @@
 //   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
 //   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
 //   value_bounds.cpp       what bounds a data-dependent size: probabilities above a threshold, RoI levels
+//   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -191,6 +192,9 @@ class Translator {
   Tensor indexing_input(const onnx::NodeProto& n, int i, const Tensor& act);
   const Tensor& first_activation(const onnx::NodeProto& n);
 
+  // nms_limit.cpp
+  std::optional<int64_t> kept_after_nms(const std::string& nms_output) const;
+
   // batch_axis.cpp
   static Shape full_shape(const Tensor& t);
   static int64_t inner(const Shape& s, size_t from);
@@ -255,6 +259,7 @@ class Translator {
   } quantized_;
   std::set<std::string> bounds_;  // the bounds and assumptions detection sizes took (value_bounds.cpp), as notes
   std::vector<std::string> assumptions_;  // the symbolic input dimensions set, "height = 320" (said in notes())
+  std::vector<std::string> nms_kept_;     // per NMS: the boxes it is taken to keep, and why (said in notes())
   toml::array layers_;
 };
 

@@ -17,16 +17,19 @@
 //   input's rank), at their upper bound n = every element, or at_most where fewer can be
 //   nonzero (scores above a threshold); one comparison per input element.
 // nms (max_output; boxes [B, 4], scores [C, B], or both with a leading 1): greedy non-maximum suppression per
-//   class: a sort of the B scores (B ceil(log2 B) comparisons) and at most
-//   B (B - 1) / 2 IoU tests of 12 FLOPs each (4 min/max for the overlap's corners, 2
-//   subtractions and 2 clamps for its sides, 1 multiply for its area, 1 add and 1
-//   subtract for the union from areas computed once per box (3 FLOPs), 1 compare
-//   against threshold x union); output [C x min(max_output, B), 3] (class, box index
-//   triples, ONNX's layout less the batch), the upper bound of what survives.
+//   class that stops once it has kept K = min(max_output, B) boxes: a sort of the B
+//   scores (B ceil(log2 B) comparisons); each box in score order is tested against the
+//   boxes kept before it, at most min(i, K - 1) for the i-th, in all at most
+//   K (K - 1) / 2 + (B - K)(K - 1) IoU tests (B (B - 1) / 2 when K = B), of 12 FLOPs each
+//   (4 min/max for the overlap's corners, 2 subtractions and 2 clamps for its sides, 1
+//   multiply for its area, 1 add and 1 subtract for the union from areas computed once
+//   per box (3 FLOPs), 1 compare against threshold x union); output [C x K, 3] (class,
+//   box index triples, ONNX's layout less the batch).
 // roi_align (output_height, output_width, sampling_ratio; features [C, H, W], rois
 //   [R, 4]): output [R, C, oh, ow]; each output element averages sampling_ratio^2
 //   bilinear samples of 4 taps, each tap a multiply-add: 8 s^2 + 1 FLOPs; the feature
 //   map and the boxes are read once (caches assumed to hold the taps' reuse).
+#include <algorithm>
 #include <cmath>
 
 #include "sim/base/checked_math.hpp"
@@ -146,8 +149,9 @@ OpResult nms(TomlFields& a, const std::vector<Shape>& in) {
   LayerCounts& n = r.counts;
   n.input_elems = checked_add(element_count(boxes), element_count(scores));
   n.output_elems = element_count(r.output);
-  const int64_t per_class = checked_add(checked_add(checked_mul(b, ceil_log2(b)), checked_mul(3, b)),
-                                        checked_mul(12, checked_mul(b, b - 1) / 2));
+  const int64_t tests = checked_add(checked_mul(kept, kept - 1) / 2, checked_mul(b - kept, std::max<int64_t>(kept - 1, 0)));
+  const int64_t per_class =
+      checked_add(checked_add(checked_mul(b, ceil_log2(b)), checked_mul(3, b)), checked_mul(12, tests));
   n.flops = checked_mul(classes, per_class);
   return r;
 }

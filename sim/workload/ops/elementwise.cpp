@@ -9,6 +9,8 @@
 //   element, inputs kept.
 // compare: two inputs, 1 compare, logic op, min or max (ONNX Greater, Less, Equal,
 //   And, Or, Min, Max of activations), counted as sub.
+// where: condition, x, y -> x where the condition holds, else y (ONNX Where of three
+//   activations): 1 select per output element, counted as sub.
 // A broadcast input's gradient is summed over its broadcast positions: one add per
 // output element beyond its own count (output elements - its elements).
 #include "sim/base/checked_math.hpp"
@@ -54,6 +56,8 @@ OpResult sub(TomlFields&, const std::vector<Shape>& in) {
 }
 
 OpResult compare(TomlFields& a, const std::vector<Shape>& in) { return sub(a, in); }
+
+OpResult where(TomlFields& a, const std::vector<Shape>& in) { return sub(a, in); }
 
 namespace {
 

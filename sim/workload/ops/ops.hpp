@@ -109,6 +109,7 @@ OpResult sub(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult mul(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult div(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult compare(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult where(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult parameter(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult scale(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult unmodelled(TomlFields& attrs, const std::vector<Shape>& in);
