@@ -283,7 +283,7 @@ TEST(CalibrationFit, RecoversKnownParameters) {
   HardwareSpec hw = spec_of(kChip);
   auto rows = parse_measured_layers(synthetic_csv(0.6, 2e8, 0.7, 4, 40, 0.0), "synthetic.csv");
   CalibrationResult r = fit_calibration(rows, hw, find_hardware_model("roofline"), {});
-  const ClassEfficiency& c = r.calibration.classes.at({OpClass::linear, DType::fp32});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::linear, DType::fp32, ""});
   EXPECT_NEAR(c.compute, 0.6, 0.006);
   EXPECT_NEAR(c.n_half_flops, 2e8, 2e7);
   // The DRAM rows bind (the cache's rows here are all compute-bound: with n_half = 2e8
@@ -309,7 +309,7 @@ TEST(CalibrationFit, RecoversAMemoryFractionPerLevel) {
   }
   auto rows = parse_measured_layers(csv.str(), "levels.csv");
   CalibrationResult r = fit_calibration(rows, spec_of(kChip), find_hardware_model("roofline"), {});
-  const ClassEfficiency& c = r.calibration.classes.at({OpClass::elementwise, DType::fp32});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::elementwise, DType::fp32, ""});
   EXPECT_NEAR(c.memory_by_level.at("DRAM"), 0.6, 0.006);
   EXPECT_NEAR(c.memory_by_level.at("cache"), 0.9, 0.009);
 }
@@ -330,7 +330,7 @@ TEST(CalibrationFit, RecoversGemmShapeHalves) {
     }
   auto rows = parse_measured_layers(csv.str(), "gemms.csv");
   CalibrationResult r = fit_calibration(rows, spec_of(kChip), find_hardware_model("roofline"), {});
-  const ClassEfficiency& c = r.calibration.classes.at({OpClass::conv_1x1, DType::fp32});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::conv_1x1, DType::fp32, ""});
   EXPECT_NEAR(c.compute, 0.8, 0.008);
   EXPECT_NEAR(c.n_half_flops, 1e6, 1e5);
   EXPECT_NEAR(c.positions_half, 30, 0.3);
@@ -350,7 +350,7 @@ TEST(CalibrationFit, FindsComputeAndMemoryThatAdd) {
   }
   auto rows = parse_measured_layers(csv.str(), "pools.csv");
   CalibrationResult r = fit_calibration(rows, spec_of(kChip), find_hardware_model("roofline"), {});
-  const ClassEfficiency& c = r.calibration.classes.at({OpClass::max_pool, DType::fp32});
+  const ClassEfficiency& c = r.calibration.classes.at({OpClass::max_pool, DType::fp32, ""});
   EXPECT_FALSE(c.overlap);
   EXPECT_NEAR(c.compute, 0.5, 0.005);
   EXPECT_NEAR(c.memory_by_level.at("DRAM"), 0.25, 0.0025);
@@ -373,7 +373,7 @@ TEST(CalibrationFit, OutliersDoNotPullTheFit) {
   }
   auto rows = parse_measured_layers(out.str(), "outliers.csv");
   CalibrationResult r = fit_calibration(rows, hw, find_hardware_model("roofline"), {});
-  EXPECT_NEAR(r.calibration.classes.at({OpClass::linear, DType::fp32}).compute, 0.6, 0.03);
+  EXPECT_NEAR(r.calibration.classes.at({OpClass::linear, DType::fp32, ""}).compute, 0.6, 0.03);
 }
 
 TEST(CalibrationFit, TooFewRowsForAClassIsALocatedError) {
@@ -489,7 +489,7 @@ TEST(CalibrateCli, WritesADescriptorThatReadsBackAndSaysItIsCalibrated) {
   HardwareSpec hw = HardwareDescriptor::read_file((dir / "out.toml").string(), "out").spec();
   ASSERT_TRUE(hw.calibration);
   EXPECT_EQ(hw.calibration->data, "m.csv");
-  EXPECT_NEAR(hw.calibration->classes.at({OpClass::linear, DType::fp32}).compute, 0.6, 0.05);
+  EXPECT_NEAR(hw.calibration->classes.at({OpClass::linear, DType::fp32, ""}).compute, 0.6, 0.05);
   // Reports say the hardware is calibrated; --efficiency none drops it.
   auto a = ridge_test::run_ridge("analyze mlp --hw " + (dir / "out.toml").string());
   EXPECT_NE(a.out.find("calibrated ("), std::string::npos) << a.out;

@@ -47,7 +47,7 @@ TEST(FittedRoofs, WithoutFitPeaksAFasterMachineCannotBeFitted) {
   // e stays <= 1: every 120 GFLOP/s row is predicted at 100, 20 % slow (and held out no
   // better than pure, so the class is not even kept).
   for (size_t i = 0; i < rows.size(); ++i) EXPECT_GE(r.rows[i].fitted_s / rows[i].seconds - 1, 0.2 - 1e-4);
-  EXPECT_TRUE(r.dropped.count({OpClass::linear, DType::fp32}));
+  EXPECT_TRUE(r.dropped.count({OpClass::linear, DType::fp32, ""}));
 }
 
 TEST(FittedRoofs, ThePeakBecomesTheBestAttainedRateAndHeldOutFoldsUseTheirOwn) {
@@ -60,12 +60,16 @@ TEST(FittedRoofs, ThePeakBecomesTheBestAttainedRateAndHeldOutFoldsUseTheirOwn) {
   // 1e9 FLOPs / 120e9 (1.25 x its measured 1e9 / 150e9), with compute efficiency 1
   // (every training row attains the training peak).
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].model == "m3" && rows[i].layer == "l0") EXPECT_NEAR(r.rows[i].held_out_s, 1e9 / 120e9, 1e-5 / 120);
+    if (rows[i].model == "m3" && rows[i].layer == "l0") {
+      EXPECT_NEAR(r.rows[i].held_out_s, 1e9 / 120e9, 1e-5 / 120);
+    }
   }
   // Held out, m0's rows are predicted against its fold's peak, 150 GFLOP/s (m3 trains
   // it): never faster than that peak allows.
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].model == "m0") EXPECT_GE(r.rows[i].held_out_s, rows[i].work.flops / 150e9 * (1 - 1e-5));
+    if (rows[i].model == "m0") {
+      EXPECT_GE(r.rows[i].held_out_s, rows[i].work.flops / 150e9 * (1 - 1e-5));
+    }
   }
 }
 
@@ -78,7 +82,7 @@ TEST(FittedRoofs, ABandwidthTheRowsBeatIsRaised) {
   }
   CalibrationResult r = fit(parse_measured_layers(csv.str(), "stream.csv"), true);
   EXPECT_NEAR(r.calibration.bandwidths.at("DRAM"), 15e9, 15e9 * 1e-5);  // 6-digit seconds
-  EXPECT_LT(r.calibration.classes.at({OpClass::elementwise, DType::fp32}).median_error_held_out, 1e-5);
+  EXPECT_LT(r.calibration.classes.at({OpClass::elementwise, DType::fp32, ""}).median_error_held_out, 1e-5);
 }
 
 // The chip with fitted roofs 150 GFLOP/s (over its 100) and 15 GB/s (over its 10).

@@ -45,7 +45,7 @@ TEST(SharedCalibration, RecoversTheSharedAndPerClassTerms) {
   const CalibrationResult r = fit_calibration(rows, hw, find_hardware_model("roofline"), options);
   EXPECT_NEAR(r.calibration.kernel_time_s, 8e-6, 8e-8);
   for (const auto& [op, e] : {std::pair{OpClass::linear, 0.8}, std::pair{OpClass::conv_1x1, 0.5}}) {
-    const ClassEfficiency& c = r.calibration.classes.at({op, DType::fp32});
+    const ClassEfficiency& c = r.calibration.classes.at({op, DType::fp32, ""});
     EXPECT_NEAR(c.compute, e, e / 100);
     EXPECT_NEAR(c.n_half_flops, 1e6, 1e5);
     EXPECT_NEAR(c.memory_by_level.at("DRAM"), 0.6, 0.006);
