@@ -775,7 +775,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate", "generate: which model?", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2", "generate: which hardware? (--hw)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 0", "--prompt must be a positive number of tokens (got 0)", false},
-    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 8 --gen 0", "--gen must be a positive number of tokens (got 0)", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 8", "generate: how many tokens? --gen is missing", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --gpus 8", "--gpus needs --parallel", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8 --hw a100", "--hw does not go with --parallel", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8,dp=2", "--parallel tp=8,dp=2: generate serves one replica, so dp must be 1", false},

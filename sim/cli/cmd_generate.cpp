@@ -3,6 +3,8 @@
 // P-token prompt, as sentences or JSON; with --parallel tp=T,pp=P on a --system, one
 // device's share of a tensor- and pipeline-parallel run and its communication.
 #include <iostream>
+#include <string>
+#include <utility>
 
 #include "sim/base/error.hpp"
 #include "sim/base/output_file.hpp"
@@ -157,8 +159,11 @@ int run_generate(const Args& args) {
   if (!parallel.empty() && !hwo.hw.empty())
     throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   if (hwo.hw.empty() && parallel.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
-  if (prompt <= 0) throw InputError({}, "--prompt must be a positive number of tokens (got " + std::to_string(prompt) + ")");
-  if (gen <= 0) throw InputError({}, "--gen must be a positive number of tokens (got " + std::to_string(gen) + ")");
+  for (const auto& [flag, tokens] : {std::pair<std::string, int64_t>{"prompt", prompt}, {"gen", gen}}) {
+    if (!vm.count(flag))
+      throw InputError({}, "generate: how many tokens? --" + flag + " is missing", "e.g. --prompt 512 --gen 128");
+    if (tokens <= 0) throw InputError({}, "--" + flag + " must be a positive number of tokens (got " + std::to_string(tokens) + ")");
+  }
   OutputFormat format = to_output_format(out, kFormats);
 
   run.phase = "prefill";  // validates batch, dtype and kv-dtype as a prefill run
