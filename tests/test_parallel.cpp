@@ -587,6 +587,23 @@ TEST(ParallelDataParallel, Resnet50OnEightV100sByHand) {
   }
 }
 
+TEST(ParallelDataParallel, Resnet50MixedPrecisionAgainstNvidiaMeasurement) {
+  // Held out (nothing was fitted on it; dgx1-v100's [efficiency] comes from a transformer):
+  // NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/resnet50v1.5/README.md,
+  // "Training performance: NVIDIA DGX-1 16GB (8x V100 16GB)", pytorch-21.03 NGC container,
+  // mixed precision: 1,200 img/s on 1 GPU, 8,322 img/s on 8 (torchvision's resnet50 is
+  // v1.5). The README does not give the batch; 256 a GPU is assumed. ridge: 942 and 7,539
+  // img/s (-21.5 %, -9.4 %): one GPU is slower than measured because the efficiency was
+  // fitted on Megatron-LM's 2019 kernels; eight scale perfectly (the all-reduce hides
+  // under the backward pass) where the measurement scaled 6.93x.
+  for (auto [gpus, published] : {std::pair<int, double>{1, 1200.0}, {8, 8322.0}}) {
+    auto r = ridge_test::run_ridge("analyze resnet50 --system dgx1-v100 --dtype fp16 --parallel dp=" + std::to_string(gpus) +
+                                   " --global-batch " + std::to_string(256 * gpus) + " --format json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NEAR(nlohmann::json::parse(r.out)["totals"]["samples_per_s"].get<double>() / published, 1.0, 0.25) << gpus;
+  }
+}
+
 TEST(ParallelZoo, Gpt3AndLlamaParameterCounts) {
   // GPT-3 175B: 96 x (12 x 12288^2 + 13 x 12288) + 51200 x 12288 + 2048 x 12288 + 2 x 12288.
   // Llama-2-70B: 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672 + 2 x 8192) + 2 x 32000 x 8192 + 8192.
