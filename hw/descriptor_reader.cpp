@@ -142,6 +142,8 @@ double read_fraction(TomlFields& f, std::string_view key) {
   return *v;
 }
 
+}  // namespace
+
 // [efficiency] compute = { fp16 = 0.8, ... }: a fraction per dtype.
 std::map<DType, double> read_dtype_fractions(const toml::table& table, const std::string& file) {
   TomlFields f(table, file, "efficiency.compute");
@@ -152,6 +154,8 @@ std::map<DType, double> read_dtype_fractions(const toml::table& table, const std
   }
   return out;
 }
+
+namespace {
 
 // [efficiency] compute_units = 108 and gemm_tile = [128, 128] (rows, columns): GEMM wave
 // quantisation (hw/gemm_waves.hpp); both or neither.

@@ -12,6 +12,7 @@
 // same factor, unless the override sets the fitted roof itself.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,11 @@ class HardwareDescriptor {
   std::string id_;
   toml::table root_;
 };
+
+// [efficiency] compute = { fp16 = 0.8, ... } (a descriptor's or a system's): the
+// achievable fraction of peak per dtype; a located error for an unknown dtype or a
+// value outside (0, 1].
+std::map<DType, double> read_dtype_fractions(const toml::table& table, const std::string& file);
 
 // Validates a parsed descriptor tree (see configs/hw/*.toml and docs/reference/hardware-descriptors.md for the format).
 HardwareSpec build_hardware_spec(const toml::table& root, const std::string& file, const std::string& id);

@@ -52,7 +52,7 @@ def share(ridge, system, heads, hidden, layers, tp, gpus, batch, pure=False):
 
 
 def with_compute(text, compute):
-    return re.sub(r"(\[efficiency\][^\n]*\ncompute = )[0-9.]+", lambda m: f"{m.group(1)}{compute:.4f}", text)
+    return re.sub(r"(\[efficiency\][^\n]*\ncompute = \{ fp16 = )[0-9.]+", lambda m: f"{m.group(1)}{compute:.4f}", text)
 
 
 def with_domains(text, domains):
@@ -76,8 +76,8 @@ def fit_compute(ridge, text, temp_system):
 
 def section(ridge, temp_system):
     text = open(SYSTEM).read()
-    shipped = float(re.search(r"\[efficiency\][^\n]*\ncompute = ([0-9.]+)", text).group(1))
-    memory = float(re.search(r"\[efficiency\][^\n]*\ncompute = [0-9.]+\nmemory = ([0-9.]+)", text).group(1))
+    shipped = float(re.search(r"\[efficiency\][^\n]*\ncompute = \{ fp16 = ([0-9.]+)", text).group(1))
+    memory = float(re.search(r"\[efficiency\][^\n]*\ncompute = \{ fp16 = [0-9.]+ \}[^\n]*\nmemory = ([0-9.]+)", text).group(1))
     fitted = fit_compute(ridge, text, temp_system)
     if abs(fitted - shipped) > 0.0005:
         raise SystemExit(f"{SYSTEM}: [efficiency] compute = {shipped} but the fit gives {fitted:.4f}; update the descriptor")

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "hw/hardware_catalog.hpp"
+#include "hw/descriptor_reader.hpp"
 #include "sim/base/close_names.hpp"
 #include "sim/base/data_paths.hpp"
 #include "sim/base/format_units.hpp"
@@ -118,7 +119,12 @@ SystemSpec system_from_text(const std::string& text, const std::string& file, co
     std::optional<Calibration> calibration = s.device.calibration;
     s.device.drop_efficiency();
     s.device.calibration = calibration;
-    s.device.compute_efficiency = e.has("compute") ? fraction(e, "compute") : s.device.compute_efficiency;
+    // compute = 0.73 (every dtype) or { fp16 = 0.35 } (the dtype it was fitted on; the
+    // others at their datasheet peaks, as a fit on tensor-core math says nothing of them).
+    if ((*eff)["compute"].is_table())
+      s.device.compute_efficiency_by_dtype = read_dtype_fractions(*(*eff)["compute"].as_table(), file);
+    else if (e.has("compute"))
+      s.device.compute_efficiency = fraction(e, "compute");
     s.device.memory_efficiency = e.has("memory") ? fraction(e, "memory") : s.device.memory_efficiency;
     s.device.efficiency_source = e.string("source");
     s.efficiency_source = s.device.efficiency_source;
