@@ -92,6 +92,20 @@ TEST(ExpertParallelServing, ImbalanceTimesTheBusiestRankByHand) {
   }
 }
 
+TEST(ExpertParallelServing, TpWithEpIsRefusedNamingThePlansThatServe) {
+  // tp 2 x ep 4 is 8 devices; the hint names the two serving plans of 8 devices, and both run.
+  auto r = ridge_test::run_ridge("generate mixtral-8x7b --system dgx-a100 --parallel tp=2,dp=4,ep=4 --prompt 8 --gen 2");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("generate serves tp=T[,pp=P] (each rank a tp share of every expert) or dp=E,ep=E[,pp=P]"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("hint: on the same 8 devices a stage: --parallel tp=8 or --parallel dp=8,ep=8 "), std::string::npos)
+      << r.err;
+  for (const char* plan : {"tp=8", "dp=8,ep=8"})
+    EXPECT_EQ(ridge_test::run_ridge(std::string("generate mixtral-8x7b --system dgx-a100 --parallel ") + plan + " --prompt 8 --gen 2").status, 0)
+        << plan;
+}
+
 TEST(ExpertParallelServing, TheFitCheckHoldsOneRanksExperts) {
   // 46.7e9 parameters x 2 B = 93.4 GB do not fit one A100's 80 GB; at ep 8 a device
   // holds 7,242,780,672 x 2 B = 14.5 GB and fits.

@@ -60,8 +60,14 @@ ParallelPlan serving_plan(const std::string& text, boost::optional<int64_t> gpus
     throw InputError({}, "--parallel " + text + ": with ep=" + std::to_string(p.ep) + " generate needs dp=" + std::to_string(p.ep) +
                              " (got dp=" + std::to_string(p.dp) + ")",
                      "each expert-parallel rank serves its own --batch (data-parallel attention), e.g. --parallel dp=8,ep=8");
-  if (p.ep > 1 && p.tp > 1)
-    throw InputError({}, "--parallel " + text + ": tp with ep is not modelled for serving", "use tp=1 with ep, e.g. --parallel dp=8,ep=8");
+  if (p.ep > 1 && p.tp > 1) {
+    const std::string n = std::to_string(p.tp * p.ep), pp = p.pp > 1 ? ",pp=" + std::to_string(p.pp) : "";
+    throw InputError({}, "--parallel " + text + ": tp with ep is not modelled for serving; generate serves tp=T[,pp=P] "
+                         "(each rank a tp share of every expert) or dp=E,ep=E[,pp=P] (each rank experts / E, tp 1)",
+                     "on the same " + n + " devices a stage: --parallel tp=" + n + pp + " or --parallel dp=" + n + ",ep=" + n + pp +
+                         " where they divide the heads and experts; training plans combine tp and ep (ridge analyze " + model + " "
+                         "--parallel " + text + " --sequence-parallel)");
+  }
   check_device_count(gpus, p);
   check_plan(p, shape, system, model);
   return p;
