@@ -135,8 +135,9 @@ def notes(rows):
                 "The uncalibrated sequence time is below every measurement: the pure roofline is a bound on these "
                 "kernels." if not bound else "The uncalibrated sequence time is above the measurement on %d rows (%s)."
                 % (len(bound), ", ".join(r["layer"] for r in bound[:5])),
-                "still leave the bound intact on every row (cuDNN's standard algorithm does not keep them on chip "
-                "across steps, and these kernels ran slower than streaming them every step allows)"
+                "still leave the bound intact on every row: these kernels ran slower than streaming them from HBM at "
+                "every step allows (cuDNN's standard algorithm does not hold them in registers or shared memory across "
+                "steps, as its persistent algorithms do; those that fit the 6 MiB L2 may stay there)"
                 if not broken else "make the roofline slower than the measurement on %d rows (%s): those kernels "
                 "kept their weights in L2 or on chip across steps" % (len(broken), ", ".join(
                     "%s %s" % (r["layer"], r["dtype"]) for r in broken[:5])),
