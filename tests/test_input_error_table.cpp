@@ -738,6 +738,8 @@ const Case kCases[] = {
     // the engine's checks of a run against its model and hardware
 #define NO_LINK HW_HEAD HW_COMPUTE HW_MEM
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp8,1,1,1\n", CALIBRATE, "v100 has no fp8 peak to calibrate against", true, "in.csv"},
+    {"sim/engine/calibration_check.cpp", CSV_HEADER "a,l,linear,fp8,1,1,1\n", CALIBRATE " --check",
+     "v100 has no fp8 peak to predict this row with", true, "in.csv"},
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp32,1,1,1\n", CALIBRATE,
      "op class 'linear' (fp32) has 1 measured row(s); fitting its 3 efficiency parameters needs at least 3", true, "in.csv"},
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp32,1,1,1\na,m,linear,fp32,2,2,2\na,n,linear,fp32,3,1,3\n", CALIBRATE " --cv-by fold",
@@ -776,6 +778,8 @@ const Case kCases[] = {
      "--train-tokens needs a language model", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate --hw v100", "calibrate: which measurements? (MEASURED.csv)", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate in.csv", "calibrate: which hardware? (--hw)", false},
+    {"sim/cli/cmd_calibrate.cpp", CSV_HEADER "a,l,linear,fp32,1,1,1\n", CALIBRATE " --check --output o.toml",
+     "calibrate --check fits nothing, so it takes no --output, --fit-peaks or --shared", false, "in.csv"},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate", "generate: which model?", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2", "generate: which hardware? (--hw)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 0", "--prompt must be a positive number of tokens (got 0)", false},
@@ -1117,7 +1121,7 @@ TEST_F(InputErrorTable, PlotOptions) {
   for (const char* reader : {PS, "plots/roofline_plot.cpp", "plots/layers_plot.cpp"}) run_rows(reader);
 }
 TEST_F(InputErrorTable, EngineChecks) {
-  for (const char* reader : {"sim/views/field_table.cpp", "sim/views/output_format.cpp", "sim/engine/calibration_fit.cpp",
+  for (const char* reader : {"sim/views/field_table.cpp", "sim/views/output_format.cpp", "sim/engine/calibration_fit.cpp", "sim/engine/calibration_check.cpp",
                              "sim/engine/layer_query.cpp", "sim/engine/result.cpp"})
     run_rows(reader);
 }
