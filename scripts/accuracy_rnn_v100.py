@@ -1,6 +1,6 @@
 """The RNN section of docs/accuracy.md (imported by scripts/accuracy-report): ridge's time for
 DeepBench's V100 RNN kernels (configs/calibration/data/deepbench-v100-rnn.csv, written by
-scripts/deepbench-rnn-to-csv) against the published forward times, with the shipped
+scripts/deepbench-rnn-to-csv; also checked row by row with `ridge calibrate --check`) against the published forward times, with the shipped
 descriptors `v100` (pure roofline) and `v100-calibrated`, whose calibration was fitted on
 DeepBench's GEMM and convolution rows only: every RNN row is held out from it, and the
 RNN rows are not fitted here.
@@ -105,7 +105,13 @@ def section(ridge):
             pct(quantile(errors(g, "v100-calibrated per step"), 0.5)),
             pct(quantile(errors(g, "v100-calibrated per step"), 0.9)),
             pct(quantile(errors(g, "v100-calibrated sequence"), 0.5))))
-    lines += ["", notes(rows), ""]
+    check = subprocess.run([ridge, "calibrate", DATA, "--hw", "v100-calibrated", "--check"], check=True,
+                           capture_output=True, text=True).stdout
+    lines += ["", notes(rows), "",
+              "The CSV's rows as `ridge calibrate --check` prices them (nothing fitted): each row one layer of "
+              "`flops`, its weights once, `kernels` = T launches; the calibration's per-kernel time is paid per "
+              "step but its half-performance size once per sequence, so this sits between the two ways above:", "",
+              "```", check.rstrip(), "```", ""]
     return lines
 
 
