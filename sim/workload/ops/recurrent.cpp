@@ -20,7 +20,8 @@
 // is the product W x of every framework's layer.
 // Weights are counted once per layer, as a persistent kernel that keeps R on chip across
 // the steps would read them: the least traffic, so the roofline stays a bound; cuDNN's
-// standard algorithm reads R again at every step (docs/reference/layer-types.md).
+// standard algorithm reads R again at every step, from L2 or HBM (docs/accuracy.md, the
+// DeepBench RNN section, times both).
 // Backward: the input and the recurrent gradient (dX = W^T dgates, dh = R^T dgates) as
 // many MACs as forward, the weight gradient (dW, dR) as many again; the elementwise part
 // is estimated at twice the forward's (each product and activation becomes a derivative
