@@ -674,6 +674,10 @@ const Case kCases[] = {
     {"sim/workload/ops/reduction.cpp", TOKENS LAYER("c", "cumsum") "axis = 2\n", ANALYZE, "'axis' must be in [-2, 2) for the input 4x8", true},
     {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "rnn") "hidden_size = 2\nnonlinearity = \"gelu\"\n", ANALYZE,
      "'nonlinearity' must be 'tanh' or 'relu' (got 'gelu')", true},
+    {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "lstm") "hidden_size = 8\ninput_mode = \"fused\"\n", ANALYZE,
+     "'input_mode' must be \"linear\" or \"skip\" (got \"fused\")", true},
+    {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "gru") "hidden_size = 4\ninput_mode = \"skip\"\n", ANALYZE,
+     "\"skip\" adds the input to the gates as it is: it needs input features = hidden_size (got 8 and 4)", true},
     {"sim/workload/ops/rotary.cpp", TOKENS LAYER("r", "rotary") "head_dim = 3\n", ANALYZE, "'head_dim' must be even: rotary rotates pairs of features (got 3)", true},
     {"sim/workload/ops/rotary.cpp", TOKENS LAYER("r", "rotary") "head_dim = 4\nbase = -1.0\n", ANALYZE, "'base' must be positive", true},
     // finding a model, a descriptor and a hardware model by name or path
