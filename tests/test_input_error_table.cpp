@@ -790,6 +790,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8,cp=2", "--parallel tp=8,cp=2: generate does not split the sequence, so cp must be 1", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate mixtral-8x7b --prompt 8 --gen 2 --parallel dp=4,ep=8", "--parallel dp=4,ep=8: with ep=8 generate needs dp=8 (got dp=4)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate mixtral-8x7b --prompt 8 --gen 2 --parallel tp=2,dp=4,ep=4", "--parallel tp=2,dp=4,ep=4: tp with ep is not modelled for serving", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate mixtral-8x7b --hw h100 --prompt 8 --gen 2 --expert-imbalance 1.5", "--expert-imbalance needs --parallel with ep > 1", false},
     {"sim/cli/parallel_options.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --system dgx-h100 --parallel tp=4 --gpus 8", "--gpus 8 is not tp x pp x dp x cp = 4", false},
     {"sim/cli/fit_check.cpp", "", "RIDGE generate mixtral-8x7b --hw a100 --prompt 128 --gen 128",
      "does not fit in device memory: mixtral-8x7b at batch 1 needs", false},
