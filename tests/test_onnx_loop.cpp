@@ -2,7 +2,8 @@
 // what it holds: Mask R-CNN's paste_masks_in_image in small): a Loop over the detections
 // NMS keeps, its trip count the length of a tensor that depends on the data, its body
 // counted once per trip at the first trip's shapes, the box its sizes come from taken as
-// the whole image (sim/workload/onnx/loop_ops.cpp); counts worked out by hand.
+// the whole image (sim/workload/onnx/loop_ops.cpp); and the `trips` and `pad` layers the
+// import writes for it, in a model file; counts worked out by hand.
 #include <gtest/gtest.h>
 
 #include "sim/workload/model_catalog.hpp"
@@ -46,6 +47,25 @@ TEST(OnnxLoop, ATripCountedOncePerDetectionWithTheBoxTakenAsTheImage) {
     if (note.find("paste 3 trips") != std::string::npos && note.find("as if the box were the whole image") != std::string::npos)
       said = true;
   EXPECT_TRUE(said) << "no note on the loop's assumption";
+}
+
+// The two layer forms the import writes for it, in a model file by hand: `trips = 3` on
+// a bilinear resize of [2, 4, 4] to 8 x 8 counts 3 x 128 outputs x 7 FLOPs = 2,688, the
+// output one trip's [2, 8, 8]; a `pad` of 1 around [2, 8, 8] copies 128 elements into
+// [2, 10, 10], 200 written, no FLOPs.
+TEST(OnnxLoop, TripsAndPadLayersInAModelFile) {
+  const Model m = read_model_string(
+      "name = \"t\"\n[input]\nshape = [2, 4, 4]\n"
+      "[[layer]]\nname = \"r\"\nop = \"resize\"\nsize = [8, 8]\nmode = \"linear\"\ntrips = 3\n"
+      "[[layer]]\nname = \"p\"\nop = \"pad\"\npads = [1, 1]\n",
+      "m.toml");
+  EXPECT_EQ(layer(m, "r").output, (Shape{2, 8, 8}));
+  EXPECT_EQ(layer(m, "r").counts.flops, 2688);
+  EXPECT_EQ(layer(m, "r").counts.output_elems, 384);
+  EXPECT_EQ(layer(m, "p").output, (Shape{2, 10, 10}));
+  EXPECT_EQ(layer(m, "p").counts.input_elems, 128);
+  EXPECT_EQ(layer(m, "p").counts.output_elems, 200);
+  EXPECT_EQ(layer(m, "p").counts.flops, 0);
 }
 
 // --set onnx.max_detections=2: NMS keeps 2, the loop runs 2 trips: 1,792 FLOPs of resize,
