@@ -61,6 +61,21 @@ SiScale si_scale_of(double largest) {
   return {kPrefixes[std::size(kPrefixes) - 1].first, kPrefixes[std::size(kPrefixes) - 1].second};
 }
 
+// Linear tics from zero for an axis up to `hi` (in its unit), as many as keep their
+// labels apart on `axis_in` inches; the axis ends at the last tic.
+LinearAxis time_axis(const PlotStyle& style, double hi, double axis_in) {
+  const double label_in = style.text_width_in(gp_number(hi).substr(0, 4)) + 0.25;
+  return nice_axis(0, hi > 0 ? hi : 1, std::max(2.0, std::floor(axis_in / label_in)));
+}
+
+// The unit a time axis up to `seconds` reads best in.
+std::pair<double, std::string> time_unit(double seconds) {
+  std::pair<double, std::string> u{1, "s"};
+  for (auto [scale, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
+    if (seconds < u.first * 0.9995) u = {scale, name};
+  return u;
+}
+
 // Tic positions: the x values the data has, thinned so that labels `label_in` wide
 // keep apart on an axis `axis_in` long (first and last kept).
 std::vector<double> tics_at(std::vector<double> xs, bool log, double axis_in, double label_in) {

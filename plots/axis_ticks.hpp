@@ -1,9 +1,13 @@
 // Tick marks for plots whose axes ridge lays out itself: linear axes at 1, 2 or 5 x 10^k
-// with SI labels, and tics at the values the data has, thinned to keep labels apart.
+// with SI labels, time axes from zero in the unit that reads best, and tics at the
+// values the data has, thinned to keep labels apart.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "plots/plot_style.hpp"
 
 namespace ridge::plots {
 
@@ -27,6 +31,13 @@ struct SiScale {
   std::string prefix;
 };
 SiScale si_scale_of(double largest);
+
+// Linear tics from zero for an axis up to `hi` (in its unit), as many as keep their
+// labels apart on `axis_in` inches (labels of the figure's font); the axis ends at the last tic.
+LinearAxis time_axis(const PlotStyle& style, double hi, double axis_in);
+
+// The unit a time axis up to `seconds` reads best in: {1e-3, "ms"} for 0.25 s.
+std::pair<double, std::string> time_unit(double seconds);
 
 // Tic positions: the x values the data has, thinned so that labels `label_in` wide
 // keep apart on an axis `axis_in` long (first and last kept).
