@@ -147,6 +147,7 @@ const Case kCases[] = {
      "RIDGE analyze ./in.toml --set model.b=3", "the model has no parameter 'b' to set", false},
     {MR, "name = \"m\"\nlayer = [1]\n[input]\nshape = [4]\n", ANALYZE, "each entry of 'layer' / 'body' must be a table", true},
     {"sim/workload/stacked_layer.cpp", MODEL LAYER("r", "relu") "images = 0\n", ANALYZE, "'images' must be at least 1 (got 0)", true},
+    {"sim/workload/stacked_layer.cpp", MODEL LAYER("r", "relu") "trips = 0\n", ANALYZE, "'trips' must be at least 1 (got 0)", true},
     {MR, MODEL "[[layer]]\nname = \"b\"\nrepeat = 100000\n[[layer.body]]\nname = \"r\"\nop = \"relu\"\n[[layer.body]]\nname = \"s\"\nop = \"relu\"\n",
      ANALYZE, "the model expands to more than 100000 layers", true},
     {MR, MODEL LAYER("", "relu"), ANALYZE, "'name' must not be empty", true},
@@ -234,8 +235,8 @@ const Case kCases[] = {
     {"sim/workload/ops/normalization.cpp", IMAGE "op = \"groupnorm\"\nnum_groups = 3\neps = 0\n", "RIDGE analyze ./in.toml",
      "'eps' must be positive", false},
     {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\n", "RIDGE analyze ./in.toml", "'size' is required", false},
-    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"cubic\"\n", "RIDGE analyze ./in.toml",
-     "'mode' must be \"nearest\" or \"linear\"", false},
+    {"sim/workload/ops/resize.cpp", IMAGE "op = \"resize\"\nsize = 16\nmode = \"lanczos\"\n", "RIDGE analyze ./in.toml",
+     "'mode' must be \"nearest\", \"linear\" or \"cubic\"", false},
     {"sim/workload/ops/moe.cpp",
      "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"r\"\nop = \"linear\"\nout_features = 4\n[[layer]]\nname = \"e\"\n"
      "op = \"moe\"\ninputs = [\"@input\", \"r\"]\nnum_experts = 4\ntop_k = 5\nintermediate_size = 16\n",
@@ -392,9 +393,6 @@ const Case kCases[] = {
      "node 'n' (MaxPool): 'pads' must be 4 values", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("MaxPool") ONNX_INTS("kernel_shape", "ints: 2 ints: 2") ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1"), ""),
      ONNX, "node 'n' (MaxPool): asymmetric pads [0, 0, 1, 1] are not modelled", false, "in.onnx"},
-    {"sim/workload/onnx/layers.cpp", ONNX_NODES(ONNX_NODE("p", "input: \"x\" output: \"p\" op_type: \"Pad\" " ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1 ints: 0 ints: 0 ints: 1 ints: 1"))
-                    ONNX_NODE("n", "input: \"p\" " ONNX_OP("Relu")), ""),
-     ONNX, "node 'n' (Relu): reads a zero Pad that no Conv or pool folds in", false, "in.onnx"},
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Pad") ONNX_INTS("pads", "ints: 0 ints: 0 ints: 1 ints: 1 ints: 0 ints: 0 ints: 1 ints: 1")
                     ONNX_ATTR_STRING("mode", "reflect"), ""),
      ONNX, "node 'n' (Pad): only a Pad of zeros is modelled (this one is reflect)", false, "in.onnx"},
@@ -419,9 +417,9 @@ const Case kCases[] = {
     {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize"),
                     ONNX_INT("s", "dims: 4 int64_data: 1 int64_data: 6 int64_data: 16 int64_data: 16")),
      ONNX, "node 'n' (Resize): resizes more than the spatial axes (to [1x6x16x16])", false, "in.onnx"},
-    {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize") ONNX_ATTR_STRING("mode", "cubic"),
+    {"sim/workload/onnx/conv_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"\" input: \"s\" " ONNX_OP("Resize") ONNX_ATTR_STRING("mode", "area"),
                     ONNX_INT("s", "dims: 4 int64_data: 1 int64_data: 3 int64_data: 16 int64_data: 16")),
-     ONNX, "node 'n' (Resize): mode cubic is not modelled (nearest and linear are)", false, "in.onnx"},
+     ONNX, "node 'n' (Resize): mode area is not modelled (nearest, linear and cubic are)", false, "in.onnx"},
     {"sim/workload/onnx/matmul_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"x\" " ONNX_OP("Einsum") ONNX_ATTR_STRING("equation", "...ij,jk->...ik"), ""), ONNX,
      "node 'n' (Einsum): equation '...ij,jk->...ik' is not modelled", false, "in.onnx"},
     {"sim/workload/onnx/matmul_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"x\" " ONNX_OP("Einsum") ONNX_ATTR_STRING("equation", "ij,jk->ik"), ""), ONNX,
@@ -543,6 +541,47 @@ const Case kCases[] = {
      "node 'n' (If): its branch has a different number of outputs than the node", false, "in.onnx"},
     {"sim/workload/onnx/detection_ops.cpp", ONNX_GRAPH("input: \"c\" " ONNX_OP("If") ONNX_THEN("output { name: \"z\" }"), ONNX_TRUE), ONNX,
      "node 'n' (If): its branch output 'z' is made by no node", false, "in.onnx"},
+    // Loop (loop_ops.cpp): M, cond, one carried value; the body (i, c, a) -> (c, a).
+#define ONNX_BODY(G) "attribute { name: \"body\" type: GRAPH g { " G " } } "
+#define ONNX_BODY_IO(NODES, OUT) ONNX_BODY(NODES "input { name: \"i\" } input { name: \"c\" } input { name: \"a\" } output { name: \"c\" } output { name: \"" OUT "\" }")
+#define ONNX_TWO ONNX_INT("m", "int64_data: 2")
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"\" input: \"\" input: \"x\" " ONNX_OP("Loop"), ""), ONNX,
+     "node 'n' (Loop): has no trip count: it runs until its condition turns false, a number of trips ridge cannot bound", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"\" input: \"x\" " ONNX_OP("Loop"), ""), ONNX,
+     "node 'n' (Loop): its trip count is computed from the data's values, not from sizes ridge knows", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" " ONNX_OP("Loop"), ONNX_INT("m", "int64_data: 0")), ONNX,
+     "node 'n' (Loop): runs 0 trips (ridge counts loops of 1 to 2^32 trips)", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"m\" input: \"f\" input: \"x\" " ONNX_OP("Loop"), ONNX_TWO ONNX_INT("f", "int64_data: 0")), ONNX,
+     "node 'n' (Loop): its condition is false before the first trip: it runs no trip", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" " ONNX_OP("Loop"), ONNX_TWO), ONNX,
+     "node 'n' (Loop): has no body graph", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" " ONNX_OP("Loop") ONNX_BODY(""), ONNX_TWO), ONNX,
+     "node 'n' (Loop): its body takes 0 inputs and gives 0 outputs for 1 loop-carried values", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" output: \"z\" " ONNX_OP("Loop") ONNX_BODY_IO("", "a"), ONNX_TWO), ONNX,
+     "node 'n' (Loop): has scan outputs, which ridge does not model", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" " ONNX_OP("Loop") ONNX_BODY_IO("", "zz"), ONNX_TWO), ONNX,
+     "node 'n' (Loop): its body output 'zz' is made by no node", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp",
+     ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" " ONNX_OP("Loop")
+                    ONNX_BODY_IO("node { input: \"a\" input: \"a\" output: \"b\" op_type: \"Concat\" " ONNX_ATTR_INT("axis", "1") " } ", "b"),
+                ONNX_TWO),
+     ONNX, "node 'n' (Loop): its loop-carried value 'a' changes from [1x3x8x8] to [1x6x8x8] in a trip, other than an empty tensor appended to along one axis", false, "in.onnx"},
+    {"sim/workload/onnx/indexing_ops.cpp",
+     ONNX_GRAPH("input: \"m\" input: \"\" input: \"x\" " ONNX_OP("Loop")
+                    ONNX_BODY_IO("node { name: \"s\" input: \"a\" input: \"a\" input: \"a\" output: \"b\" op_type: \"Slice\" } ", "b"),
+                ONNX_TWO),
+     ONNX, "node 's' (Slice): slices between bounds computed from the data without naming its axes", false, "in.onnx"},
+    // --set onnx.proposals above the RPN's post-NMS top-N (the Slice after its NMS cuts at 3).
+    {"sim/workload/onnx/detection_ops.cpp",
+     ONNX_NODES(ONNX_NODE("r", "input: \"x\" input: \"bs\" output: \"b\" op_type: \"Reshape\"")
+                ONNX_NODE("mx", "input: \"b\" output: \"m\" op_type: \"ReduceMax\" " ONNX_INTS("axes", "ints: 2") ONNX_ATTR_INT("keepdims", "1"))
+                ONNX_NODE("t", "input: \"m\" output: \"s\" op_type: \"Transpose\" " ONNX_INTS("perm", "ints: 0 ints: 2 ints: 1"))
+                ONNX_NODE("/rpn/NonMaxSuppression", "input: \"b\" input: \"s\" input: \"most\" output: \"sel\" op_type: \"NonMaxSuppression\"")
+                ONNX_NODE("g", "input: \"sel\" input: \"two\" output: \"idx\" op_type: \"Gather\" " ONNX_ATTR_INT("axis", "1"))
+                ONNX_NODE("k", "input: \"idx\" input: \"zero\" input: \"three\" input: \"zero\" output: \"y\" op_type: \"Slice\""),
+                ONNX_INT("bs", "dims: 3 int64_data: 1 int64_data: 48 int64_data: 4") ONNX_INT("most", "dims: 1 int64_data: 100")
+                ONNX_INT("two", "int64_data: 2") ONNX_INT("zero", "dims: 1 int64_data: 0") ONNX_INT("three", "dims: 1 int64_data: 3")),
+     ONNX " --set onnx.proposals=5", "--set onnx.proposals=5: the graph keeps at most 3 proposals per image after node '/rpn/NonMaxSuppression' (its post-NMS top-N)", false, "in.onnx"},
     {"sim/workload/onnx/layers.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("Foo"), ""), ONNX, "node 'n' (Foo): ridge does not model op type 'Foo'", false, "in.onnx"},
     {"sim/workload/onnx/layers.cpp", ONNX_GRAPH("input: \"w\" " ONNX_OP("Foo"), ONNX_FLOAT("w", "dims: 3")), ONNX " --allow-unknown",
      "node 'n' (Foo): ridge does not model op type 'Foo' and it has no activation input to stand in for", false, "in.onnx"},
@@ -686,7 +725,8 @@ const Case kCases[] = {
     {"sim/workload/model_catalog.cpp", "", "RIDGE analyze alexnt", "unknown model 'alexnt'", false},
     {"sim/workload/model_catalog.cpp", "", "RIDGE analyze mlp --set onnx.max_detections=5", "--set onnx.max_detections applies to ONNX models only", false},
     {"sim/workload/onnx/reader.cpp", ONNX_RELU, ONNX " --set onnx.max_boxes=5", "--set onnx.max_boxes: unknown ONNX setting", false, "in.onnx"},
-    {"sim/workload/onnx/reader.cpp", ONNX_RELU, ONNX " --set onnx.max_detections=0", "--set onnx.max_detections=0: the boxes kept must be a positive integer", false, "in.onnx"},
+    {"sim/workload/onnx/reader.cpp", ONNX_RELU, ONNX " --set onnx.proposals=-5", "--set onnx.proposals=-5: the proposals per image must be a positive integer", false, "in.onnx"},
+    {"sim/workload/onnx/reader.cpp", ONNX_RELU, ONNX " --set onnx.proposals=5", "--set onnx.proposals: the graph has no region proposal network (a NonMaxSuppression of module 'rpn' or on its boxes)", false, "in.onnx"},
     {"hw/hardware_catalog.cpp", "", "RIDGE analyze mlp --hw ./nope.toml", "no hardware descriptor file './nope.toml'", false},
     {"hw/hardware_catalog.cpp", "", "RIDGE analyze mlp --hw v1000", "unknown hardware 'v1000'", false},
     {"hw/model_registry.cpp", "", "RIDGE analyze mlp --hw v100 --hw-model roofline2", "unknown hardware model 'roofline2'", false},

@@ -79,26 +79,31 @@ TEST(OnnxDetectionHeads, PerClassTopKOfOneImageJoinAndStayOneImage) {
 }
 
 // batched_nms of one image's 8 boxes x [1, 8, 4], scored by their largest coordinate
-// ([1, 1, 8]), with no limit of its own (max_output_boxes_per_class 100 > 8); the graph
-// keeps keep[:3] (detections_per_img), so NMS is taken to stop at K = 3 kept: a sort,
-// 8 x 3 = 24; areas 3 x 8 = 24; IoU tests K (K - 1) / 2 + (8 - K)(K - 1) = 3 + 10 = 13, of
-// 12 FLOPs: 156; 204 in all, [3, 3] out. --set onnx.max_detections=2 says K = 2: 1 + 6 = 7
-// tests, 84 + 48 = 132. The header says which it took.
-TEST(OnnxDetectionHeads, NmsKeepsWhatTheGraphCutsItToOrWhatMaxDetectionsSays) {
+// ([1, 1, 8]) by a node `score`, with no limit of its own (max_output_boxes_per_class 100
+// > 8), read with `options`; the graph keeps keep[:3] (detections_per_img).
+Model nms_model(const std::string& score, const std::string& nms, const OnnxOptions& options) {
   const std::string body =
-      node("score", "ReduceMax", "x", "m", ints_attr("axes", "2") + int_attr("keepdims", 1)) +
+      node(score, "ReduceMax", "x", "m", ints_attr("axes", "2") + int_attr("keepdims", 1)) +
       node("classes", "Transpose", "m", "s", ints_attr("perm", "0 2 1")) +
-      node("nms", "NonMaxSuppression", "x s most", "sel") + node("pick", "Gather", "sel two", "idx", int_attr("axis", 1)) +
+      node(nms, "NonMaxSuppression", "x s most", "sel") + node("pick", "Gather", "sel two", "idx", int_attr("axis", 1)) +
       node("keep", "Slice", "idx zero three zero", "y") +
       "initializer { name: \"most\" data_type: 7 dims: 1 int64_data: 100 } "
       "initializer { name: \"two\" data_type: 7 int64_data: 2 } "
       "initializer { name: \"zero\" data_type: 7 dims: 1 int64_data: 0 } "
       "initializer { name: \"three\" data_type: 7 dims: 1 int64_data: 3 } ";
   onnx::ModelProto proto;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(onnx_text(body, "1 8 4"), &proto));
+  if (!google::protobuf::TextFormat::ParseFromString(onnx_text(body, "1 8 4"), &proto)) ADD_FAILURE() << "bad graph";
+  return read_model_table(onnx_model_table_from_bytes(proto.SerializeAsString(), "t.onnx", options), "t.onnx");
+}
+
+// NMS is taken to stop at K = 3 kept: a sort, 8 x 3 = 24; areas 3 x 8 = 24; IoU tests
+// K (K - 1) / 2 + (8 - K)(K - 1) = 3 + 10 = 13, of 12 FLOPs: 156; 204 in all, [3, 3] out.
+// --set onnx.max_detections=2 says K = 2: 1 + 6 = 7 tests, 84 + 48 = 132. The header
+// says which it took.
+TEST(OnnxDetectionHeads, NmsKeepsWhatTheGraphCutsItToOrWhatMaxDetectionsSays) {
   auto nms_of = [&](const OnnxOptions& options) {
-    Model m = read_model_table(onnx_model_table_from_bytes(proto.SerializeAsString(), "t.onnx", options), "t.onnx");
-    return std::make_pair(m.layers[m.find("nms")], m.notes);
+    Model m = nms_model("score", "nms", options);
+    return std::make_pair(m.layers.at(static_cast<size_t>(m.find("nms"))), m.notes);
   };
   const auto [cut, notes] = nms_of({});
   EXPECT_EQ(cut.output, (Shape{3, 3}));
@@ -111,6 +116,24 @@ TEST(OnnxDetectionHeads, NmsKeepsWhatTheGraphCutsItToOrWhatMaxDetectionsSays) {
   EXPECT_EQ(set.output, (Shape{2, 3}));
   EXPECT_EQ(set.counts.flops, 132);
   EXPECT_NE(set_notes[0].find("nms 2 of 8 boxes per class (onnx.max_detections)"), std::string::npos) << set_notes[0];
+}
+
+// The same NMS as a region proposal network's: unscoped, as torch exports batched_nms,
+// its scores made in module `rpn`. --set onnx.proposals=2 makes it keep 2 (132 FLOPs, as
+// above), taking precedence over onnx.max_detections for it; the note names the setting.
+// Without the RPN, onnx.proposals is an error (tests/test_input_error_table.cpp).
+TEST(OnnxDetectionHeads, ProposalsSetsWhatTheRpnsNmsKeeps) {
+  OnnxOptions two;
+  two.proposals = 2;
+  two.max_detections = 3;
+  const Model m = nms_model("/rpn/score/ReduceMax", "NonMaxSuppression_1", two);
+  const Layer& nms = m.layers.at(static_cast<size_t>(m.find("NonMaxSuppression_1")));
+  EXPECT_EQ(nms.output, (Shape{2, 3}));
+  EXPECT_EQ(nms.counts.flops, 132);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("NonMaxSuppression_1 2 of 8 boxes per class (onnx.proposals)"), std::string::npos)
+      << m.notes[0];
+  EXPECT_NE(m.notes[0].find("the RPN's proposals: --set onnx.proposals=N"), std::string::npos) << m.notes[0];
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ int run_import(const Args& args) {
       "allow-unknown", po::bool_switch(&run.allow_unknown), "write a node ridge does not model as an 'unmodelled' layer")(
       "set", po::value(&sets.sets)->composing(),
       "model.NAME=N: the size of the input's symbolic dimension NAME, kept in the file as its [params] NAME; "
-      "onnx.max_detections=N: the boxes each NonMaxSuppression keeps");
+      "onnx.max_detections=N: the boxes each NonMaxSuppression keeps; "
+      "onnx.proposals=N: the proposals an R-CNN's RPN keeps per image");
   po::options_description visible;
   visible.add(general).add(onnx);
   po::positional_options_description pos;
@@ -54,7 +55,7 @@ int run_import(const Args& args) {
   for (const std::string& set : sets.sets)
     if (!set.starts_with("model.") && !set.starts_with("onnx."))
       throw InputError({}, "import: --set " + set + " names no model dimension",
-                       "ridge import takes --set model.NAME=N and onnx.max_detections=N");
+                       "ridge import takes --set model.NAME=N, onnx.max_detections=N and onnx.proposals=N");
   for (const ParamOverride& o : model_overrides(sets))
     if (o.name.starts_with("onnx.")) set_onnx_option(options, onnx_path, o.name, o.value);
     else options.dims.emplace_back(o.name, o.value);

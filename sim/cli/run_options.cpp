@@ -56,8 +56,9 @@ po::options_description hardware_option_group(HardwareOptionValues& v, const std
   g.add_options()
       ("hw", po::value(&v.hw)->composing(), ("shipped descriptor name (ridge list hardware) or descriptor file" + repeat).c_str())
       ("hw-model", po::value(&v.hw_model), "hardware model instead of the descriptor's default (ridge list hw-models)")
-      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", or a model parameter, "
-       "e.g. model.seq=2048 (repeatable)")
+      ("set", po::value(&v.sets)->composing(), "KEY=VALUE: override a descriptor field, e.g. compute.fp32=\"120 TFLOPS\", a model parameter, "
+       "e.g. model.seq=2048, or an ONNX detector's assumption, onnx.max_detections=N (boxes each NMS keeps) or "
+       "onnx.proposals=N (an R-CNN's RPN proposals per image) (repeatable)")
       ("efficiency", po::value(&v.efficiency)->default_value(v.efficiency),
        "calibrated: a descriptor's [efficiency] (achievable roofs from public measurements) and [calibration] apply, "
        "a prediction; none: the datasheet roofline, a bound");

@@ -96,6 +96,7 @@ const std::vector<OpInfo>& all_ops() {
       {"select", ops::select, 1, 1, data_movement, "pick one index along an axis, dropping it (a view)"},
       {"slice", ops::slice, 1, 1, data_movement, "a strided range along axes (starts, ends, steps), copied"},
       {"tile", ops::tile, 1, 1, data_movement, "repeat along each axis (repeats), copied"},
+      {"pad", ops::pad, 1, 1, data_movement, "zeros around the last axes (pads, one per axis, both ends), copied"},
       {"depth_to_space", ops::depth_to_space, 1, 1, data_movement, "[C, H, W] -> [C / b^2, H b, W b] (block_size; pixel shuffle)"},
       {"space_to_depth", ops::space_to_depth, 1, 1, data_movement, "[C, H, W] -> [C b^2, H / b, W / b] (block_size; pixel unshuffle)"},
       {"trilu", ops::trilu, 1, 1, data_movement, "upper or lower triangle of the last two axes, the rest zeroed (upper, diagonal)"},

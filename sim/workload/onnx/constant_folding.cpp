@@ -3,6 +3,7 @@
 // rearranging of a constant's values (a transposed or sliced shape vector).
 #include "sim/workload/onnx/translator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -62,6 +63,10 @@ void Translator::shape_of(const onnx::NodeProto& n, int) {
 }
 
 void Translator::constant_of_shape(const onnx::NodeProto& n, int) {
+  if (trip_size_from_data(n, 0)) {  // a Loop trip's margins around its box: empty (loop_ops.cpp)
+    const Shape& rank = tensor(n, 0).shape;
+    return folded(n, Shape(rank.size() == 1 ? static_cast<size_t>(std::clamp<int64_t>(rank[0], 1, 8)) : 1, 0), std::vector<int64_t>{});
+  }
   std::vector<int64_t> s = values(n, 0);
   std::optional<std::vector<int64_t>> v;
   const onnx::AttributeProto* fill = attr(n, "value");

@@ -181,7 +181,11 @@ void Translator::resize(const onnx::NodeProto& n, int index) {
   int scales_at = n.input_size() <= 2 ? 1 : 2;
   Shape full = full_shape(input);  // (a stack of R items: [R, C, *S])
   std::vector<int64_t> size;
-  if (has_input(n, 3)) {
+  if (trip_size_from_data(n, 3)) {  // a Loop trip's box: the image's size (loop_ops.cpp)
+    size = full;  // (an input of fewer axes than the resize's keeps its own size)
+    for (size_t i = 0; i < rank && i < input_shape_.size(); ++i)
+      size[axes - 1 - i] = input_shape_[input_shape_.size() - 1 - i];
+  } else if (has_input(n, 3)) {
     size = values(n, 3);
   } else if (has_input(n, scales_at) && constant(n, scales_at).reals && constant(n, scales_at).reals->size() == axes) {
     const std::vector<double>& f = *constant(n, scales_at).reals;
@@ -202,7 +206,8 @@ void Translator::resize(const onnx::NodeProto& n, int index) {
     fail(n, "resizes more than the spatial axes (to " + shape_list(size) + ")");
   const onnx::AttributeProto* m = attr(n, "mode");
   std::string mode = m ? m->s() : "nearest";
-  if (mode != "nearest" && mode != "linear") fail(n, "mode " + mode + " is not modelled (nearest and linear are)");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    fail(n, "mode " + mode + " is not modelled (nearest, linear and cubic are)");
   a.insert("size", to_array(std::vector<int64_t>(size.begin() + 2, size.end())));
   a.insert("mode", mode);
   Tensor xin = input;

@@ -64,14 +64,25 @@ void Translator::non_max_suppression(const onnx::NodeProto& n, int index) {
   Shape b = full_shape(boxes), s = full_shape(scores);
   if (b.size() != 3 || s.size() != 3 || b[0] != 1 || s[0] != 1)
     fail(n, "needs boxes [1, B, 4] and scores [1, C, B] (got " + shape_list(b) + " and " + shape_list(s) + ")");
-  // The boxes kept per class: --set onnx.max_detections, else the graph's cut after it
-  // (detections_per_img), else every box (the upper bound).
+  // The boxes kept per class: for the RPN's NMS (of module `rpn`, or on its boxes), --set
+  // onnx.proposals; else --set onnx.max_detections; else the graph's cut after it
+  // (post_nms_top_n, detections_per_img); else every box (the upper bound).
   int64_t keep = std::min(max_out, b[1]);
   std::string why = "every box, the upper bound";
-  if (options_.max_detections && *options_.max_detections < keep) {
+  const std::optional<int64_t> cut = kept_after_nms(n.output(0));
+  const bool rpn = module_of(n) == "rpn";
+  rpn_nms_ |= rpn;
+  if (rpn && options_.proposals) {
+    if (cut && *options_.proposals > *cut)
+      fail("--set onnx.proposals=" + std::to_string(*options_.proposals) + ": the graph keeps at most " +
+               std::to_string(*cut) + " proposals per image after node '" + n.name() + "' (its post-NMS top-N)",
+           "give at most " + std::to_string(*cut));
+    keep = std::min(keep, *options_.proposals);
+    why = "onnx.proposals";
+  } else if (options_.max_detections && *options_.max_detections < keep) {
     keep = *options_.max_detections;
     why = "onnx.max_detections";
-  } else if (std::optional<int64_t> cut = kept_after_nms(n.output(0)); !options_.max_detections && cut && *cut < keep) {
+  } else if (!options_.max_detections && cut && *cut < keep) {
     keep = *cut;
     why = "the graph keeps " + std::to_string(*cut) + " after it";
   }

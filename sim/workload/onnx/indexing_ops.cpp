@@ -51,6 +51,23 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
     if (tensor(n, i).activation) first = tensor(n, i);
   int64_t axis = attr_int(n, "axis", 0);
   if (axis < 0) axis += static_cast<int64_t>(full_shape(first).size());
+  // In a graph of one image, pieces joined along an axis of 1 taken as the batch's own
+  // (a Loop trip's box coordinates, each unsqueezed) are each wholly the image's: viewed
+  // as such (the axis merged, its whole length the sample's), they join below.
+  // A scalar (a broadcast of one) is viewed as [1] so.
+  std::map<int, Tensor> whole_views;
+  auto own_axis = [&](const Tensor& t) {
+    return (!t.at.merged && t.at.batch == axis) || (full_shape(t).empty() && axis == 0);
+  };
+  if (unbatched_ && own_axis(first) && n.input_size() > 1)
+    for (int i = 0; i < n.input_size(); ++i) {
+      const Tensor& t = tensor(n, i);
+      if (!t.activation || !own_axis(t)) continue;
+      const Shape full = full_shape(t).empty() ? Shape{1} : full_shape(t);
+      view(n, index, t, placed(t, full, Placement{axis, true, full[static_cast<size_t>(axis)]}));
+      whole_views[i] = tensors_.at(n.output(0));
+    }
+  if (!whole_views.empty()) first = whole_views.begin()->second;
   // Pieces joined along the axis their batch is merged into, each wholly one sample's
   // (the per-class top-k boxes of one image), are the sample's too, whatever their lengths.
   auto whole = [&](const Tensor& t) {
@@ -59,11 +76,12 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
   };
   auto same_place = [&](const Tensor& t) { return t.at == first.at || (whole(t) && whole(first)); };
   for (int i = 0; i < n.input_size(); ++i) {
-    const Tensor& t = tensor(n, i);
+    const Tensor& t = whole_views.count(i) ? whole_views.at(i) : tensor(n, i);
     if (t.activation && !same_place(t)) fail(n, "joins activations whose batch lies on different axes");
+    if (!t.activation && element_count(t.shape) == 0) continue;  // an empty piece adds nothing
     ins.push_back(t.activation ? t : as_parameter(n, n.input(i), t, first));
   }
-  if (n.input_size() == 1 && !first.at.merged && axis == first.at.batch)
+  if (ins.size() == 1 && !first.at.merged && axis == first.at.batch)
     return pass_on(n, first);  // a batch of one image stacked (torchvision's batch_images)
   toml::table a;
   a.insert("axis", sample_axis(n, axis, first));
@@ -104,7 +122,12 @@ void Translator::split(const onnx::NodeProto& n, int index) {
 
 void Translator::slice(const onnx::NodeProto& n, int index) {
   const Tensor& x = tensor(n, 0);
-  std::vector<int64_t> starts = values(n, 1), ends = values(n, 2);
+  const bool from_data = trip_size_from_data(n, 1) | trip_size_from_data(n, 2);  // (both noted)
+  if (from_data && (!x.activation || !has_input(n, 3)))
+    fail(n, "slices between bounds computed from the data without naming its axes");
+  // A Loop trip's bounds from the data (its box): the whole axis (loop_ops.cpp).
+  std::vector<int64_t> starts = from_data ? std::vector<int64_t>(values(n, 3).size(), 0) : values(n, 1);
+  std::vector<int64_t> ends = from_data ? std::vector<int64_t>(starts.size(), int64_t{1} << 62) : values(n, 2);
   std::vector<int64_t> axes;
   if (has_input(n, 3)) axes = values(n, 3);
   else for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
@@ -203,6 +226,10 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
     a.insert("index", (*idx.values)[0]);
     Placement at = data.at;  // an axis before the batch's goes
     if (axis < at.batch) --at.batch;
+    // One item of an axis wholly one sample's (a detection of one image's [R, 4] boxes):
+    // the item is wholly the sample's, its first axis the merged one.
+    const bool whole = data.at.merged && axis == data.at.batch && data.at.factor == full[static_cast<size_t>(axis)];
+    if (whole) at = Placement{0, true, full.size() > 1 ? full[axis == 0 ? 1 : 0] : 1};
     Tensor d = data;
     return layer(n, index, "select", {&d}, std::move(a), at);
   }
@@ -216,6 +243,8 @@ void Translator::expand(const onnx::NodeProto& n, int index) {
     Shape full = full_shape(x);
     std::optional<Shape> s = broadcast_shape(full, target);
     if (s && *s == full) return pass_on(n, x);
+    // Axes of 1 put in front, the elements the same (a mask [H, W] to [1, 1, H, W]): a view.
+    if (s && s->size() > full.size() && element_count(*s) == element_count(full)) return view_as(n, index, x, *s);
     if (!s || s->size() != full.size())
       fail(n, "expands " + shape_list(full) + " to " + shape_list(target) + ", which ridge models only as a broadcast of "
               "axes of size 1 at the input's rank");

@@ -57,6 +57,7 @@ Shape Translator::emit(const onnx::NodeProto& n, const std::string& name, const 
                        const std::vector<std::string>& inputs, const std::vector<Shape>& shapes, toml::table attrs) {
   attrs.insert("name", name);
   attrs.insert("op", op);
+  if (trips_ > 1 && op != "parameter") attrs.insert("trips", trips_);  // a Loop's body: once per trip
   toml::array ins;
   for (const std::string& s : inputs) ins.push_back(s);
   if (!ins.empty()) attrs.insert("inputs", std::move(ins));
@@ -85,13 +86,17 @@ void Translator::layer(const onnx::NodeProto& n, int index, const std::string& o
                        toml::table attrs, std::optional<Placement> at) {
   std::vector<std::string> names;
   std::vector<Shape> shapes;
+  std::string name = unique_name(n, index);
   for (const Tensor* t : ins) {
-    if (!t->pad.empty())
-      fail(n, "reads a zero Pad that no Conv or pool folds in, which ridge does not model");
     names.push_back(t->layer);
     shapes.push_back(t->shape);
+    if (t->pad.empty()) continue;
+    // A zero Pad that this op does not fold in: a `pad` layer (a copy) before it.
+    toml::table a;
+    a.insert("pads", to_array(t->pad));
+    names.back() = fresh_name(name + ".pad");
+    shapes.back() = emit(n, names.back(), "pad", {t->layer}, {t->shape}, std::move(a));
   }
-  std::string name = unique_name(n, index);
   Tensor out;
   out.activation = true;
   out.layer = name;

@@ -48,7 +48,12 @@ void Translator::view(const onnx::NodeProto& n, int index, const Tensor& x, cons
 }
 // x as the ONNX shape `full` at batch 1 (the same element count), its batch found again.
 void Translator::view_as(const onnx::NodeProto& n, int index, const Tensor& x, const Shape& full, int64_t prefer) {
-  view(n, index, x, placed(x, full, place(n, full, batch_stride(x), prefer)));
+  Tensor out = placed(x, full, place(n, full, batch_stride(x), prefer));
+  // A scalar of one image unsqueezed ([] to [1]): its axis merged, not the batch's own,
+  // so that it keeps a shape per sample (a Loop trip's box coordinate).
+  if (out.shape.empty() && !full.empty() && unbatched_)
+    out = placed(x, full, Placement{out.at.batch, true, full[static_cast<size_t>(out.at.batch)]});
+  view(n, index, x, out);
 }
 
 void Translator::reshape(const onnx::NodeProto& n, int index) {

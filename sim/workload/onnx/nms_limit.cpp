@@ -2,7 +2,8 @@
 // of the Slice that cuts the kept indices (torchvision's keep[:detections_per_img] after
 // batched_nms, the RPN's keep[:post_nms_top_n]), found by following NMS's output through
 // the nodes that only reshape or pick from it (Gather, Squeeze, Cast, ...) and out of the
-// If branch it sits in. non_max_suppression() (detection_ops.cpp) takes it as the number
+// If branch it sits in; and the module an NMS works for (the RPN's, where torch's
+// exporter gives the NMS itself no scope). non_max_suppression() (detection_ops.cpp) takes it as the number
 // of boxes NMS keeps, the data-dependent size ridge has to assume.
 #include "sim/workload/onnx/translator.hpp"
 
@@ -67,6 +68,32 @@ std::optional<int64_t> Translator::kept_after_nms(const std::string& nms_output)
     }
   }
   return std::nullopt;
+}
+
+// The top-level module of the nearest scoped node ("/rpn/...": "rpn") among the nodes
+// making node n's inputs, searched backwards breadth-first (bounded by the graph's
+// nodes); n's own scope when it has one; "" when none is found.
+std::string Translator::module_of(const onnx::NodeProto& n) const {
+  auto top = [](const std::string& name) {
+    const size_t end = name.find('/', 1);
+    return name.size() > 1 && name[0] == '/' && end != std::string::npos ? name.substr(1, end - 1) : std::string();
+  };
+  if (!top(n.name()).empty()) return top(n.name());
+  std::vector<const onnx::NodeProto*> nodes;
+  all_nodes(model_.graph(), nodes);
+  std::map<std::string, const onnx::NodeProto*> maker;
+  for (const onnx::NodeProto* m : nodes)
+    for (const std::string& o : m->output()) maker.emplace(o, m);
+  std::vector<std::string> queue(n.input().begin(), n.input().end());
+  std::set<std::string> seen(queue.begin(), queue.end());
+  for (size_t i = 0; i < queue.size(); ++i) {
+    auto it = maker.find(queue[i]);
+    if (it == maker.end()) continue;
+    if (std::string t = top(it->second->name()); !t.empty()) return t;
+    for (const std::string& in : it->second->input())
+      if (seen.insert(in).second) queue.push_back(in);
+  }
+  return "";
 }
 
 }  // namespace ridge::onnx_import

@@ -33,6 +33,10 @@ struct OnnxOptions {
   // --set onnx.max_detections=N: the boxes each NonMaxSuppression keeps per class, at
   // most (by default the graph's own cut after it, else every box).
   std::optional<int64_t> max_detections;
+  // --set onnx.proposals=N: the proposals a two-stage detector's RPN keeps per image
+  // after its NMS (by default its post-NMS top-N, the Slice the export wrote; N above
+  // that is an error, the graph cutting there).
+  std::optional<int64_t> proposals;
 };
 
 // Applies `--set onnx.KEY=VALUE` (KEY given with its "onnx." prefix) to the options of

@@ -187,6 +187,7 @@ const std::map<std::string, Handler>& op_table() {
       {"ScatterElements", &Translator::scatter},
       {"ScatterND", &Translator::scatter},
       {"If", &Translator::if_node},
+      {"Loop", &Translator::loop},
   };
   return table;
 }

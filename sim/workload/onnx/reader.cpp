@@ -49,6 +49,9 @@ toml::table Translator::translate() {
     }
     translate_node(g.node(i), i);
   }
+  if (options_.proposals && !rpn_nms_)
+    fail("--set onnx.proposals: the graph has no region proposal network (a NonMaxSuppression of module 'rpn' or on its boxes)",
+         "onnx.proposals is for two-stage detectors such as torchvision's Faster R-CNN");
   toml::table root;
   root.insert("name", std::filesystem::path(file_).stem().string());
   std::string producer = model_.producer_name();
@@ -89,8 +92,10 @@ toml::array Translator::notes() const {
     std::string kept;
     for (const std::string& k : nms_kept_) kept += (kept.empty() ? "" : "; ") + k;
     notes.push_back("non-maximum suppression keeps a number of boxes that depends on the data, assumed: " + kept +
-                    " (--set onnx.max_detections=N assumes N)");
+                    " (--set onnx.max_detections=N assumes N" +
+                    (rpn_nms_ ? "; the RPN's proposals: --set onnx.proposals=N)" : ")"));
   }
+  if (!loops_.empty()) notes.push_back(loop_note());
   if (!quantized_.weights.empty() && !quantized_.activations)
     notes.push_back(std::to_string(quantized_.weights.size()) +
                     " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: the math "
@@ -217,12 +222,24 @@ bool is_onnx_path(const std::string& path) {
 }
 
 void set_onnx_option(OnnxOptions& options, const std::string& file, const std::string& key, const std::string& value) {
-  if (key != "onnx.max_detections")
-    throw InputError({file}, "--set " + key + ": unknown ONNX setting", "the ONNX settings: onnx.max_detections");
-  const bool ok = !value.empty() && value.size() < 18 && value.find_first_not_of("0123456789") == std::string::npos &&
-                  std::stoll(value) > 0;
-  if (!ok) throw InputError({file}, "--set " + key + "=" + value + ": the boxes kept must be a positive integer");
-  options.max_detections = std::stoll(value);
+  // Each setting: its key, what its positive integer counts, where it goes.
+  struct Setting {
+    const char* key;
+    const char* counts;
+    std::optional<int64_t> OnnxOptions::*field;
+  };
+  static const Setting settings[] = {{"onnx.max_detections", "the boxes kept", &OnnxOptions::max_detections},
+                                     {"onnx.proposals", "the proposals per image", &OnnxOptions::proposals}};
+  for (const Setting& s : settings) {
+    if (key != s.key) continue;
+    const bool ok = !value.empty() && value.size() < 18 &&
+                    value.find_first_not_of("0123456789") == std::string::npos && std::stoll(value) > 0;
+    if (!ok) throw InputError({file}, "--set " + key + "=" + value + ": " + s.counts + " must be a positive integer");
+    options.*s.field = std::stoll(value);
+    return;
+  }
+  throw InputError({file}, "--set " + key + ": unknown ONNX setting",
+                   "the ONNX settings: onnx.max_detections, onnx.proposals");
 }
 
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {

@@ -21,6 +21,7 @@
 //   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
 //   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
 //   value_bounds.cpp       what bounds a data-dependent size: probabilities above a threshold, RoI levels
+//   loop_ops.cpp           Loop: its body once, counted per trip; a trip's data-dependent sizes
 //   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
 // Internal to sim/workload/onnx/.
 #pragma once
@@ -127,6 +128,7 @@ class Translator {
   void gather_computed(const onnx::NodeProto& n, int index, const std::string& op);
   void scatter(const onnx::NodeProto& n, int index);
   void if_node(const onnx::NodeProto& n, int index);
+  void loop(const onnx::NodeProto& n, int index);
   void unknown(const onnx::NodeProto& n, int index);
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
 
@@ -192,8 +194,13 @@ class Translator {
   Tensor indexing_input(const onnx::NodeProto& n, int i, const Tensor& act);
   const Tensor& first_activation(const onnx::NodeProto& n);
 
+  // loop_ops.cpp
+  std::string loop_note() const;
+  bool trip_size_from_data(const onnx::NodeProto& n, int i);
+
   // nms_limit.cpp
   std::optional<int64_t> kept_after_nms(const std::string& nms_output) const;
+  std::string module_of(const onnx::NodeProto& n) const;
 
   // batch_axis.cpp
   static Shape full_shape(const Tensor& t);
@@ -260,6 +267,14 @@ class Translator {
   std::set<std::string> bounds_;  // the bounds and assumptions detection sizes took (value_bounds.cpp), as notes
   std::vector<std::string> assumptions_;  // the symbolic input dimensions set, "height = 320" (said in notes())
   std::vector<std::string> nms_kept_;     // per NMS: the boxes it is taken to keep, and why (said in notes())
+  // Loops (loop_ops.cpp): the trips the layers being translated run (the product of the
+  // enclosing loops' counts), the nesting, each loop's count (said in notes()), and
+  // whether a trip's size computed from the data was assumed.
+  int64_t trips_ = 1;
+  int loop_depth_ = 0;
+  std::vector<std::string> loops_;
+  bool trip_sizes_assumed_ = false;
+  bool rpn_nms_ = false;                  // the graph has an RPN's NMS (--set onnx.proposals applies)
   toml::array layers_;
 };
 

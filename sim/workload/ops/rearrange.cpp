@@ -6,6 +6,9 @@
 // depth_to_space (block_size b): [C, H, W] -> [C / b^2, H b, W b], a copy (ONNX
 //   DepthToSpace, torch PixelShuffle); space_to_depth the inverse, [C b^2, H / b, W / b]
 //   (PixelUnshuffle).
+// pad (pads, one per trailing axis): zeros added at both ends of each of the last
+//   len(pads) axes, [.., Si] -> [.., Si + 2 pi], a copy (an ONNX zero Pad that no Conv or
+//   pool folds into its own padding, e.g. Mask R-CNN's masks padded by 1 before pasting).
 // trilu (upper, diagonal): the upper or lower triangle of the last two axes kept and
 //   the rest zeroed, a copy (ONNX Trilu, torch triu / tril): which element is kept
 //   follows from its index, not from its value, so no arithmetic is counted.
@@ -53,6 +56,20 @@ OpResult tile(TomlFields& a, const std::vector<Shape>& in) {
   OpResult r = copy(x, std::move(out));
   r.counts.bwd_input_other_flops = r.counts.output_elems - r.counts.input_elems;
   return r;
+}
+
+OpResult pad(TomlFields& a, const std::vector<Shape>& in) {
+  const Shape& x = in[0];
+  const std::vector<int64_t> pads = a.integer_list("pads");
+  if (pads.empty() || pads.size() > x.size())
+    throw ShapeMismatch("pads has " + std::to_string(pads.size()) + " entries for the input " + shape_to_string(x));
+  Shape out = x;
+  for (size_t i = 0; i < pads.size(); ++i) {
+    int64_t& d = out[x.size() - pads.size() + i];
+    d = checked_add(d, checked_mul(2, pads[i]));
+    if (d < 1) throw ShapeMismatch("pads " + std::to_string(pads[i]) + " leave no element of " + shape_to_string(x));
+  }
+  return copy(x, std::move(out));
 }
 
 OpResult depth_to_space(TomlFields& a, const std::vector<Shape>& in) { return pixel_shuffle(a, in, true); }
