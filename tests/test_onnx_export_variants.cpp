@@ -121,5 +121,20 @@ TEST(OnnxExportVariants, ATransposedCopyOfTheEmbeddingIsTied) {
   EXPECT_EQ(t.macs, 480);
 }
 
+// The same for a CNN (a channel shuffle holding the batch of 2): the convolution, the
+// BatchNorm and the pools read the sample's 2 images stacked (`images = 2`). conv:
+// 2 x 8 x 8 x 4 x 27 = 13,824 MACs; parameters 108 + 8 (BN scale and shift) = 116.
+TEST(OnnxExportVariants, AFixedBatchCnnStacksItsImages) {
+  Model m = load_model(kDir + "fixed-batch-cnn.onnx");
+  EXPECT_EQ(m.input, (Shape{2, 3, 8, 8}));
+  ASSERT_GE(m.find("conv"), 0);
+  EXPECT_EQ(m.layers[m.find("conv")].counts.macs, 13824);
+  const LayerCost t = analyze_costs(m, RunSettings{}).totals;
+  EXPECT_EQ(t.macs, 13824);
+  EXPECT_EQ(t.params, 116);
+  ASSERT_GE(m.find("avgpool"), 0);
+  EXPECT_EQ(m.layers[m.find("avgpool")].output, (Shape{2, 4, 1, 1}));
+}
+
 }  // namespace
 }  // namespace ridge
