@@ -441,8 +441,8 @@ const Case kCases[] = {
      "node 'n' (Gemm): transA = 1 is not modelled", false, "in.onnx"},
     {"sim/workload/onnx/matmul_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("Gemm"), ONNX_FLOAT("w", "dims: 3 dims: 8 dims: 4")), ONNX,
      "node 'n' (Gemm): the weight must be 2-D", false, "in.onnx"},
-    {"sim/workload/onnx/matmul_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("MatMul"), ONNX_FLOAT("w", "dims: 3 dims: 8 dims: 4")), ONNX,
-     "node 'n' (MatMul): a MatMul by a constant of rank 3 is not modelled", false, "in.onnx"},
+    {"sim/workload/onnx/matmul_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"w\" " ONNX_OP("MatMul"), ONNX_FLOAT("w", "dims: 8")), ONNX,
+     "node 'n' (MatMul): a MatMul by a constant of rank 1 is not modelled", false, "in.onnx"},
     {"sim/workload/onnx/normalization_ops.cpp", ONNX_GRAPH("input: \"x\" " ONNX_OP("LayerNormalization") ONNX_ATTR_INT("axis", "1"), ""), ONNX,
      "node 'n' (LayerNormalization): normalises over more than the last axis", false, "in.onnx"},
     {"sim/workload/onnx/elementwise_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"lo\" " ONNX_OP("Clip"), ONNX_FLOAT("lo", "dims: 2")),
@@ -472,6 +472,10 @@ const Case kCases[] = {
      ONNX_NODES(ONNX_NODE("t", "input: \"x\" output: \"t\" op_type: \"Transpose\" " ONNX_INTS("perm", "ints: 2 ints: 3 ints: 0 ints: 1"))
                 ONNX_NODE("n", "input: \"t\" " ONNX_OP("Trilu")), ""),
      ONNX, "node 'n' (Trilu): works on a matrix holding the batch axis", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_GRAPH("input: \"c\" " ONNX_OP("Trilu"), ONNX_INT("c", "dims: 2 int64_data: 1 int64_data: 1")), ONNX,
+     "node 'n' (Trilu): needs a matrix (the input is [2])", false, "in.onnx"},
+    {"sim/workload/onnx/rearrange_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"k\" " ONNX_OP("Trilu"), ONNX_INT("k", "dims: 2 int64_data: 0 int64_data: 1")), ONNX,
+     "node 'n' (Trilu): the diagonal k must be one value (got [0, 1])", false, "in.onnx"},
     {"sim/workload/onnx/rearrange_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"a\" " ONNX_OP("CumSum"), ONNX_INT("a", "dims: 2 int64_data: 1 int64_data: 2")), ONNX,
      "node 'n' (CumSum): the axis must be one value (got [1, 2])", false, "in.onnx"},
     // LSTM, GRU, RNN: r is x as [T = 3, N = 1, I = 64] (reshaped to [1, 3, 64] and

@@ -91,10 +91,15 @@ TEST(OpsMatmul, ShapeMismatches) {
   EXPECT_THROW(model_of("[2, 3, 4]", two), InputError);  // [3,4] x [3,4]: K 4 vs 3
   EXPECT_NO_THROW(model_of("[2, 4, 4]", two));
   EXPECT_THROW(model_of("[4]", two), InputError);  // rank 1
-  // Leading dimensions must be equal: [2, 3, 4] and [3, 4] (no broadcasting).
-  EXPECT_THROW(model_of("[2, 3, 4]", "[[layer]]\nname = \"k\"\nop = \"select\"\nindex = 0\n"
-                                     "[[layer]]\nname = \"s\"\nop = \"matmul\"\ninputs = [\"@input\", \"k\"]\n"
-                                     "transpose_b = true\n"),
+  // Leading dimensions broadcast as numpy's: [2, 3, 4] . [3, 4]^T is [2, 3, 3], 2 x 3 x 3 x 4
+  // = 72 MACs; [3, 4, 4] and [2, 4, 4] (3 against 2) do not broadcast.
+  const Layer l = model_of("[2, 3, 4]", "[[layer]]\nname = \"k\"\nop = \"select\"\nindex = 0\n"
+                                        "[[layer]]\nname = \"s\"\nop = \"matmul\"\ninputs = [\"@input\", \"k\"]\n"
+                                        "transpose_b = true\n").layers.back();
+  EXPECT_EQ(l.output, (Shape{2, 3, 3}));
+  EXPECT_EQ(l.counts.macs, 72);
+  EXPECT_THROW(model_of("[3, 4, 4]", "[[layer]]\nname = \"k\"\nop = \"slice\"\naxes = [0]\nstarts = [0]\nends = [2]\n"
+                                     "[[layer]]\nname = \"s\"\nop = \"matmul\"\ninputs = [\"@input\", \"k\"]\n"),
                InputError);
 }
 

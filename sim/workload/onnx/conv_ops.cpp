@@ -140,27 +140,28 @@ void Translator::conv(const onnx::NodeProto& n, int index) {
 }
 
 void Translator::pool(const onnx::NodeProto& n, int index, bool is_max) {
-  const Tensor& x = activation(n, 0);
-  batch_first(n, x);
+  const Tensor& input = activation(n, 0);
+  toml::table a;
+  const Tensor x = stacked_item(n, input, a);
   const size_t rank = spatial_rank(n, x, "pools");
   const Window win = window(n, rank, std::nullopt);
   if (!is_max && std::any_of(win.dilation.begin(), win.dilation.end(), [](int64_t d) { return d != 1; }))
     fail(n, "a dilated AveragePool (opset 19) is not modelled");
-  toml::table a;
   a.insert("kernel", to_array(win.kernel));
   a.insert("stride", to_array(win.stride));
   a.insert("padding", to_array(pads(n, x, win)));
   if (is_max) a.insert("dilation", to_array(win.dilation));
   a.insert("ceil_mode", attr_int(n, "ceil_mode", 0) != 0);
-  Tensor xin = x;
+  Tensor xin = input;
   xin.pad.clear();
   layer(n, index, at_rank(is_max ? "max_pool" : "avg_pool", rank), {&xin}, std::move(a));
 }
 
 void Translator::global_average_pool(const onnx::NodeProto& n, int index) {
-  Tensor x = activation(n, 0);
-  batch_first(n, x);
-  return layer(n, index, at_rank("global_avg_pool", spatial_rank(n, x, "pools")), {&x});
+  Tensor input = activation(n, 0);
+  toml::table a;
+  const Tensor x = stacked_item(n, input, a);
+  return layer(n, index, at_rank("global_avg_pool", spatial_rank(n, x, "pools")), {&input}, std::move(a));
 }
 
 void Translator::global_max_pool(const onnx::NodeProto& n, int index) {

@@ -208,7 +208,7 @@ void Translator::gather(const onnx::NodeProto& n, int index) {
     toml::table a;
     a.insert("num_embeddings", data.shape[0]);
     a.insert("embedding_dim", data.shape[1]);
-    return weight_layer(n, index, "embedding", idx, std::move(a), 0, data.shape[0], data.shape[1]);
+    return weight_layer(n, index, "embedding", idx, std::move(a), 0, data.shape[0], data.shape[1], false);
   }
   if (!idx.activation && idx.values && idx.values->size() == 1 && idx.shape.empty()) {
     toml::table a;

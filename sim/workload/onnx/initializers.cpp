@@ -6,6 +6,7 @@
 #include "sim/workload/onnx/translator.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "sim/base/checked_math.hpp"
@@ -52,6 +53,23 @@ std::optional<int64_t> values_held(const onnx::TensorProto& t) {
   return typed;
 }
 
+// IEEE 754 binary16 and bfloat16 bit patterns as doubles.
+double half_to_double(uint16_t b) {
+  const int exponent = (b >> 10) & 0x1f;
+  const double mantissa = b & 0x3ff;
+  const double sign = (b & 0x8000) ? -1.0 : 1.0;
+  if (exponent == 0) return sign * std::ldexp(mantissa, -24);  // zero and subnormals
+  if (exponent == 31) return mantissa == 0 ? sign * HUGE_VAL : std::nan("");
+  return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+double bfloat16_to_double(uint16_t b) {
+  const uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 }  // namespace
 
 void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
@@ -93,6 +111,24 @@ void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
         std::memcpy(v.data(), t.raw_data().data(), t.raw_data().size());
         reals.assign(v.begin(), v.end());
       }
+    } else if (t.data_type() == onnx::TensorProto::DOUBLE) {
+      if (t.double_data_size()) reals.assign(t.double_data().begin(), t.double_data().end());
+      else if (t.raw_data().size() == static_cast<size_t>(count) * 8) {
+        reals.resize(count);
+        std::memcpy(reals.data(), t.raw_data().data(), t.raw_data().size());
+      }
+    } else if (t.data_type() == onnx::TensorProto::FLOAT16 || t.data_type() == onnx::TensorProto::BFLOAT16) {
+      // An fp16 / bf16 file's constants (a Pow's exponent 2, a LayerNorm chain's eps):
+      // 16-bit patterns, in raw data or one per int32_data element.
+      std::vector<uint16_t> bits;
+      if (t.int32_data_size())
+        for (int32_t b : t.int32_data()) bits.push_back(static_cast<uint16_t>(b));
+      else if (t.raw_data().size() == static_cast<size_t>(count) * 2) {
+        bits.resize(count);
+        std::memcpy(bits.data(), t.raw_data().data(), t.raw_data().size());
+      }
+      for (uint16_t b : bits)
+        reals.push_back(t.data_type() == onnx::TensorProto::FLOAT16 ? half_to_double(b) : bfloat16_to_double(b));
     }
   }
   const bool integer = t.data_type() == onnx::TensorProto::INT64 || t.data_type() == onnx::TensorProto::INT32;
@@ -106,10 +142,56 @@ void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
   tensors_[t.name()] = std::move(c);
 }
 
+// Graph inputs that are parameters without values: torch.onnx.export(...,
+// export_params=False) writes each parameter as a graph input after the model's own, with
+// no initializer. Past the first input, one whose shape is fixed and whose every reader
+// reads it where a weight goes (a Conv's or Gemm's weight or bias, a MatMul's second
+// operand, a normalization's scale, bias or statistics, PRelu's slope, an embedding
+// table, a recurrent node's W, R, B) or as an operand of elementwise arithmetic, Expand
+// or Concat (a position embedding added, a class token expanded) becomes a shape-only
+// initializer; notes() names how many. A second input read otherwise is data.
+void Translator::read_parameter_inputs() {
+  const onnx::GraphProto& g = model_.graph();
+  std::set<std::string> initializers;
+  for (const onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
+  static const std::map<std::string, std::set<int>> weight_slots = {
+      {"Conv", {1, 2}}, {"ConvTranspose", {1, 2}}, {"Gemm", {1, 2}}, {"MatMul", {1}},
+      {"BatchNormalization", {1, 2, 3, 4}}, {"LayerNormalization", {1, 2}}, {"InstanceNormalization", {1, 2}},
+      {"GroupNormalization", {1, 2}}, {"PRelu", {1}}, {"Gather", {0}}, {"LSTM", {1, 2, 3}}, {"GRU", {1, 2, 3}},
+      {"RNN", {1, 2, 3}}, {"Add", {0, 1}}, {"Sub", {0, 1}}, {"Mul", {0, 1}}, {"Div", {0, 1}}, {"Expand", {0}}};
+  bool first = true;
+  for (const onnx::ValueInfoProto& v : g.input()) {
+    if (initializers.count(v.name())) continue;
+    if (first) {  // the model's own input
+      first = false;
+      continue;
+    }
+    if (!v.type().has_tensor_type()) continue;
+    onnx::TensorProto t;
+    t.set_name(v.name());
+    t.set_data_type(v.type().tensor_type().elem_type());
+    bool weight = v.type().tensor_type().has_shape(), read = false;  // a fixed shape, read as a weight only
+    for (const auto& d : v.type().tensor_type().shape().dim()) {
+      weight = weight && d.has_dim_value() && d.dim_value() >= 0;
+      t.add_dims(d.dim_value());
+    }
+    for (const onnx::NodeProto& n : g.node())
+      for (int i = 0; i < n.input_size(); ++i) {
+        if (n.input(i) != v.name()) continue;
+        read = true;
+        auto slots = weight_slots.find(n.op_type());
+        weight = weight && (n.op_type() == "Concat" || (slots != weight_slots.end() && slots->second.count(i)));
+      }
+    if (weight && read) parameter_inputs_.push_back(std::move(t));
+  }
+  for (const onnx::TensorProto& t : parameter_inputs_) constants_from(t, true);
+}
+
 void Translator::read_input() {
   const onnx::GraphProto& g = model_.graph();
   std::set<std::string> initializers;
   for (const onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
+  for (const onnx::TensorProto& t : parameter_inputs_) initializers.insert(t.name());
   const onnx::ValueInfoProto* input = nullptr;
   for (const onnx::ValueInfoProto& v : g.input()) {
     if (initializers.count(v.name())) continue;
@@ -127,11 +209,7 @@ void Translator::read_input() {
   }
   // The batch is the first axis, but of an input [T, N, I] that a recurrent node reads
   // sequence first (LSTM, GRU, RNN of layout 0: torch's nn.LSTM without batch_first).
-  int batch_axis = 0;
-  for (const onnx::NodeProto& n : g.node())
-    if ((n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN") && n.input_size() > 0 &&
-        n.input(0) == input->name() && attr_int(n, "layout", 0) == 0)
-      batch_axis = 1;
+  const int batch_axis = read_sequence_first(input->name()) ? 1 : 0;
   const auto& dims = input->type().tensor_type().shape().dim();
   std::vector<std::string> symbolic;  // the input's dim_params
   for (const auto& d : dims)
@@ -164,20 +242,42 @@ void Translator::read_input() {
   Tensor t;
   t.activation = true;
   t.layer = "@input";
-  if (unbatched(input->name(), full)) {
+  // (Without a batch above 1 the retry reads as the first reading did, and fails alike.)
+  if (fixed_batch_is_sample_ && batch_axis == 0 && full.size() >= 2 && full[0] > 1) fixed_batch_ = full[0];
+  if (fixed_batch_ > 0 || unbatched(input->name(), full)) {
     // One sample is the whole input; the batch is the outer factor of its first axis.
-    unbatched_ = true;
+    unbatched_ = fixed_batch_ == 0;
     input_shape_ = full;
     t.at = {0, true, full[0]};
   } else {
-    if (full.size() < 2 + static_cast<size_t>(batch_axis))
-      fail("input '" + input->name() + "' has no dimension besides the batch");
+    if (full.size() < 2) fail("input '" + input->name() + "' has no dimension besides the batch");
     input_shape_ = full;
     input_shape_.erase(input_shape_.begin() + batch_axis);
     t.at.batch = batch_axis;
   }
   t.shape = input_shape_;
   tensors_[input->name()] = t;
+}
+
+// Whether a recurrent node of layout 0 (sequence first, [T, N, I]) reads the input, or
+// what an embedding makes of it: the token ids [T, N] of a language model whose LSTM is
+// not batch_first, gathered into [T, N, E] (a Gather of an initializer by the ids; a
+// Cast, Identity or Dropout on the way keeps the axes).
+bool Translator::read_sequence_first(const std::string& input) const {
+  std::vector<std::string> reach{input};  // the input, and what keeps its first two axes
+  for (const onnx::NodeProto& n : model_.graph().node()) {
+    if (n.input_size() == 0 || n.output_size() == 0) continue;
+    const std::string& op = n.op_type();
+    auto reads = [&](int i) {
+      return n.input_size() > i && std::find(reach.begin(), reach.end(), n.input(i)) != reach.end();
+    };
+    if ((op == "LSTM" || op == "GRU" || op == "RNN") && reads(0) && attr_int(n, "layout", 0) == 0) return true;
+    auto data = tensors_.find(n.input(0));
+    const bool embedding = op == "Gather" && reads(1) && attr_int(n, "axis", 0) == 0 && data != tensors_.end() &&
+                           data->second.learned && data->second.shape.size() == 2;
+    if (embedding || ((op == "Cast" || op == "Identity" || op == "Dropout") && reads(0))) reach.push_back(n.output(0));
+  }
+  return false;
 }
 
 // An input without a batch axis: one image [3, H, W], as torchvision's detection models

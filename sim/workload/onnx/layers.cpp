@@ -115,21 +115,64 @@ void Translator::layer(const onnx::NodeProto& n, int index, const std::string& o
   tensors_[n.output(0)] = std::move(out);
 }
 
-// A layer with a weight matrix [rows, cols] (out x in) read from input `weight_input`:
-// a linear whose matrix an earlier linear or embedding already has (an output head
-// sharing the token embedding: one initializer read by two nodes, or its transpose) is
-// `tied_to` that layer, so the matrix is counted as parameters once.
+// A layer with a weight matrix [rows, cols] (out x in) read from input `weight_input`,
+// stored [cols, rows] when `cols_first` (a MatMul's [in, out]): a linear whose matrix an
+// earlier linear or embedding already has (an output head sharing the token embedding:
+// one initializer read by two nodes, or its transpose; or, in an eval-mode export, an
+// initializer the exporter computed as the embedding's transpose, `onnx::MatMul_*`,
+// holding the same values) is `tied_to` that layer, so the matrix is counted as parameters once.
 void Translator::weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x,
-                              toml::table attrs, int weight_input, int64_t rows, int64_t cols) {
+                              toml::table attrs, int weight_input, int64_t rows, int64_t cols, bool cols_first) {
   const Tensor& w = tensor(n, weight_input);
   const std::string origin = !w.source.empty() ? w.source : w.learned ? n.input(weight_input) : "";
   auto earlier = origin.empty() ? weight_users_.end() : weight_users_.find(origin);
+  if (op == "linear" && earlier == weight_users_.end() && w.learned && w.source.empty() &&
+      origin.rfind("onnx::", 0) == 0)
+    earlier = same_values(origin, rows, cols, cols_first);
   if (op == "linear" && earlier != weight_users_.end() && earlier->second.rows == rows && earlier->second.cols == cols)
     attrs.insert("tied_to", earlier->second.layer);
   Tensor xin = x;
   layer(n, index, op, {&xin}, std::move(attrs));
   if (!origin.empty() && earlier == weight_users_.end())
-    weight_users_.emplace(origin, WeightUse{tensors_.at(n.output(0)).layer, rows, cols});
+    weight_users_.emplace(origin, WeightUse{tensors_.at(n.output(0)).layer, rows, cols, cols_first, op == "embedding"});
+}
+
+// The earlier embedding whose table holds the same [rows, cols] matrix as the
+// initializer `name` (either stored transposed), compared element by element in the
+// file's raw data; none when either has no raw data, or when the matrix holds one value
+// throughout (zeros, a shape-only export: equal without being the same weight). Only an
+// embedding, and only for an initializer the exporter computed (`onnx::`): two linears
+// of an untrained nn.TransformerEncoder are deep copies, equal but not tied.
+std::map<std::string, Translator::WeightUse>::iterator Translator::same_values(const std::string& name, int64_t rows,
+                                                                                int64_t cols, bool cols_first) {
+  auto raw = [&](const std::string& init) -> const std::string* {
+    for (const onnx::TensorProto& t : model_.graph().initializer())
+      if (t.name() == init) return t.raw_data().empty() ? nullptr : &t.raw_data();
+    return nullptr;
+  };
+  const std::string* mine = raw(name);
+  const int64_t count = element_count({rows, cols});
+  if (!mine || count <= 1 || mine->size() % static_cast<size_t>(count) != 0) return weight_users_.end();
+  const size_t bytes = mine->size() / static_cast<size_t>(count);
+  bool varies = false;
+  for (size_t e = 1; e < static_cast<size_t>(count) && !varies; ++e)
+    varies = mine->compare(e * bytes, bytes, *mine, 0, bytes) != 0;
+  if (!varies) return weight_users_.end();
+  // Byte offset of element (r, c) of a matrix stored [rows, cols], or [cols, rows].
+  auto at = [&](bool transposed, int64_t r, int64_t c) {
+    return static_cast<size_t>(transposed ? c * rows + r : r * cols + c) * bytes;
+  };
+  for (auto it = weight_users_.begin(); it != weight_users_.end(); ++it) {
+    const std::string* theirs =
+        it->second.embedding && it->second.rows == rows && it->second.cols == cols ? raw(it->first) : nullptr;
+    if (!theirs || theirs->size() != mine->size()) continue;
+    bool same = true;
+    for (int64_t r = 0; r < rows && same; ++r)
+      for (int64_t c = 0; c < cols && same; ++c)
+        same = mine->compare(at(cols_first, r, c), bytes, *theirs, at(it->second.cols_first, r, c), bytes) == 0;
+    if (same) return it;
+  }
+  return weight_users_.end();
 }
 
 // A learned constant used as an activation: a `parameter` layer (once per initializer),

@@ -1,5 +1,5 @@
 // Matrix products: Gemm and MatMul by a 2-D initializer -> linear, MatMul of two
-// activations -> matmul, and a two-operand Einsum as the product it is.
+// activations, by a batched (3-D and up) constant or by a constant on the left -> matmul, and a two-operand Einsum as the product it is.
 #include "sim/workload/onnx/translator.hpp"
 
 #include <algorithm>
@@ -26,19 +26,27 @@ void Translator::gemm(const onnx::NodeProto& n, int index) {
   const int64_t out = trans_b ? w.shape[0] : w.shape[1];
   a.insert("out_features", out);
   a.insert("bias", has_input(n, 2));
-  weight_layer(n, index, "linear", x, std::move(a), 1, out, trans_b ? w.shape[1] : w.shape[0]);
+  weight_layer(n, index, "linear", x, std::move(a), 1, out, trans_b ? w.shape[1] : w.shape[0], !trans_b);
 }
 
 void Translator::matmul(const onnx::NodeProto& n, int index) {
   const Tensor& a = tensor(n, 0);
   const Tensor& b = tensor(n, 1);
+  if (a.activation != b.activation && (!b.activation ? b.shape.size() > 2 : a.shape.size() >= 2)) {
+    // A batched weight ([heads, K, N], broadcast over the input's leading axes), or a
+    // weight on the left (W @ x): a `parameter` (counted once) and a matmul of the two.
+    const int act = a.activation ? 0 : 1;
+    Tensor x = activation(n, act);
+    Tensor w = as_parameter(n, n.input(1 - act), tensor(n, 1 - act), x);
+    return act == 0 ? layer(n, index, "matmul", {&x, &w}) : layer(n, index, "matmul", {&w, &x});
+  }
   if (a.activation && !b.activation) {
     if (b.shape.size() != 2) fail(n, "a MatMul by a constant of rank " + std::to_string(b.shape.size()) + " is not modelled");
     check_features(n, a, b.shape[0], b.shape);
     toml::table t;
     t.insert("out_features", b.shape[1]);
     t.insert("bias", false);
-    return weight_layer(n, index, "linear", a, std::move(t), 1, b.shape[1], b.shape[0]);
+    return weight_layer(n, index, "linear", a, std::move(t), 1, b.shape[1], b.shape[0], true);
   }
   Tensor ain = activation(n, 0), bin = activation(n, 1);
   return layer(n, index, "matmul", {&ain, &bin});

@@ -70,8 +70,9 @@ void Translator::lrn(const onnx::NodeProto& n, int index) {
 
 void Translator::batch_norm(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
-  batch_first(n, x);
-  return layer(n, index, "batchnorm", {&x});
+  toml::table a;
+  stacked_item(n, x, a);
+  return layer(n, index, "batchnorm", {&x}, std::move(a));
 }
 
 void Translator::layer_norm(const onnx::NodeProto& n, int index) {

@@ -6,6 +6,7 @@
 #include "sim/workload/onnx/translator.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 
@@ -20,6 +21,7 @@ toml::table Translator::translate() {
   check_opset();
   for (const onnx::NodeProto& n : g.node()) check_arity(n);
   for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
+  read_parameter_inputs();
   // Constants first: a chain recogniser looks ahead at values made by later nodes, and
   // read_input at those the input meets.
   for (int i = 0; i < g.node_size(); ++i)
@@ -75,6 +77,16 @@ toml::array Translator::notes() const {
   if (unbatched_)
     notes.push_back("the ONNX input has no batch axis: a sample is one " + shape_list(input_shape_) +
                     " input, --batch N counts N of them");
+  if (!parameter_inputs_.empty())
+    notes.push_back(std::to_string(parameter_inputs_.size()) +
+                    " graph input(s) without values read as parameters (an export with export_params=False): '" +
+                    parameter_inputs_.front().name() + (parameter_inputs_.size() > 1 ? "', ..." : "'") +
+                    ": each is read only where a weight goes");
+  if (fixed_batch_ > 0)
+    notes.push_back("the graph's shapes hold the batch of " + std::to_string(fixed_batch_) +
+                    " it was exported at, which no other batch fits: a sample is the whole " + shape_list(input_shape_) +
+                    " input (" + std::to_string(fixed_batch_) + " of the module's), --batch N counts N of them; export "
+                    "with dynamic_axes on the batch to count one");
   if (folded_.convs > 0)
     notes.push_back(std::to_string(folded_.convs) + " conv(s) carry a BatchNorm folded in by an eval-mode export (" +
                     std::to_string(folded_.channels) + " biases stand for its " + std::to_string(checked_mul(2, folded_.channels)) +
@@ -112,12 +124,14 @@ toml::array Translator::notes() const {
 // quantized too (weights alone leave the math in floating point: notes() says so).
 const char* Translator::weight_dtype() const {
   std::map<int, int64_t> elements;  // ONNX data type -> initializer elements
-  for (const onnx::TensorProto& t : model_.graph().initializer()) {
+  auto add = [&](const onnx::TensorProto& t) {
     int64_t count = 1;
     for (int64_t d : t.dims()) count = checked_mul(count, std::max<int64_t>(d, 0));
     const int type = quantized_.weights.count(t.name()) ? onnx::TensorProto::INT8 : t.data_type();
     elements[type] = checked_add(elements[type], count);
-  }
+  };
+  for (const onnx::TensorProto& t : model_.graph().initializer()) add(t);
+  for (const onnx::TensorProto& t : parameter_inputs_) add(t);
   const std::pair<int, const char*> types[] = {{onnx::TensorProto::FLOAT, nullptr},
                                                {onnx::TensorProto::FLOAT16, "fp16"},
                                                {onnx::TensorProto::BFLOAT16, "bf16"},
@@ -208,10 +222,26 @@ onnx::ModelProto read_onnx_file(const std::string& path) {
 toml::table translate_model(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
   if (!model.has_graph() || model.graph().node_size() == 0)
     throw InputError({file}, "is not an ONNX model: it holds no graph nodes");
+  auto translated = [&](bool fixed_batch_is_sample) {
+    try {
+      return Translator(model, file, options, fixed_batch_is_sample).translate();
+    } catch (const CountOverflow&) {
+      throw InputError({file}, "a tensor's element count overflows 64 bits", "check the graph's shapes");
+    }
+  };
   try {
-    return Translator(model, file, options).translate();
-  } catch (const CountOverflow&) {
-    throw InputError({file}, "a tensor's element count overflows 64 bits", "check the graph's shapes");
+    return translated(false);
+  } catch (const InputError&) {
+    const std::exception_ptr first = std::current_exception();
+    // A graph exported at a fixed batch B > 1 may hold B in its shapes (the Reshape
+    // targets of nn.MultiheadAttention, [S, B x heads, d]), which no other batch fits:
+    // read again with the whole input as one sample (notes() says so). Where that fails
+    // too, the first reading's error is the one to report.
+    try {
+      return translated(true);
+    } catch (const InputError&) {
+      std::rethrow_exception(first);
+    }
   }
 }
 

@@ -57,15 +57,42 @@ void Translator::depth_to_space(const onnx::NodeProto& n, int index) {
 }
 
 // Trilu: input 1, when given, is the diagonal (a constant).
+int64_t Translator::diagonal(const onnx::NodeProto& n) {
+  const std::vector<int64_t> k = values(n, 1);
+  if (k.size() != 1) fail(n, "the diagonal k must be one value (got " + value_list(k) + ")");
+  return k[0];
+}
+
 void Translator::trilu(const onnx::NodeProto& n, int index) {
+  if (!tensor(n, 0).activation) return trilu_constant(n);
   Tensor x = activation(n, 0);
   if (x.shape.size() < 2) fail(n, "needs a matrix per sample (the input is " + shape_list(full_shape(x)) + ")");
   if (!x.at.merged && x.at.batch >= static_cast<int64_t>(x.shape.size()) - 1)
     fail(n, "works on a matrix holding the batch axis, which ridge does not model");
   toml::table a;
   a.insert("upper", attr_int(n, "upper", 1) != 0);
-  if (has_input(n, 1)) a.insert("diagonal", values(n, 1).at(0));
+  if (has_input(n, 1)) a.insert("diagonal", diagonal(n));
   layer(n, index, "trilu", {&x}, std::move(a));
+}
+
+// Trilu of a constant (a causal mask, torch.tril(torch.ones(T, T)) in the forward): a
+// constant of the same shape, its values where they are known: element [.., i, j] kept
+// where j - i >= k (upper) or j - i <= k (lower), else 0.
+void Translator::trilu_constant(const onnx::NodeProto& n) {
+  const Tensor& x = tensor(n, 0);
+  if (x.shape.size() < 2) fail(n, "needs a matrix (the input is " + shape_list(x.shape) + ")");
+  const int64_t k = has_input(n, 1) ? diagonal(n) : 0;
+  const bool upper = attr_int(n, "upper", 1) != 0;
+  const int64_t rows = x.shape[x.shape.size() - 2], cols = x.shape.back();
+  std::optional<std::vector<int64_t>> v = x.values;
+  if (v && rows > 0 && cols > 0 && static_cast<int64_t>(v->size()) == element_count(x.shape))
+    for (size_t e = 0; e < v->size(); ++e) {
+      const int64_t i = static_cast<int64_t>(e) / cols % rows, j = static_cast<int64_t>(e) % cols;
+      const int64_t d = j - i;  // |k| may be any int64: compare, never subtract it
+      if (upper ? d < k : d > k) (*v)[e] = 0;
+    }
+  else v.reset();
+  folded(n, x.shape, v);
 }
 
 // CumSum along the axis input 1 holds (a constant scalar).

@@ -64,8 +64,11 @@ struct Window {
 
 class Translator {
  public:
-  Translator(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options)
-      : model_(model), file_(file), options_(options) {}
+  // fixed_batch_is_sample: the input's fixed first axis is part of one sample (a retry,
+  // reader.cpp's translate_model, for a graph whose shapes hold the batch it was exported at).
+  Translator(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options,
+             bool fixed_batch_is_sample = false)
+      : model_(model), file_(file), options_(options), fixed_batch_is_sample_(fixed_batch_is_sample) {}
 
   toml::table translate();
 
@@ -115,6 +118,8 @@ class Translator {
   void tile(const onnx::NodeProto& n, int index);
   void depth_to_space(const onnx::NodeProto& n, int index);
   void trilu(const onnx::NodeProto& n, int index);
+  void trilu_constant(const onnx::NodeProto& n);
+  int64_t diagonal(const onnx::NodeProto& n);
   void cumsum(const onnx::NodeProto& n, int index);
   void group_norm(const onnx::NodeProto& n, int index);
   void recurrent(const onnx::NodeProto& n, int index);
@@ -161,8 +166,10 @@ class Translator {
 
   // initializers.cpp
   void constants_from(const onnx::TensorProto& t, bool learned);
+  void read_parameter_inputs();
   void read_input();
   bool unbatched(const std::string& input, const Shape& full) const;
+  bool read_sequence_first(const std::string& input) const;
 
   // matmul_ops.cpp
   void check_features(const onnx::NodeProto& n, const Tensor& x, int64_t k, const Shape& weight);
@@ -222,7 +229,7 @@ class Translator {
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                              const Tensor& act);
   void weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x, toml::table attrs,
-                    int weight_input, int64_t rows, int64_t cols);
+                    int weight_input, int64_t rows, int64_t cols, bool cols_first);
 
   // constant_folding.cpp
   static std::optional<std::vector<int64_t>> rearranged(const Tensor& c, const Shape& shape,
@@ -248,11 +255,18 @@ class Translator {
   struct WeightUse {
     std::string layer;
     int64_t rows = 0, cols = 0;
+    bool cols_first = false;  // stored [cols, rows]
+    bool embedding = false;
   };
+  std::map<std::string, WeightUse>::iterator same_values(const std::string& name, int64_t rows, int64_t cols,
+                                                         bool cols_first);
   std::map<std::string, WeightUse> weight_users_;
   std::map<std::string, std::string> conv_users_;  // a Conv's weight (+ bias) initializers -> the first layer reading them
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
+  const bool fixed_batch_is_sample_;
+  std::vector<onnx::TensorProto> parameter_inputs_;  // graph inputs read as parameters (read_parameter_inputs)
+  int64_t fixed_batch_ = 0;  // the batch the graph's shapes hold, read as one sample (read_input); 0: none
   // Convs whose bias the exporter computed by folding a BatchNorm in (conv), and their
   // output channels: the parameters the module had beyond the graph's.
   struct FoldedBatchNorms {
