@@ -11,6 +11,9 @@
 #include "hw/descriptor_reader.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/measured_layers.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/workload/model_catalog.hpp"
 
 namespace ridge {
 namespace {
@@ -137,6 +140,23 @@ memory = 1.0
 }
 
 TEST(ConvAlgorithms, ModelLayersAndMeasuredRowsCarryTheGeometry) {
+  // resnet50's conv1 (3 -> 64, 7 x 7, stride 2) and layer1's first 3 x 3 (64 -> 64, stride 1).
+  const Model m = load_model("resnet50");
+  const std::vector<LayerWork> work = layer_work(m, analyze_costs(m, RunSettings{}));
+  const HardwareSpec hw = gpu();
+  const ConvShape& first = work.front().conv;
+  EXPECT_EQ(first.in_channels, 3);
+  EXPECT_EQ(first.out_channels, 64);
+  EXPECT_EQ(first.kernel_side, 7);
+  EXPECT_EQ(first.kernel_side_max, 7);
+  EXPECT_EQ(first.stride, 2);
+  EXPECT_EQ(first.spatial_dims, 2);
+  EXPECT_EQ(kernel_choice(work.front(), hw, DType::fp16).algorithm, "cuda_cores");
+  size_t winograd = 0;
+  for (const LayerWork& w : work) winograd += kernel_choice(w, hw, DType::fp32).algorithm == "winograd";
+  // ResNet-50's 3 x 3 convolutions: 16, of which the 3 that open a stage at stride 2
+  // (torchvision's v1.5 puts the stride on the 3 x 3) are not eligible: 13.
+  EXPECT_EQ(winograd, 13u);
   // A measured 3 x 3 row with its channels, and a 20 x 5 one (DeepSpeech's first layer).
   const std::vector<MeasuredLayer> rows = parse_measured_layers(
       "model,layer,op_class,dtype,flops,input_bytes,output_bytes,weight_bytes,seconds,groups,stride,kernel_side,"
@@ -144,7 +164,6 @@ TEST(ConvAlgorithms, ModelLayersAndMeasuredRowsCarryTheGeometry) {
       "m,a,conv_kxk,fp32,231211008,1,1,1,1e-5,1,1,3,3,64,64\n"
       "m,b,conv_kxk,fp16,689638400,1,1,1,1e-4,1,2,5,20,1,32\n",
       "rows.csv");
-  const HardwareSpec hw = gpu();
   EXPECT_EQ(rows[0].work.conv.spatial_dims, 2);
   EXPECT_EQ(kernel_choice(rows[0].work, hw, DType::fp32).algorithm, "winograd");
   EXPECT_EQ(kernel_choice(rows[1].work, hw, DType::fp16).algorithm, "cuda_cores");
