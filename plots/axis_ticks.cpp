@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <utility>
 
 #include "plots/gnuplot_text.hpp"
 #include "plots/plot_text.hpp"
@@ -36,17 +37,43 @@ LinearAxis nice_axis(double lo, double hi, double count) {
   return a;
 }
 
-// `set ytics ("2.5 ms" 0.0025, ...)`: SI labels with as many digits as keep them apart.
-std::string tic_list(const std::vector<double>& tics, const std::string& unit) {
+// `set ytics ("2.5" 0.0025, ...)`: the values over `divide`, with as many digits as keep them apart.
+std::string tic_list(const std::vector<double>& tics, double divide) {
   std::vector<std::string> labels;
   for (int digits = 3; digits <= 8; ++digits) {
     labels.clear();
-    for (double v : tics) labels.push_back(si_label(v, unit, digits));
+    for (double v : tics) labels.push_back(si_label(v / divide, "", digits));
     if (std::set<std::string>(labels.begin(), labels.end()).size() == labels.size()) break;
   }
   std::string out = "(";
   for (size_t i = 0; i < tics.size(); ++i) out += (i ? ", " : "") + gp_string(labels[i], TextMarkup::plain) + " " + gp_number(tics[i]);
   return out + ")";
+}
+
+SiScale si_scale_of(double largest) {
+  static const std::pair<double, const char*> kPrefixes[] = {{1e15, "P"}, {1e12, "T"},      {1e9, "G"},  {1e6, "M"},
+                                                              {1e3, "k"},  {1, ""},         {1e-3, "m"}, {1e-6, "\u00b5"},
+                                                              {1e-9, "n"}, {1e-12, "p"}};
+  largest = std::fabs(largest);
+  if (largest == 0) return {};
+  for (const auto& [divide, prefix] : kPrefixes)
+    if (largest >= divide * 0.9995) return {divide, prefix};
+  return {kPrefixes[std::size(kPrefixes) - 1].first, kPrefixes[std::size(kPrefixes) - 1].second};
+}
+
+// Linear tics from zero for an axis up to `hi` (in its unit), as many as keep their
+// labels apart on `axis_in` inches; the axis ends at the last tic.
+LinearAxis time_axis(const PlotStyle& style, double hi, double axis_in) {
+  const double label_in = style.text_width_in(gp_number(hi).substr(0, 4)) + 0.25;
+  return nice_axis(0, hi > 0 ? hi : 1, std::max(2.0, std::floor(axis_in / label_in)));
+}
+
+// The unit a time axis up to `seconds` reads best in.
+std::pair<double, std::string> time_unit(double seconds) {
+  std::pair<double, std::string> u{1, "s"};
+  for (auto [scale, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
+    if (seconds < u.first * 0.9995) u = {scale, name};
+  return u;
 }
 
 // Tic positions: the x values the data has, thinned so that labels `label_in` wide

@@ -57,13 +57,14 @@ std::string Frame::gnuplot_margins() const {
   return g.str();
 }
 
-void LabelPlacer::block_segment(double ax, double ay, double bx, double by, double thickness) {
+void LabelPlacer::block_segment(double ax, double ay, double bx, double by, double thickness, int owner) {
   double len = std::hypot(bx - ax, by - ay);
   int n = std::max(1, static_cast<int>(std::ceil(len / thickness)));
   for (int i = 0; i <= n; ++i) {
     double t = static_cast<double>(i) / n;
     double x = ax + t * (bx - ax), y = ay + t * (by - ay);
     taken_.push_back({x - thickness / 2, y - thickness / 2, x + thickness / 2, y + thickness / 2});
+    lines_.push_back({taken_.back(), owner});
   }
 }
 
@@ -94,9 +95,14 @@ bool LabelPlacer::fits(const std::vector<Box>& boxes) const {
   return true;
 }
 
+// The widest line's boxes reach 0.025 in from its middle: a leader leaving its marker
+// within that (and a little) of it is still on the marker's own line.
+constexpr double kLineClearanceIn = 0.04;
+
 // Sampled every 0.01 in. Markers that hold a (the leader's own, and any it overlaps)
-// do not count.
-bool LabelPlacer::crosses(double ax, double ay, double bx, double by) const {
+// do not count, nor the lines' boxes within a line's width of its own marker: a point
+// on a roof or diagonal sits on that line, and the leader leaves it there.
+bool LabelPlacer::crosses(double ax, double ay, double r, int owner, double bx, double by) const {
   auto holds = [](const Box& b, double x, double y) { return x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1; };
   std::vector<const Box*> others;
   for (const Box& m : markers_)
@@ -109,12 +115,15 @@ bool LabelPlacer::crosses(double ax, double ay, double bx, double by) const {
         if (holds(b, x, y)) return true;
     for (const Box* m : others)
       if (holds(*m, x, y)) return true;
+    if (std::hypot(x - ax, y - ay) > r + kLineClearanceIn)
+      for (const LineBox& l : lines_)
+        if ((l.owner == kEveryOwner || l.owner != owner) && holds(l.box, x, y)) return true;
   }
   return false;
 }
 
-std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h, double prefer_x,
-                                                         double prefer_y) {
+std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, double r, double w, double h, int owner,
+                                                         double prefer_x, double prefer_y) {
   // Sixteen directions: the eight main ones (right, left, the diagonals, above, below)
   // and those between them; nearest the preferred direction first.
   std::vector<std::array<double, 2>> dirs = {{1, 0},       {-1, 0},       {0.71, 0.71},  {-0.71, 0.71},
@@ -140,10 +149,12 @@ std::optional<LabelPlacer::Spot> LabelPlacer::place_near(double x, double y, dou
       b.x1 = b.x0 + w;
       b.y1 = b.y0 + h;
       if (!fits({b})) continue;
-      const bool leader = ring > 0;
-      // The leader runs from the marker to the box's nearest point.
+      // The leader runs from the marker to the box's nearest point; a label no further
+      // than the first ring around the marker sits next to it and needs none, but neither
+      // is across another owner's line from it.
       const double tx = std::clamp(x, b.x0, b.x1), ty = std::clamp(y, b.y0, b.y1);
-      if (leader && crosses(x, y, tx, ty)) continue;
+      const bool leader = std::hypot(tx - x, ty - y) > r + gap + h * 0.8 + 1e-9;
+      if (ring > 0 && crosses(x, y, r, owner, tx, ty)) continue;
       take({b});
       if (leader) block_segment(x, y, tx, ty, 0.02);
       return Spot{b, leader};

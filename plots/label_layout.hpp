@@ -46,8 +46,11 @@ class LabelPlacer {
     taken_.push_back(b);
     markers_.push_back(b);
   }
-  // A line segment (inches) as obstacles: small boxes `thickness` wide along it.
-  void block_segment(double ax, double ay, double bx, double by, double thickness);
+  // A line segment (inches) as obstacles: small boxes `thickness` wide along it, which
+  // labels keep off, and leaders from the points of other `owner`s (in an overlay, the
+  // hardware whose roof or diagonal it is); kEveryOwner's (a leader's), every leader.
+  static constexpr int kEveryOwner = -1;
+  void block_segment(double ax, double ay, double bx, double by, double thickness, int owner = kEveryOwner);
   // Text `w` x `h` centred at (cx, cy) and turned by `angle_deg`, as boxes along it.
   static std::vector<Box> rotated_text(double cx, double cy, double w, double h, double angle_deg);
   // Inside the area and clear of everything: lines, markers and other labels.
@@ -63,20 +66,30 @@ class LabelPlacer {
 
   struct Spot {
     Box box;
-    bool leader = false;  // placed away from its anchor: draw a line to it
+    bool leader = false;  // placed away from its marker: draw a line to it
   };
   // A w x h label for a marker of radius `r` at (x, y): tries directions around it at
   // growing distances up to the plot area's diagonal, clear of lines, markers and
-  // labels; one placed away from the marker gets a leader line, which crosses no other
-  // label nor marker and which later labels keep off. Nothing when no spot is free.
-  // Directions nearest (`prefer_x`, `prefer_y`) are tried first (default: right).
-  std::optional<Spot> place_near(double x, double y, double r, double w, double h, double prefer_x = 1, double prefer_y = 0);
+  // labels. The label is not across another `owner`'s line from its point (in an
+  // overlay, another device's roof or diagonal: it would read as a point of that
+  // device), nor across a leader; one further away than the first ring around the
+  // marker (where it sits next to it) gets a leader line, which crosses no other label
+  // nor marker either, and which later labels and leaders keep off. Nothing when no
+  // spot is free. Directions nearest (`prefer_x`, `prefer_y`) are tried first (default: right).
+  std::optional<Spot> place_near(double x, double y, double r, double w, double h, int owner, double prefer_x = 1,
+                                 double prefer_y = 0);
 
  private:
-  // Whether the segment from a (inside its own marker) to b passes through a label or another marker.
-  bool crosses(double ax, double ay, double bx, double by) const;
+  // Whether the segment from a (the centre of its own marker, radius r) to b passes
+  // through a line not `owner`'s, a label or another marker.
+  bool crosses(double ax, double ay, double r, int owner, double bx, double by) const;
   Box area_;
   std::vector<Box> markers_;
+  struct LineBox {
+    Box box;
+    int owner;
+  };
+  std::vector<LineBox> lines_;            // the boxes along the lines (also in taken_)
   std::vector<Box> taken_;                // obstacles and labels
   std::vector<std::vector<Box>> labels_;  // labels only, one entry per label
 };

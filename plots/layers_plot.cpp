@@ -1,18 +1,18 @@
-// The per-layer time plot (see layers_plot.hpp): the bars (grouped, sorted, the tail
-// summed), the frame they need, the data file and the script.
+// The per-layer time plot (see layers_plot.hpp): the frame the bars (layer_bars) and
+// their names (bar_names) need, the key, the data file and the script.
 #include "plots/layers_plot.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 #include <sstream>
 
 #include "plots/axis_ticks.hpp"
-#include "plots/collective_name.hpp"
+#include "plots/bar_names.hpp"
 #include "plots/data_file.hpp"
 #include "plots/figure_key.hpp"
 #include "plots/label_layout.hpp"
+#include "plots/layer_bars.hpp"
 #include "plots/plot_text.hpp"
 #include "sim/base/error.hpp"
 
@@ -44,119 +44,6 @@ std::string block_of(const std::string& layer_name) {
 
 namespace {
 
-struct Bar {
-  std::string name;
-  size_t layers = 0;
-  double compute = 0, exposed = 0, link = 0, launch = 0, idle = 0, time = 0;
-  std::map<Bound::Kind, double> time_by_bound;  // of its layers, by their bound (the Result's)
-  std::string bound;  // the layer's bound label; a group's: "mixed" unless all agree
-  bool other = false;
-  // The bound of most of its time; none for "other" and for bars that take no time.
-  Bound::Kind kind() const {
-    Bound::Kind k = Bound::Kind::none;
-    double most = 0;
-    for (const auto& [kind, time] : time_by_bound)
-      if (kind != Bound::Kind::none && time > most) {
-        most = time;
-        k = kind;
-      }
-    return other ? Bound::Kind::none : k;
-  }
-};
-
-// Column 7 of the bars block: the bound of the bar (see kLayersColumns).
-int bound_code(Bound::Kind k) {
-  switch (k) {
-    case Bound::Kind::compute: return 0;
-    case Bound::Kind::memory: return 1;
-    case Bound::Kind::overhead: return 2;
-    case Bound::Kind::link: return 3;
-    case Bound::Kind::none: return -1;
-  }
-  return -1;
-}
-
-void add_layer(Bar& b, const IterationPart& l) {
-  b.compute += l.compute_s;
-  b.exposed += l.exposed_memory_s;
-  b.link += l.link_s;
-  b.launch += l.launch_s;
-  b.idle += l.idle_s;
-  b.time += l.time_s();
-  b.time_by_bound[l.bound.kind] += l.time_s();
-  b.bound = b.layers == 0 || b.bound == l.bound.label ? l.bound.label : "mixed";
-  ++b.layers;
-}
-
-// What the bars are made of: the iteration's parts of a parallel plan, else the run's
-// layers with their parts of the hardware model's time.
-std::vector<IterationPart> rows_of(const LayersRequest& req) {
-  if (!req.parts.empty()) return req.parts;
-  const RunResult& t = req.run.timing;
-  std::vector<IterationPart> rows;
-  for (size_t i = 0; i < t.layers.size(); ++i) {
-    const LayerResult& l = t.layers[i];
-    // Widening weight-only quantised weights is work of the ALUs: compute.
-    rows.push_back({req.model->layers[i].name, req.model->layers[i].op, l.timing.compute_s + l.timing.dequant_s,
-                    l.exposed_memory_s, l.timing.link_s, l.timing.overhead_s, 0, l.bound});
-  }
-  return rows;
-}
-
-// The bars, heaviest first: the `top` heaviest, then "other" with the rest.
-std::vector<Bar> bars_of(const LayersRequest& req) {
-  const std::vector<IterationPart> rows = rows_of(req);
-  std::vector<Bar> bars;
-  std::map<std::string, size_t> index;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const std::string& name = rows[i].name;
-    std::string key = req.group == LayerGrouping::none ? name
-                      : req.group == LayerGrouping::block ? block_of(name)
-                                                          : rows[i].op;
-    auto [it, fresh] = index.try_emplace(req.group == LayerGrouping::none ? std::to_string(i) : key, bars.size());
-    if (fresh) {
-      Bar b;
-      b.name = key;
-      bars.push_back(b);
-    }
-    add_layer(bars[it->second], rows[i]);
-  }
-  std::stable_sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.time > b.time; });
-  if (bars.size() > req.top) {
-    Bar other;
-    other.other = true;
-    for (size_t i = req.top; i < bars.size(); ++i) {
-      const Bar& b = bars[i];
-      other.compute += b.compute;
-      other.exposed += b.exposed;
-      other.link += b.link;
-      other.launch += b.launch;
-      other.idle += b.idle;
-      other.time += b.time;
-      other.layers += b.layers;
-    }
-    bars.resize(req.top);
-    other.name = "other (" + std::to_string(other.layers) + " layers)";
-    other.bound = "mixed";
-    bars.push_back(other);
-  }
-  // A parallel plan's collectives: bars of their own among the drawn ones, by time.
-  const size_t drawn = bars.size() - (!bars.empty() && bars.back().other ? 1 : 0);
-  std::vector<Bar> collectives;
-  for (const CollectiveWork& c : req.collectives) {
-    Bar b;
-    b.name = c.name + " (" + c.link + ")";
-    b.link = b.time = c.time_s;
-    b.time_by_bound[Bound::Kind::link] = c.time_s;
-    b.bound = "link:" + c.link;
-    collectives.push_back(b);
-  }
-  bars.insert(bars.begin() + static_cast<std::ptrdiff_t>(drawn), collectives.begin(), collectives.end());
-  std::stable_sort(bars.begin(), bars.begin() + static_cast<std::ptrdiff_t>(drawn + collectives.size()),
-                   [](const Bar& a, const Bar& b) { return a.time > b.time; });
-  return bars;
-}
-
 const char* grouping_noun(LayerGrouping g) {
   switch (g) {
     case LayerGrouping::none: return "Layer";
@@ -165,65 +52,6 @@ const char* grouping_noun(LayerGrouping g) {
     case LayerGrouping::automatic: break;  // resolved before drawing
   }
   return "";
-}
-
-// `text` with its middle taken out for an ellipsis, as much as brings it within `max_in`,
-// so that both ends stay readable ("tp all-ga...(scale-up)"); never cut inside a UTF-8 letter.
-std::string middle_ellipsis(const PlotStyle& style, const std::string& text, double max_in) {
-  const std::string ellipsis = "\u2026";
-  auto letter_start = [&](size_t i) { return i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80; };
-  for (size_t keep = text.size(); keep-- > 2;) {
-    size_t head = (keep + 1) / 2, tail = text.size() - keep / 2;
-    while (head > 0 && !letter_start(head)) --head;
-    while (tail < text.size() && !letter_start(tail)) ++tail;
-    const std::string s = text.substr(0, head) + ellipsis + text.substr(tail);
-    if (style.text_width_in(s) <= max_in) return s;
-  }
-  return text.substr(0, 1) + ellipsis;
-}
-
-// A bar's name shortened to `max_in` where it is wider. A collective's: in short words
-// ("tp all-gather bwd (scale-up)"), else with acronyms ("tp AG bwd (scale-up)"), else
-// that with its middle left out. A layer's: its
-// block and last parts ("encoder.layer.11...output.dense"), else its last parts
-// ("...output.dense"), else its middle left out. The .dat file keeps the full name.
-std::string fitted_name(const PlotStyle& style, const std::string& name, double max_in) {
-  if (style.text_width_in(name) <= max_in) return name;
-  if (is_collective_name(name)) {
-    for (bool acronyms : {false, true})
-      if (const std::string s = short_collective_name(name, acronyms); style.text_width_in(s) <= max_in) return s;
-    return middle_ellipsis(style, short_collective_name(name, true), max_in);
-  }
-  std::vector<std::string> parts;
-  for (size_t start = 0;;) {
-    size_t dot = name.find('.', start);
-    parts.push_back(name.substr(start, dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  const std::string block = block_of(name), ellipsis = "\u2026";
-  for (size_t k = parts.size() - 1; k >= 1; --k) {
-    std::string tail;
-    for (size_t i = parts.size() - k; i < parts.size(); ++i) tail += (tail.empty() ? "" : ".") + parts[i];
-    if (block.size() + tail.size() < name.size() && style.text_width_in(block + ellipsis + tail) <= max_in) return block + ellipsis + tail;
-    if (style.text_width_in(ellipsis + tail) <= max_in) return ellipsis + tail;
-  }
-  return middle_ellipsis(style, name, max_in);
-}
-
-// Linear tics from zero for an axis up to `hi` (in its unit), as many as keep their
-// labels apart on `axis_in` inches; the axis ends at the last tic.
-LinearAxis time_axis(const PlotStyle& style, double hi, double axis_in) {
-  const double label_in = style.text_width_in(gp_number(hi).substr(0, 4)) + 0.25;
-  return nice_axis(0, hi > 0 ? hi : 1, std::max(2.0, std::floor(axis_in / label_in)));
-}
-
-// The unit a time axis up to `seconds` reads best in.
-std::pair<double, std::string> time_unit(double seconds) {
-  std::pair<double, std::string> u{1, "s"};
-  for (auto [scale, name] : {std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
-    if (seconds < u.first * 0.9995) u = {scale, name};
-  return u;
 }
 
 // Room under the key, to the figure's lower edge.

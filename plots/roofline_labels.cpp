@@ -112,13 +112,15 @@ void place_diagonal_labels(Placing& P) {
 
 namespace {
 
-// A leader line from a marker's edge (radius r around x, y) to the nearest point of its label's box.
-void add_leader(Layout& L, double x, double y, double r, const Box& b) {
+// A leader line from a marker's edge (radius r around x, y; a point of run `run`) to the nearest point of its label's box.
+void add_leader(Layout& L, size_t run, double x, double y, double r, const Box& b) {
   double tx = std::clamp(x, b.x0, b.x1), ty = std::clamp(y, b.y0, b.y1);
   double dx = tx - x, dy = ty - y, len = std::hypot(dx, dy);
   if (len <= r) return;
   const Frame& f = L.frame;
-  L.leaders += segment(f.from_in_x(x + dx / len * r), f.from_in_y(y + dy / len * r), f.from_in_x(tx), f.from_in_y(ty));
+  const RooflineGeometry::Segment s{x + dx / len * r, y + dy / len * r, tx, ty, run};
+  L.leaders += segment(f.from_in_x(s.x0), f.from_in_y(s.y0), f.from_in_x(s.x1), f.from_in_y(s.y1));
+  L.geometry.leaders.push_back(s);
 }
 
 }  // namespace
@@ -190,13 +192,13 @@ void place_layer_labels(Placing& P, int labels) {
       if (form == text) continue;
       text = form;
       // A little wider than the estimate: neighbouring labels keep a gap.
-      spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h);
+      spot = P.placer.place_near(x, y, p->r_in, P.style.text_width_in(text) + 0.08, text_h, static_cast<int>(p->run));
       if (spot) break;
     }
     if (!spot) continue;
     const Box& b = spot->box;
     P.L.layer_labels.push_back({f.from_in_x(b.x0), f.from_in_y((b.y0 + b.y1) / 2), 0, text, p->run % kOkabeIto.size() + 1});
-    if (spot->leader) add_leader(P.L, x, y, p->r_in, b);
+    if (spot->leader) add_leader(P.L, p->run, x, y, p->r_in, b);
   }
 }
 

@@ -148,21 +148,22 @@ std::optional<Layout> layout_on(const RooflineRequest& req, const PlotStyle& sty
   const Box area = f.plot_area();
   // Inset a little: text metrics are estimates, and nothing may touch the axes.
   LabelPlacer placer({area.x0 + 0.05, area.y0 + 0.04, area.x1 - 0.04, area.y1 - 0.04});
-  for (const Hardware& H : s.hw) {
+  for (size_t h = 0; h < s.hw.size(); ++h) {
+    const int owner = static_cast<int>(h);
     // (the other dtypes' roofs are thin lines, lw 0.8 against the run's 2.5: half the clearance)
-    for (const Roof& r : H.roofs)
+    for (const Roof& r : s.hw[h].roofs)
       placer.block_segment(f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops),
-                           r.run ? kLineThickness : kLineThickness / 2);
-    for (const Diagonal& d : H.diags)
+                           r.run ? kLineThickness : kLineThickness / 2, owner);
+    for (const Diagonal& d : s.hw[h].diags)
       placer.block_segment(f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1),
-                           kLineThickness);
+                           kLineThickness, owner);
   }
   // Each memory level's ridge point at the run's dtype (with several hardware, DRAM's
   // only) drops a thin line to the floor: the labels keep off it.
   if (s.hw.size() == 1)
     for (double x : req.runs[0].timing.hardware->ridge_points) L.drops.push_back({0, x, s.hw[0].run_flops});
   for (const Layout::Drop& d : L.drops) {
-    placer.block_segment(f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0, kLineThickness / 2);
+    placer.block_segment(f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0, kLineThickness / 2, 0);  // hardware 0's
     // and the ridge point's diamond
     const double x = f.to_in_x(d.x), y = f.to_in_y(d.y), r = 0.06;
     placer.block_marker({x - r, y - r, x + r, y + r});
@@ -186,10 +187,12 @@ std::optional<Layout> layout_on(const RooflineRequest& req, const PlotStyle& sty
   if (!points_first) place_layer_labels(P, req.labels);
   L.geometry.area = area;
   L.geometry.labels = placer.labels();
-  for (const Hardware& H : s.hw) {
-    for (const Roof& r : H.roofs) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops)});
-    for (const Diagonal& d : H.diags)
-      L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1)});
+  for (size_t h = 0; h < s.hw.size(); ++h) {
+    for (const Roof& r : s.hw[h].roofs)
+      L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(r.x0), f.to_in_y(r.flops), f.to_in_x(r.x1), f.to_in_y(r.flops), h});
+    for (const Diagonal& d : s.hw[h].diags)
+      L.geometry.lines.push_back(
+          RooflineGeometry::Segment{f.to_in_x(d.x0), f.to_in_y(d.bandwidth * d.x0), f.to_in_x(d.x1), f.to_in_y(d.bandwidth * d.x1), h});
   }
   for (const Layout::Drop& d : L.drops) L.geometry.lines.push_back(RooflineGeometry::Segment{f.to_in_x(d.x), f.to_in_y(d.y), f.to_in_x(d.x), area.y0});
   return L;

@@ -95,9 +95,11 @@ struct RooflineGeometry {
   std::vector<std::vector<Box>> labels;  // each label as the boxes covering it
   struct Segment {
     double x0, y0, x1, y1;
+    size_t hw = 0;  // the hardware (of an overlay) whose line or point's leader it is
   };
   std::vector<Segment> lines;  // roofs, diagonals, lines dropped from ridge points
   std::vector<Box> markers;    // each point's bounding square
+  std::vector<Segment> leaders;  // from a marker's edge to its label placed away from it
 };
 RooflineGeometry roofline_geometry(const RooflineRequest& req, const PlotStyle& style);
 

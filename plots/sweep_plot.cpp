@@ -175,6 +175,26 @@ std::string x_axis_script(const SweepFigure& fig, const XScale& xs, const Panel&
   return g.str();
 }
 
+// A linear axis: its tics (about one per 2.2 lines of a panel `height_in` tall) and, for
+// a quantity with a unit, the one SI prefix its title names ("step time [ms]" over 0, 1,
+// 2, 3, 4: never "0 s" beside "2 ms").
+struct YScale {
+  LinearAxis axis;
+  SiScale scale;
+};
+
+YScale y_scale_of(const SweepAxis& y, double height_in, const PlotStyle& style) {
+  YScale s{nice_axis(y.lo, y.hi, height_in / (style.line_in() * 2.2)), {}};
+  if (!y.unit.empty()) s.scale = si_scale_of(std::max(std::fabs(s.axis.tics.front()), std::fabs(s.axis.tics.back())));
+  return s;
+}
+
+// The y axis's title: the schema's, and on a linear axis with a unit, that unit with its prefix.
+std::string y_title(const SweepAxis& y, double height_in, const PlotStyle& style) {
+  if (y.log || y.unit.empty()) return y.title;
+  return y.title + " [" + y_scale_of(y, height_in, style).scale.prefix + y.unit + "]";
+}
+
 std::string y_axis_script(const SweepAxis& y, const Panel& p, const PlotStyle& style) {
   std::ostringstream g;
   if (y.log) {
@@ -183,9 +203,9 @@ std::string y_axis_script(const SweepAxis& y, const Panel& p, const PlotStyle& s
     g << "set logscale y 10\nset mytics 10\nset format y '%.0s %c" << y.unit << "'\nset yrange [" << gp_number(lo) << ":"
       << gp_number(hi) << "]\n";
   } else {
-    LinearAxis a = nice_axis(y.lo, y.hi, (p.area.y1 - p.area.y0) / (style.line_in() * 2.2));
-    g << "set yrange [" << gp_number(a.lo) << ":" << gp_number(a.hi) << "]\nset ytics " << tic_list(a.tics, y.unit)
-      << "\nset mytics 2\n";
+    const YScale s = y_scale_of(y, p.area.y1 - p.area.y0, style);
+    g << "set yrange [" << gp_number(s.axis.lo) << ":" << gp_number(s.axis.hi) << "]\nset ytics "
+      << tic_list(s.axis.tics, s.scale.divide) << "\nset mytics 2\n";
   }
   return g.str();
 }
@@ -238,7 +258,7 @@ PlotBundle sweep_plot(const SweepTable& table, const PlotStyle& style, const std
       // Centred under the plot, but kept inside the cell (the plot sits right of the cell's centre).
       double half = style.text_width_in(xs.label) * 1.25 / 2;  // the estimate runs short on long mixed-case labels
       centred.push_back({std::min((p.area.x0 + p.area.x1) / 2, x0 + grid.cw - 0.1 - half), y0 + 0.06 + L * 0.5, xs.label});
-      rotated.push_back({x0 + 0.08 + L * 0.5, (p.area.y0 + p.area.y1) / 2, fig.y[q].title});
+      rotated.push_back({x0 + 0.08 + L * 0.5, (p.area.y0 + p.area.y1) / 2, y_title(fig.y[q], p.area.y1 - p.area.y0, style)});
       panels.push_back(std::move(p));
       // A facet's title over its row (each row of a stacked facet); over several panels
       // a rule under it spans them, so the title reads as theirs.

@@ -1,8 +1,9 @@
 // The roofline's scene as ridge lays it out, checked geometrically (issue #26): in every
 // preset, no label box meets another label, a roof, a diagonal, a line dropped from a
-// ridge point or a point's marker; every label and point is inside the plot area; the
-// y axis reaches at most a decade beyond the data and the roofs drawn; and an overlay
-// in grayscale tells its devices apart by dash pattern and marker shape.
+// ridge point or a point's marker, and no leader crosses a line; every label and point
+// is inside the plot area; the y axis reaches at most a decade beyond the data and the
+// roofs drawn; and an overlay in grayscale tells its devices apart by dash pattern and
+// marker shape.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -43,7 +44,10 @@ std::vector<Case> cases() {
           {"llama-2-7b a100 decode", "llama-2-7b", {"a100"}, decode},
           {"llama-2-7b a100 prefill", "llama-2-7b", {"a100"}, prefill},
           {"bert-base a100", "bert-base", {"a100"}, inf},
-          {"resnet50 three gpus", "resnet50", {"v100", "a100", "h100"}, overlay}};
+          {"resnet50 three gpus", "resnet50", {"v100", "a100", "h100"}, overlay},
+          // the gallery's overlay: at batch 1 in fp32 the heaviest points sit on or near the
+          // three roofs, a factor 1.2 to 4 apart
+          {"resnet50 three gpus batch 1", "resnet50", {"v100", "a100", "h100"}, inf}};
 }
 
 struct Timed {
@@ -126,6 +130,35 @@ void expect_clear(const RooflineGeometry& g) {
 
 TEST(PlotRooflineGeometry, LabelsMeetNoLineNoMarkerAndNoOtherLabel) {
   each_scene([](const Timed&, const RooflineRequest& req, const PlotStyle& style) { expect_clear(roofline_geometry(req, style)); });
+}
+
+// Whether segments a and b cross, each passing strictly between the other's ends.
+bool segments_cross(const RooflineGeometry::Segment& a, const RooflineGeometry::Segment& b) {
+  auto side = [](double x0, double y0, double x1, double y1, double x, double y) { return (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0); };
+  const double d1 = side(a.x0, a.y0, a.x1, a.y1, b.x0, b.y0), d2 = side(a.x0, a.y0, a.x1, a.y1, b.x1, b.y1);
+  const double d3 = side(b.x0, b.y0, b.x1, b.y1, a.x0, a.y0), d4 = side(b.x0, b.y0, b.x1, b.y1, a.x1, a.y1);
+  return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+// In an overlay a leader runs from its point's marker to its label without crossing
+// another device's roof or diagonal (a label above a cluster of points on the lowest
+// roof, led across the others' roofs, reads as a point of theirs), nor another leader.
+TEST(PlotRooflineGeometry, LeadersCrossNoOtherDevicesLine) {
+  size_t leaders = 0, overlays = 0;
+  each_scene([&](const Timed&, const RooflineRequest& req, const PlotStyle& style) {
+    const RooflineGeometry g = roofline_geometry(req, style);
+    leaders += g.leaders.size();
+    overlays += req.runs.size() > 1 ? g.leaders.size() : 0;
+    for (const auto& l : g.leaders) {
+      for (const auto& s : g.lines)
+        EXPECT_FALSE(s.hw != l.hw && segments_cross(l, s))
+            << "a leader of hardware " << l.hw << " " << show({l.x0, l.y0, l.x1, l.y1}) << " crosses a line of hardware " << s.hw
+            << " " << show({s.x0, s.y0, s.x1, s.y1});
+      for (const auto& o : g.leaders) EXPECT_FALSE(segments_cross(l, o)) << "leaders cross";
+    }
+  });
+  EXPECT_GT(leaders, 0u);  // the check saw some
+  EXPECT_GT(overlays, 0u);
 }
 
 // The roof, bandwidth and ridge labels of hardware 1 (the .dat's block 6), by their text.

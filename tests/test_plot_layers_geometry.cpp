@@ -1,10 +1,13 @@
 // The per-layer chart's layout read back from its script (issue #26, round three): the
 // key follows the x axis's title without a gap, its entries keep apart and inside the
 // figure's width, and a parallel plan's collectives are named with both ends of the name
-// readable ("tp AG bwd (scale-up)", never "...ther backward (scale_up)").
+// readable ("tp AG bwd (scale-up)", never "...ther backward (scale_up)"), shortened by
+// whole words ("pp P2P … (scale-out)", never "pp P2P fwd+b… (scale-out)").
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
+#include <sstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -96,7 +99,7 @@ TEST(PlotLayersGeometry, CollectiveNamesKeepBothEndsInAColumn) {
   const LayersRequest req{&p.model, p.settings, p.run, LayerGrouping::block, 25, p.plan, {}, p.iteration, p.microbatches};
   const PlotBundle b = layers_plot(req, column, "l");
   expect_key_under_axis_title(b.files[0].content, column);
-  size_t collectives = 0;
+  size_t collectives = 0, pp = 0;
   const auto blocks = test::data_blocks(b.files[1].content);
   for (const auto& row : blocks.at(0)) {
     const std::string &name = row.at(7), &shown = row.at(10);
@@ -107,8 +110,21 @@ TEST(PlotLayersGeometry, CollectiveNamesKeepBothEndsInAColumn) {
     EXPECT_EQ(shown.back(), ')');                       // the link level's end
     EXPECT_NE(shown.find("(scale-"), std::string::npos);
     EXPECT_LE(column.text_width_in(shown), 0.5 * column.width_in);
+    // Shortened by whole words out of the middle: each word shown is the acronym form's
+    // next word or the ellipsis ("pp P2P fwd+b… (scale-out)" cut a word).
+    std::istringstream full(short_collective_name(name, true)), part(shown);
+    std::vector<std::string> words{std::istream_iterator<std::string>(full), {}};
+    size_t at = 0;
+    for (std::string w; part >> w;) {
+      if (w == "\u2026") continue;
+      while (at < words.size() && words[at] != w) ++at;
+      EXPECT_LT(at, words.size()) << "\"" << w << "\" is no whole word of the name, in order";
+      ++at;
+    }
+    if (name.rfind("pp ", 0) == 0) ++pp;
   }
   EXPECT_GE(collectives, 3u);  // tp's gathers and scatters, forward and backward
+  EXPECT_GE(pp, 1u);           // pp's send/recv forward+backward, the longest, shortened
 }
 
 // The short names by hand, as Megatron-LM's and NCCL's papers write them.
