@@ -3,15 +3,52 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "hw/gemm_waves.hpp"
 #include "sim/base/ratio.hpp"
 
 namespace ridge {
 
+KernelChoice kernel_choice(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
+  const double peak = hw.peak(dtype).value_or(0);
+  const std::vector<ConvAlgorithm> algorithms =
+      hw.conv_algorithms ? eligible_conv_algorithms(work, dtype, peak, *hw.conv_algorithms) : std::vector<ConvAlgorithm>{};
+  if (algorithms.empty()) {
+    const ClassEfficiency* cal =
+        hw.calibration ? hw.calibration->find(work.op_class, dtype, hw.library ? library_of(work, *hw.library) : std::string())
+                       : nullptr;
+    return {cal, "", 1.0, peak};
+  }
+  std::vector<KernelChoice> candidates;
+  for (const ConvAlgorithm& a : algorithms) {
+    const ClassEfficiency* cal = hw.calibration ? hw.calibration->find(work.op_class, dtype, a.name) : nullptr;
+    candidates.push_back({cal, a.name, a.multiplies, a.peak_flops});
+  }
+  const bool any_calibrated = std::any_of(candidates.begin(), candidates.end(), [](const KernelChoice& c) { return c.cal; });
+  std::optional<KernelChoice> best;
+  double best_s = 0;
+  for (const KernelChoice& c : candidates) {
+    if (any_calibrated && !c.cal) continue;
+    const double s = compute_seconds(work, hw, dtype, c);
+    if (!best || s < best_s) best = c, best_s = s;
+  }
+  return *best;
+}
+
+double compute_seconds(const LayerWork& work, const HardwareSpec& hw, DType dtype, const KernelChoice& choice) {
+  const ClassEfficiency* cal = choice.cal;
+  double peak = choice.peak_flops * (cal ? cal->compute * gemm_shape_factor(work, *cal) : hw.compute_fraction(dtype));
+  // Calibrated: attained = peak x compute x shape x W / (a W + n_half), so time = (a W + n_half) / (peak x compute x shape).
+  const double work_flops = choice.multiplies * work.flops;
+  const double flops = cal && work.flops > 0 ? work_flops + cal->n_half_flops : work_flops;
+  if (!cal) peak *= gemm_wave_efficiency(work, hw, dtype);
+  return work.flops > 0 && peak > 0 ? flops / peak : 0;
+}
+
 const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   if (!hw.calibration) return nullptr;
-  return hw.calibration->find(work.op_class, dtype, hw.library ? library_of(work, *hw.library) : std::string());
+  return kernel_choice(work, hw, dtype).cal;
 }
 
 int fraction_level(const std::vector<bool>& has_fraction, int level) {
@@ -52,11 +89,13 @@ double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal) {
 }
 
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
-  const ClassEfficiency* cal = calibrated(work, hw, dtype);
-  const double peak = hw.peak(dtype).value_or(0);
+  const KernelChoice choice = kernel_choice(work, hw, dtype);
+  const ClassEfficiency* cal = choice.cal;
+  const double peak = choice.peak_flops / choice.multiplies;
   if (!cal) return peak * hw.compute_fraction(dtype) * gemm_wave_efficiency(work, hw, dtype);
   if (work.flops <= 0) return peak * cal->compute;
-  return peak * cal->compute * work.flops / (work.flops + cal->n_half_flops) * gemm_shape_factor(work, *cal);
+  return choice.peak_flops * cal->compute * work.flops / (choice.multiplies * work.flops + cal->n_half_flops) *
+         gemm_shape_factor(work, *cal);
 }
 
 double layer_ridge_point(const LayerWork& work, const HardwareSpec& hw, DType dtype, int level) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,7 +24,26 @@
 
 namespace ridge {
 
-// The calibrated efficiency of this layer's op class and dtype, or null (the device's).
+// The kernel a layer is timed as: its calibrated class (null: the device's efficiency),
+// the algorithm (a convolution on a descriptor with [conv_algorithms], else ""), the
+// multiplications it does per counted FLOP and the peak of the units it runs on. A
+// convolution takes the fastest of its eligible algorithms (hw/conv_algorithms.hpp); on a
+// calibrated descriptor only those the calibration has a class for compete, unless it has
+// none of them.
+struct KernelChoice {
+  const ClassEfficiency* cal = nullptr;
+  std::string algorithm;
+  double multiplies = 1;
+  double peak_flops = 0;
+};
+KernelChoice kernel_choice(const LayerWork& work, const HardwareSpec& hw, DType dtype);
+
+// The layer's compute time under `choice`: calibrated, (multiplies x W + n_half) /
+// (peak x e x shape factor) for its W FLOPs; else multiplies x W / (peak x [efficiency]
+// compute x GEMM wave efficiency); 0 without FLOPs or a peak.
+double compute_seconds(const LayerWork& work, const HardwareSpec& hw, DType dtype, const KernelChoice& choice);
+
+// The calibrated efficiency of this layer's op class and dtype (and algorithm), or null (the device's).
 const ClassEfficiency* calibrated(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
 // The level whose memory fraction `level` streams at: itself if `has_fraction[level]`,
@@ -48,8 +68,9 @@ std::pair<double, double> gemm_shape_slowdowns(double positions, double reductio
 // its slowdowns, P / (P + positions_half) x K / (K + reduction_half).
 double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal);
 
-// The compute rate the layer attains (FLOP/s): calibrated, peak x e x W / (W + n_half)
-// x its GEMM shape factor (peak x e for a layer without FLOPs); else peak x compute efficiency.
+// The compute rate the layer attains (FLOP/s of its counted W): W / compute_seconds
+// (calibrated, peak x e x W / (multiplies x W + n_half) x its GEMM shape factor; peak x e
+// for a layer without FLOPs); else peak x compute efficiency / multiplies.
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
 // The layer's ridge point at `level`: the arithmetic intensity at which its compute

@@ -163,7 +163,7 @@ std::string calibration_toml(const Calibration& c) {
       << "cache_rule = " << (c.cache_rule ? "true" : "false") << "\n";
   if (c.kernel_time_s > 0)
     out << "kernel_time = \"" << format_fixed(c.kernel_time_s * 1e6, 3)
-        << " us\"   # fitted fixed time per kernel of a calibrated class (replaces [overhead] kernel_launch)\n";
+        << " us\"   # fitted fixed time per kernel, which every layer pays (replaces [overhead] kernel_launch)\n";
   if (!c.conditions.empty()) {
     out << "[calibration.conditions]   # what the measurements were taken under (the CSV's '# conditions:')\n";
     for (const auto& [key, value] : c.conditions) out << toml_quoted(key) << " = " << toml_quoted(value) << "\n";

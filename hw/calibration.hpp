@@ -10,7 +10,7 @@
 // scalar loop that waits for each load); with the cache rule a layer of a calibrated
 // class whose whole working set fits a cache level streams from that level.
 // A shared-term calibration (`ridge calibrate --shared`) also fits one fixed time per
-// kernel, which its classes' layers pay instead of [overhead] kernel_launch.
+// kernel, which every layer pays instead of [overhead] kernel_launch, calibrated or not.
 // With `ridge calibrate --fit-peaks` it may also raise the descriptor's roofs: a dtype's
 // peak or a level's bandwidth that measured layers beat (a fitted peak, the best rate a
 // layer attained); the descriptor's own figures are kept to restore (`--efficiency none`).
@@ -72,7 +72,7 @@ struct Calibration {
   std::string date;        // when it was fitted (YYYY-MM-DD)
   std::string method;      // how (loss, cross-validation)
   // > 0: a fixed time per kernel fitted across the classes (`ridge calibrate --shared`:
-  // launch, the last wave's tail, synchronisation); a layer of a calibrated class pays it
+  // launch, the last wave's tail, synchronisation); every layer, calibrated class or not, pays it
   // per kernel instead of [overhead] kernel_launch. 0: kernel_launch.
   double kernel_time_s = 0;
   // Roofs fitted above the descriptor's (--fit-peaks): FLOP/s per dtype, B/s per level

@@ -21,7 +21,7 @@ constexpr size_t kMaxMemoryLevels = 16;  // every level is timed for every layer
 constexpr const char* kMemoryKeys[] = {"name", "capacity", "bandwidth", "channels", "transfer_rate", "bus_bytes"};
 constexpr const char* kDerivedComputeKeys[] = {"cores", "clock", "flops_per_cycle"};
 constexpr const char* kRootKeys[] = {"name", "kind", "model", "source", "sockets", "compute", "memory",
-                                     "link", "overhead", "efficiency", "calibration", "library", "power", "price"};
+                                     "link", "overhead", "efficiency", "calibration", "library", "conv_algorithms", "power", "price"};
 
 // A misspelt key is reported as such (with a suggestion) before any "missing key"
 // error its absence would otherwise cause.
@@ -242,6 +242,8 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   if (const toml::table* power = r.optional_table("power")) s.power = read_power(*power, file, s.kind);
   if (const toml::table* price = r.optional_table("price")) s.price = read_price(*price, file);
   if (const toml::table* library = r.optional_table("library")) s.library = read_kernel_library(*library, file);
+  if (const toml::table* algorithms = r.optional_table("conv_algorithms"))
+    s.conv_algorithms = read_conv_algorithms(*algorithms, file);
   if (const toml::table* cal = r.optional_table("calibration")) {
     std::vector<std::string> levels;
     for (const MemoryLevel& m : s.memory) levels.push_back(m.name);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/calibration.hpp"
+#include "hw/conv_algorithms.hpp"
 #include "hw/kernel_library.hpp"
 #include "hw/power_price.hpp"
 #include "sim/base/error.hpp"
@@ -59,6 +60,10 @@ struct HardwareSpec {
   // [library]: which kernel library the framework runs each layer in (hw/kernel_library.hpp);
   // a calibration fitted with it has a class per (op class, library). None: one per op class.
   std::optional<KernelLibrary> library;
+  // [conv_algorithms]: the algorithms a GPU library may run a convolution with
+  // (hw/conv_algorithms.hpp); a convolution is timed as the fastest, and a calibration
+  // fitted with it has a class per (op class, algorithm). None: the direct count.
+  std::optional<ConvAlgorithmRule> conv_algorithms;
   DevicePower power;  // [power]: board, idle, host CPU / DRAM power (each optional)
   DevicePrice price;  // [price]: launch price, cloud price per hour (each optional)
   // How derived figures were computed, one line each, e.g.
@@ -72,6 +77,12 @@ struct HardwareSpec {
     return it->second;
   }
   const MemoryLevel& dram() const { return memory.front(); }
+  // The fixed time every kernel pays: a shared calibration's fitted time per kernel, the
+  // device's own (launch, the last wave's tail, synchronisation), for every op class,
+  // calibrated or not; else [overhead] kernel_launch.
+  double per_kernel_s() const {
+    return calibration && calibration->kernel_time_s > 0 ? calibration->kernel_time_s : kernel_launch_s;
+  }
   // The achievable fraction of a dtype's peak ([efficiency]; 1 without one).
   double compute_fraction(DType t) const {
     auto it = compute_efficiency_by_dtype.find(t);

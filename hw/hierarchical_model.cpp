@@ -59,7 +59,7 @@ class HierarchicalModel final : public HardwareModel {
   // highest index that fits, so levels are tried in ascending order, the last fit winning.
   TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
                          LayerTimingArrays& out) const override {
-    if (hw.calibration) return time_layers_one_by_one(*this, work, hw, dtype, out);  // per-class efficiencies
+    if (hw.calibration || hw.conv_algorithms) return time_layers_one_by_one(*this, work, hw, dtype, out);  // per-class efficiencies
     begin_batch(work, hw, dtype, out);
     if (hw.memory.empty()) return end_batch(out);
     thread_local Eigen::ArrayXi weight_level, kv_level, io_level;  // scratch, reused across calls

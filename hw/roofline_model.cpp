@@ -30,7 +30,7 @@ class RooflineModel final : public HardwareModel {
   // calibrated hardware is timed layer by layer.
   TimingSums time_layers(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtype,
                          LayerTimingArrays& out) const override {
-    if (hw.calibration) return time_layers_one_by_one(*this, work, hw, dtype, out);
+    if (hw.calibration || hw.conv_algorithms) return time_layers_one_by_one(*this, work, hw, dtype, out);
     begin_batch(work, hw, dtype, out);
     if (!hw.memory.empty()) add_level_batch(out, work.input_bytes + work.output_bytes + work.weight_bytes + work.kv_bytes, hw, 0);
     return end_batch(out);

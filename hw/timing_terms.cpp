@@ -34,15 +34,11 @@ double dequant_seconds_per_weight(const HardwareSpec& hw, DType dtype) {
 
 LayerTiming begin_timing(const LayerWork& work, const HardwareSpec& hw, DType dtype) {
   LayerTiming t;
-  const ClassEfficiency* cal = calibrated(work, hw, dtype);
-  double peak = hw.peak(dtype).value_or(0) * (cal ? cal->compute * gemm_shape_factor(work, *cal) : hw.compute_fraction(dtype));
-  // Calibrated: attained = peak x compute x shape x W / (W + n_half), so time = (W + n_half) / (peak x compute x shape).
-  double flops = cal && work.flops > 0 ? work.flops + cal->n_half_flops : work.flops;
-  if (!cal) peak *= gemm_wave_efficiency(work, hw, dtype);
-  t.compute_s = work.flops > 0 && peak > 0 ? flops / peak : 0;
+  const KernelChoice choice = kernel_choice(work, hw, dtype);
+  t.compute_s = compute_seconds(work, hw, dtype, choice);
   if (work.link_bytes > 0) require_link(hw);
   t.link_s = work.link_bytes > 0 ? work.link_bytes / hw.link->bandwidth_Bps : 0;
-  t.overhead_s = work.kernels * (cal && hw.calibration->kernel_time_s > 0 ? hw.calibration->kernel_time_s : hw.kernel_launch_s);
+  t.overhead_s = work.kernels * hw.per_kernel_s();
   t.dequant_s = work.dequant_weights * dequant_seconds_per_weight(hw, dtype);
   t.required_input_Bps = required(work.input_bytes, t.compute_s);
   t.required_output_Bps = required(work.output_bytes, t.compute_s);
@@ -102,7 +98,7 @@ void begin_batch(const LayerWorkArrays& work, const HardwareSpec& hw, DType dtyp
     out.link_s = (work.link_bytes > 0).select(work.link_bytes / hw.link->bandwidth_Bps, 0.0);
   else
     out.link_s.setZero();
-  out.overhead_s = work.kernels * hw.kernel_launch_s;
+  out.overhead_s = work.kernels * hw.per_kernel_s();
   out.dequant_s = work.dequant_weights * dequant_seconds_per_weight(hw, dtype);
   out.memory_s.setZero();
   out.bound_level.setConstant(-1);

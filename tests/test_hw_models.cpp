@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "hw/conv_algorithms.hpp"
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "tests/test_chips.hpp"
@@ -286,6 +287,7 @@ TEST(TimingAnalysis, EveryShippedDescriptorTimesEveryZooModel) {
   ASSERT_FALSE(zoo.empty());
   for (const std::string& hw_name : hardware) {
     HardwareSpec hw = load_hardware(hw_name);
+    const double most = hw.conv_algorithms && hw.conv_algorithms->winograd ? 1 / kWinogradF2x2_3x3 : 1.0;
     for (const std::string& model_name : zoo) {
       Model m = load_model(model_name);
       for (const auto& [dtype, peak] : hw.peak_flops) {
@@ -306,7 +308,9 @@ TEST(TimingAnalysis, EveryShippedDescriptorTimesEveryZooModel) {
             EXPECT_LE(r.memory_bound_share, 1.0);
             for (const LayerResult& l : r.layers) {
               EXPECT_GE(l.timing.time_s, std::max(l.timing.compute_s, l.timing.memory_s));
-              EXPECT_LE(l.peak_fraction, 1.0 + 1e-12);
+              // Winograd's F(2x2, 3x3) does 4/9 of the direct count's multiplies, so its layers
+              // attain up to 9/4 of the peak in the direct count's FLOPs (hw/conv_algorithms.hpp).
+              EXPECT_LE(l.peak_fraction, most + 1e-12);
             }
           }
         }

@@ -270,6 +270,9 @@ const Case kCases[] = {
     {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,linear,fp32,1,1,4.9e-324\n", CALIBRATE, "column 'seconds' is too close to zero to compute with", true, "in.csv"},
     {"sim/engine/measured_layers.cpp", CSV_HEADER "a\x1b[2J,l,linear,fp32,1,1,1\n", CALIBRATE, "column 'model' must not contain control characters (got character 0x1b)", true, "in.csv"},
     {"sim/engine/measured_layers.cpp", CSV_HEADER ",l,linear,fp32,1,1,1\n", CALIBRATE, "column 'model' is empty", true, "in.csv"},
+    {"sim/engine/measured_layers.cpp",
+     "model,layer,op_class,dtype,flops,bytes,seconds,groups,stride,kernel_side,kernel_side_max\na,l,conv_kxk,fp32,1,1,1,1,1,5,3\n",
+     CALIBRATE, "column 'kernel_side_max' (3) is below kernel_side (5)", true, "in.csv"},
     {"sim/engine/measured_layers.cpp", "", "{ printf 'model,layer,op_class,dtype,flops,bytes,seconds\\na,'; printf 'l%.0s' $(seq 300); printf ',linear,fp32,1,1,1\\n'; } > in.csv && " CALIBRATE,
      "column 'layer' is 300 bytes long, longer than the 256 a name may be", true, "in.csv"},
     {"sim/engine/measured_layers.cpp", CSV_HEADER "a,l,lineer,fp32,1,1,1\n", CALIBRATE, "unknown op class 'lineer'", true, "in.csv"},
@@ -759,6 +762,12 @@ const Case kCases[] = {
     // hw/kernel_library.cpp: a descriptor's [library] (which kernel library runs a layer)
     {"hw/kernel_library.cpp", HW_HEAD HW_COMPUTE HW_MEM "[library]\nframework = \"f\"\nsource = \"s\"\nconvolution = \"\"\n",
      ANALYZE_HW, "library: 'convolution' must name a library", true},
+    // hw/conv_algorithms.cpp: a descriptor's [conv_algorithms] (which algorithms may run a convolution)
+#define CONV_ALG HW_HEAD HW_COMPUTE HW_MEM "[conv_algorithms]\nlibrary = \"cuDNN\"\nsource = \"s\"\n"
+    {"hw/conv_algorithms.cpp", CONV_ALG "tensor_core_channels = 8\n", ANALYZE_HW,
+     "conv_algorithms: 'tensor_core_channels' needs cuda_core_fp16, the fp16 peak of a convolution off the tensor cores", true},
+    {"hw/conv_algorithms.cpp", CONV_ALG "cuda_core_fp16 = \"31.3 TFLOPS\"\n", ANALYZE_HW,
+     "conv_algorithms: 'cuda_core_fp16' is read only with tensor_core_channels", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"
@@ -1162,6 +1171,7 @@ TEST_F(InputErrorTable, Catalogs) {
   for (const char* reader : {"sim/workload/model_catalog.cpp", "hw/hardware_catalog.cpp", "hw/model_registry.cpp"}) run_rows(reader);
 }
 TEST_F(InputErrorTable, Calibration) { run_rows("hw/calibration.cpp"); }
+TEST_F(InputErrorTable, ConvAlgorithms) { run_rows("hw/conv_algorithms.cpp"); }
 TEST_F(InputErrorTable, PlotOptions) {
   for (const char* reader : {PS, "plots/roofline_plot.cpp", "plots/layers_plot.cpp"}) run_rows(reader);
 }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <Eigen/Dense>
@@ -313,8 +314,26 @@ std::vector<Terms> against(const std::vector<Terms>& terms, const Roofs& roofs) 
 
 }  // namespace
 
+namespace {
+
+// The algorithms that may run the row: a convolution's eligible ones where the descriptor
+// has [conv_algorithms], the fastest at the pure roofline first; else one, the op class's
+// (or its [library]'s) own kernels at the dtype's peak.
+std::vector<ConvAlgorithm> row_algorithms(const MeasuredLayer& row, const HardwareSpec& hw) {
+  const double peak = hw.peak(row.dtype).value_or(0);
+  std::vector<ConvAlgorithm> out =
+      hw.conv_algorithms ? eligible_conv_algorithms(row.work, row.dtype, peak, *hw.conv_algorithms) : std::vector<ConvAlgorithm>{};
+  if (out.empty()) return {{hw.library ? library_of(row.work, *hw.library) : std::string(), 1.0, peak}};
+  std::stable_sort(out.begin(), out.end(), [](const ConvAlgorithm& a, const ConvAlgorithm& b) {
+    return a.multiplies / a.peak_flops < b.multiplies / b.peak_flops;
+  });
+  return out;
+}
+
+}  // namespace
+
 ClassKey row_class(const MeasuredLayer& row, const HardwareSpec& hw) {
-  return {row.work.op_class, row.dtype, hw.library ? library_of(row.work, *hw.library) : std::string()};
+  return {row.work.op_class, row.dtype, row_algorithms(row, hw).front().name};
 }
 
 CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
@@ -354,10 +373,21 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     LayerTiming u = model.time_layer(r.work, unit, r.dtype);
     Terms& t = terms[i];
     t.dtype = r.dtype;
-    t.flops = r.work.flops;
     t.positions = r.work.gemm_positions;
     t.reduction = r.work.gemm_reduction;
-    t.seconds_per_flop = t.flops > 0 ? u.compute_s / t.flops : 0;
+    // Each algorithm's multiplications at its units' peak (the shape terms are 1 at unit halves).
+    const std::vector<ConvAlgorithm> algorithms = row_algorithms(r, pure);
+    for (size_t a = 0; a < algorithms.size(); ++a) {
+      const ConvAlgorithm& alg = algorithms[a];
+      const double flops = alg.multiplies * r.work.flops;
+      const double spf = flops > 0 && alg.peak_flops > 0 ? 1 / alg.peak_flops : 0;
+      if (a == 0) {
+        t.flops = flops;
+        t.seconds_per_flop = spf;
+      } else {
+        t.alternatives.push_back({{r.work.op_class, r.dtype, alg.name}, flops, spf});
+      }
+    }
     if (u.memory_s > 0) {
       t.level = static_cast<int>(std::max_element(u.level_s.begin(), u.level_s.end()) - u.level_s.begin());
       t.level_bytes = u.memory_s * bandwidth[static_cast<size_t>(t.level)];
@@ -394,7 +424,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     ClassEfficiency c = to_efficiency(fit, hw);
     std::vector<double> before, after;
     for (size_t i : idx) {
-      result.rows[i].fitted_s = predict(fitted_terms[i], fit.p.array().exp().matrix(), fit.parameters);
+      result.rows[i].fitted_s = *predict_fastest(fitted_terms[i], key, all);
       before.push_back(result.rows[i].pure_s / rows[i].seconds - 1);
       after.push_back(result.rows[i].fitted_s / rows[i].seconds - 1);
     }
@@ -424,10 +454,9 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     const std::vector<Terms> fold_terms = against(terms, fold_roofs);
     std::map<Key, ClassFit> fit = fit_all(train, fold_terms, fold_roofs.bandwidth, launch, options.shared);
     for (size_t i : held) {
-      auto it = fit.find(row_class(rows[i], hw));
-      result.rows[i].held_out_calibrated = it != fit.end();
-      result.rows[i].held_out_s =
-          it != fit.end() ? predict(fold_terms[i], it->second.p.array().exp().matrix(), it->second.parameters) : result.rows[i].pure_s;
+      const std::optional<double> s = predict_fastest(fold_terms[i], row_class(rows[i], hw), fit);
+      result.rows[i].held_out_calibrated = s.has_value();
+      result.rows[i].held_out_s = s.value_or(result.rows[i].pure_s);
     }
   }
   for (const auto& [key, idx] : members) {

@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
 
 #include "hw/attainable_rates.hpp"
+#include "hw/calibration.hpp"
 #include "hw/hardware_model.hpp"
 #include "sim/workload/dtype.hpp"
 
@@ -32,6 +35,25 @@ struct Terms {
   double link_s = 0;       // host-link time
   double kernels = 0;      // kernel launches, each paying ClassParameters::kernel_s
   double log_measured = 0;
+  // Other algorithms that may run the row (a convolution's, hw/conv_algorithms.hpp): each
+  // fitted in its own class, with its own multiplications and peak. `flops` and
+  // `seconds_per_flop` above are the row's own class's (its fastest at the pure roofline);
+  // the row takes whichever is fastest under the fitted parameters.
+  struct Alternative {
+    ClassKey key;
+    double flops = 0;
+    double seconds_per_flop = 0;
+  };
+  std::vector<Alternative> alternatives;
+
+  // The row as its alternative `a` runs it.
+  Terms as(const Alternative& a) const {
+    Terms t = *this;
+    t.flops = a.flops;
+    t.seconds_per_flop = a.seconds_per_flop;
+    t.alternatives.clear();
+    return t;
+  }
 };
 
 // The parameters of one class, p = (log e, log h, [log P_half], [log K_half], log m for
@@ -147,5 +169,20 @@ struct ClassFit {
   Eigen::VectorXd p;
   ClassParameters parameters;
 };
+
+// The row's time under `fits`: the fastest of its own class `own` and its alternatives'
+// classes that `fits` has (an autotuner keeps the fastest algorithm); none when it has none.
+inline std::optional<double> predict_fastest(const Terms& t, const ClassKey& own, const std::map<ClassKey, ClassFit>& fits) {
+  std::optional<double> best;
+  auto consider = [&](const Terms& as, const ClassKey& key) {
+    auto it = fits.find(key);
+    if (it == fits.end()) return;
+    const double s = predict(as, it->second.p.array().exp().matrix(), it->second.parameters);
+    if (!best || s < *best) best = s;
+  };
+  consider(t, own);
+  for (const Terms::Alternative& a : t.alternatives) consider(t.as(a), a.key);
+  return best;
+}
 
 }  // namespace ridge::calibration_model

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <sstream>
 
 #include "sim/base/close_names.hpp"
@@ -158,6 +159,17 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
       m.work.conv.groups = static_cast<int64_t>(whole("groups", true, 1e15));
       m.work.conv.stride = static_cast<int64_t>(whole("stride", true, 1e15));
       m.work.conv.kernel_side = static_cast<int64_t>(whole("kernel_side", true, 1e15));
+      // What a GPU library's choice of algorithm reads (hw/conv_algorithms.hpp); a measured
+      // convolution with geometry is 2-D.
+      m.work.conv.spatial_dims = 2;
+      for (const auto& [column, value] : {std::pair{"kernel_side_max", &m.work.conv.kernel_side_max},
+                                          std::pair{"in_channels", &m.work.conv.in_channels},
+                                          std::pair{"out_channels", &m.work.conv.out_channels}})
+        if (index.count(column)) *value = static_cast<int64_t>(whole(column, true, 1e15));
+      if (m.work.conv.kernel_side_max > 0 && m.work.conv.kernel_side_max < m.work.conv.kernel_side)
+        throw InputError(at("kernel_side_max"), "column 'kernel_side_max' (" + field("kernel_side_max").text +
+                                                    ") is below kernel_side (" + field("kernel_side").text + ")",
+                         "kernel_side is the smallest kernel side, kernel_side_max the largest");
     }
     for (size_t i = 0; i < header.size(); ++i) m.extra[header[i]] = fields[i].text;
     rows.push_back(std::move(m));

@@ -34,7 +34,9 @@ struct MeasuredLayer {
 // (a convolution's stay per image, LayerCost::gemm_rows); for a convolution, the
 // geometry a descriptor's [library] rule reads: groups, stride (the largest stride or
 // dilation) and kernel_side (the smallest kernel side), the three together; without
-// them the rule places a convolution in its default library.
+// them the rule places a convolution in its default library. With them, optionally, what
+// a descriptor's [conv_algorithms] rule also reads: kernel_side_max (the largest side),
+// in_channels and out_channels (0: unknown); such a convolution is taken as 2-D.
 std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column = "seconds");
 
 // The same from text, as if read from `file` (tests).

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <vector>
 
 namespace ridge::calibration_model {
 
@@ -20,9 +21,16 @@ struct Layout {
   int size = 1;
 };
 
+// One way a row may run: its compute fraction's index into q, its FLOPs and seconds per FLOP.
+struct Way {
+  int compute;
+  double flops, seconds_per_flop;
+};
+
 struct Row {
   const Terms* terms;
-  int compute, memory, n_half;  // indices into q
+  int memory, n_half;     // indices into q
+  std::vector<Way> ways;  // its own class first, then the alternatives the layout has
 };
 
 constexpr double kMinLogT0 = -23;  // ~0.1 ns
@@ -37,19 +45,30 @@ void clamp(Eigen::VectorXd& q, const Layout& layout) {
   for (const auto& [g, k] : layout.compute) q[k] = std::clamp(q[k], kMinLogFraction, 0.0);
 }
 
-// The row's compute and memory time under q (as calibration_model's predict, overlapped).
-std::pair<double, double> sides(const Row& r, const Eigen::VectorXd& x, const std::vector<double>& bandwidth) {
+struct Sides {
+  double compute = 0, memory = 0;
+  const Way* way = nullptr;  // the fastest way (null without FLOPs)
+};
+
+// The row's compute time (its fastest way's) and memory time under q (as
+// calibration_model's predict_fastest, overlapped).
+Sides sides(const Row& r, const Eigen::VectorXd& x, const std::vector<double>& bandwidth) {
   const Terms& t = *r.terms;
-  const double compute = t.flops > 0 ? (t.flops + x[r.n_half]) * t.seconds_per_flop / x[r.compute] : 0.0;
-  const double memory = t.level >= 0 ? t.level_bytes / (bandwidth[static_cast<size_t>(t.level)] * x[r.memory]) : 0.0;
-  return {compute, memory};
+  Sides s;
+  for (const Way& w : r.ways) {
+    if (w.flops <= 0) continue;
+    const double c = (w.flops + x[r.n_half]) * w.seconds_per_flop / x[w.compute];
+    if (!s.way || c < s.compute) s.compute = c, s.way = &w;
+  }
+  s.memory = t.level >= 0 ? t.level_bytes / (bandwidth[static_cast<size_t>(t.level)] * x[r.memory]) : 0.0;
+  return s;
 }
 
 double cost(const std::vector<Row>& rows, const Eigen::VectorXd& q, const std::vector<double>& bandwidth) {
   const Eigen::VectorXd x = q.array().exp();
   double c = 0;
   for (const Row& r : rows) {
-    const auto [compute, memory] = sides(r, x, bandwidth);
+    const auto [compute, memory, way] = sides(r, x, bandwidth);
     c += huber(std::log(r.terms->link_s + r.terms->kernels * x[0] + std::max(compute, memory)) - r.terms->log_measured);
   }
   return c;
@@ -65,15 +84,15 @@ Eigen::VectorXd refine(const std::vector<Row>& rows, Eigen::VectorXd q, const La
     const Eigen::VectorXd x = q.array().exp();
     for (const Row& row : rows) {
       const Terms& t = *row.terms;
-      const auto [compute, memory] = sides(row, x, bandwidth);
+      const auto [compute, memory, way] = sides(row, x, bandwidth);
       const double total = t.link_s + t.kernels * x[0] + std::max(compute, memory);
       // d log(total) / d q: t0, and either the compute side (e_c, n_half) or the memory side (e_m).
       std::array<std::pair<Eigen::Index, double>, 3> j{};
       int nonzero = 0;
       j[nonzero++] = {0, t.kernels * x[0] / total};
-      if (compute >= memory && t.flops > 0) {
-        j[nonzero++] = {row.compute, -compute / total};
-        j[nonzero++] = {row.n_half, x[row.n_half] * t.seconds_per_flop / x[row.compute] / total};
+      if (compute >= memory && way) {
+        j[nonzero++] = {way->compute, -compute / total};
+        j[nonzero++] = {row.n_half, x[row.n_half] * way->seconds_per_flop / x[way->compute] / total};
       } else if (t.level >= 0) {
         j[nonzero++] = {row.memory, -memory / total};
       }
@@ -102,8 +121,16 @@ std::map<Key, ClassFit> fit_shared(const std::map<Key, std::vector<size_t>>& mem
       layout.n_half[key.dtype] = layout.size++;
     }
     layout.compute[key] = layout.size++;
+  }
+  for (const auto& [key, idx] : members) {
+    if (!layout.compute.count(key)) continue;
     for (size_t i : idx) {
-      rows.push_back({&terms[i], layout.compute[key], layout.memory[key.dtype], layout.n_half[key.dtype]});
+      const Terms& t = terms[i];
+      Row row{&t, layout.memory[key.dtype], layout.n_half[key.dtype], {{layout.compute[key], t.flops, t.seconds_per_flop}}};
+      for (const Terms::Alternative& a : t.alternatives)
+        if (auto it = layout.compute.find(a.key); it != layout.compute.end())
+          row.ways.push_back({it->second, a.flops, a.seconds_per_flop});
+      rows.push_back(std::move(row));
       flops.push_back(std::max(terms[i].flops, 1.0));
       const double measured = std::exp(terms[i].log_measured);
       fastest = fastest > 0 ? std::min(fastest, measured) : measured;

@@ -75,8 +75,9 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
   if (!cal.peaks.empty() || !cal.bandwidths.empty() || cal.kernel_time_s > 0) out << "\n";
   ColumnTable classes;
   // The library column where the descriptor's [library] places layers (hw/kernel_library.hpp).
-  const bool by_library = hw.library.has_value();
-  if (by_library) {
+  // Or the algorithm [conv_algorithms] runs a convolution with, fastest at the pure roofline (hw/conv_algorithms.hpp).
+  const bool by_library = hw.library.has_value() || hw.conv_algorithms.has_value();
+  if (hw.library) {
     size_t agree = 0, checked = 0;
     for (const MeasuredLayer& r : rows) {
       auto it = r.extra.find("kernel");
@@ -162,7 +163,7 @@ std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vecto
                                         const CalibrationResult& result) {
   std::ostringstream out;
   out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept"
-      << (hw.library ? ",library" : "") << "\n";
+      << (hw.library || hw.conv_algorithms ? ",library" : "") << "\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const RowPrediction& p = result.rows[i];
     out << rows[i].model << ',' << rows[i].layer << ',' << op_class_name(rows[i].work.op_class) << ','
@@ -170,7 +171,7 @@ std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vecto
         << csv_number(rows[i].seconds) << ',' << csv_number(p.pure_s) << ',' << csv_number(p.fitted_s) << ','
         << csv_number(p.held_out_s) << ',' << (p.held_out_calibrated ? "true" : "false") << ','
         << (result.calibration.classes.count(row_class(rows[i], hw)) ? "true" : "false");
-    if (hw.library) out << ',' << row_class(rows[i], hw).library;
+    if (hw.library || hw.conv_algorithms) out << ',' << row_class(rows[i], hw).library;
     out << '\n';
   }
   return out.str();

@@ -24,14 +24,17 @@ std::string hardware_line(const HardwareContext& ctx, DType dtype) {
   for (const MemoryLevel& m : hw.memory)
     line += "; " + m.name + " " + format_rate(m.bandwidth_Bps, "B/s") + ", " + capacity_text(m.capacity_bytes);
   if (hw.link) line += "; link " + hw.link->name + " " + format_rate(hw.link->bandwidth_Bps, "B/s");
-  if (hw.kernel_launch_s > 0) line += "; launch " + format_seconds(hw.kernel_launch_s);
+  if (hw.per_kernel_s() > 0)
+    line += (hw.per_kernel_s() != hw.kernel_launch_s ? "; per kernel (fitted) " : "; launch ") + format_seconds(hw.per_kernel_s());
   if (hw.compute_fraction(dtype) != 1.0 || hw.memory_efficiency != 1.0)
     line += "; achievable " + format_fixed(hw.compute_fraction(dtype), 2) + " x compute, " +
             format_fixed(hw.memory_efficiency, 2) + " x bandwidth (--efficiency none for the datasheet roofline)";
   if (hw.calibration)
-    // A class is keyed by op class and dtype, and by library under a [library] rule.
+    // A class is keyed by op class and dtype, and by library under a [library] rule (or
+    // by convolution algorithm under [conv_algorithms]).
     line += "; calibrated (" + std::to_string(hw.calibration->classes.size()) + " fitted classes, one per op class" +
-            (hw.library ? ", dtype and library, " : " and dtype, ") + hw.calibration->data +
+            (hw.library ? ", dtype and library, " : hw.conv_algorithms ? ", dtype and convolution algorithm, " : " and dtype, ") +
+            hw.calibration->data +
             ", " + hw.calibration->date + "; --efficiency none for the pure bound)";
   return line;
 }

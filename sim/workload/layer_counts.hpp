@@ -51,6 +51,11 @@ struct ConvShape {
   int64_t stride = 0;       // the largest stride or dilation over the spatial axes (1: unstrided)
   int64_t kernel_side = 0;  // the smallest kernel side
   int64_t groups = 0;
+  // What a GPU library's choice of algorithm reads (hw/conv_algorithms.hpp); 0: unknown.
+  int64_t kernel_side_max = 0;  // the largest kernel side
+  int64_t in_channels = 0;      // input channels (all groups)
+  int64_t out_channels = 0;     // output channels
+  int64_t spatial_dims = 0;     // 1, 2 or 3
 };
 
 struct LayerCounts {

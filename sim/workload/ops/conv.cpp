@@ -63,6 +63,10 @@ OpResult conv(TomlFields& a, const std::vector<Shape>& in) {
   n.conv.stride = std::max(*std::max_element(s.begin(), s.end()), *std::max_element(d.begin(), d.end()));
   n.conv.kernel_side = *std::min_element(k.begin(), k.end());
   n.conv.groups = groups;
+  n.conv.kernel_side_max = *std::max_element(k.begin(), k.end());
+  n.conv.in_channels = c;
+  n.conv.out_channels = out;
+  n.conv.spatial_dims = R;
   return r;
 }
 

@@ -1,0 +1,60 @@
+// Which convolution algorithms a GPU library may run a layer with, written as data: a
+// descriptor's optional [conv_algorithms] table. cuDNN's autotuner (cudnnFind*) times
+// every algorithm a convolution's shape makes eligible and keeps the fastest, so ridge
+// times a convolution as the fastest of its eligible algorithms, each with the
+// multiplications it does and the units it runs on:
+//   implicit_gemm   the direct count (DESIGN.md) at the dtype's peak; always eligible;
+//   winograd        Winograd's F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for
+//                   Convolutional Neural Networks", 2016): a 2 x 2 output tile of one
+//                   (input, output) channel pair takes 4 x 4 = 16 multiplies where the
+//                   direct count takes 2 x 2 x 9 = 36, so 4/9 of the direct count
+//                   (1 / 2.25; the input, filter and output transforms are additions
+//                   and are not counted); eligible for a 2-D, 3 x 3, unstrided,
+//                   undilated, ungrouped convolution;
+//   cuda_cores      an fp16 convolution whose input or output channels are not a
+//                   multiple of `tensor_core_channels` cannot use the tensor cores
+//                   (cuDNN 7.6 Developer Guide, "Tensor Core Operations": C and K
+//                   multiples of 8), and runs on the CUDA cores at `cuda_core_fp16`
+//                   instead of the descriptor's fp16 (tensor-core) peak; it is then the
+//                   only algorithm.
+// A calibration fits each algorithm's compute fraction apart (its class's library is the
+// algorithm's name); `ridge analyze` and `ridge calibrate` both take the fastest.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "sim/workload/dtype.hpp"
+#include "sim/workload/layer_work.hpp"
+
+namespace ridge {
+
+struct ConvAlgorithmRule {
+  std::string library;                 // what the rule describes ("cuDNN 7.6")
+  std::string source;                  // where it comes from
+  bool winograd = false;               // Winograd F(2x2, 3x3) is eligible where the shape allows it
+  int64_t tensor_core_channels = 0;    // fp16 tensor cores need C and K multiples of this (0: no rule)
+  double cuda_core_fp16_flops = 0;     // FLOP/s of fp16 on the CUDA cores
+};
+
+struct ConvAlgorithm {
+  std::string name;         // "implicit_gemm", "winograd", "cuda_cores"
+  double multiplies = 1;    // the multiplications it does per one of the direct count
+  double peak_flops = 0;    // the peak of the units it runs on
+};
+
+// Winograd F(2x2, 3x3)'s multiplications per direct one: 16 / 36.
+inline constexpr double kWinogradF2x2_3x3 = 16.0 / 36.0;
+
+// The algorithms `rule` makes eligible for `work` in `dtype` on a device whose peak in
+// that dtype is `peak_flops`; empty for a layer that is not a convolution of known
+// geometry (the op class's own kernels then).
+std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType dtype, double peak_flops,
+                                                    const ConvAlgorithmRule& rule);
+
+// Reads a [conv_algorithms] table; errors are located InputErrors.
+ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::string& file);
+
+}  // namespace ridge

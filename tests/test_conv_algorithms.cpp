@@ -1,0 +1,177 @@
+// A descriptor's [conv_algorithms] rule (hw/conv_algorithms.hpp), worked by hand: a 3 x 3
+// convolution timed at Winograd F(2x2, 3x3)'s multiplies (16 per 36 of the direct count,
+// Lavin and Gray 2016), a strided one at the direct count, an fp16 convolution with 3
+// input channels on the CUDA cores (cuDNN 7.6 Developer Guide, "Tensor Core Operations":
+// C and K multiples of 8), the fastest calibrated algorithm chosen, and the geometry a
+// model's conv layer and a measured CSV row carry.
+#include <gtest/gtest.h>
+
+#include "hw/attainable_rates.hpp"
+#include "hw/conv_algorithms.hpp"
+#include "hw/descriptor_reader.hpp"
+#include "hw/model_registry.hpp"
+#include "sim/engine/measured_layers.hpp"
+#include "sim/workload/cost_analysis.hpp"
+#include "sim/workload/layer_work.hpp"
+#include "sim/workload/model_catalog.hpp"
+
+namespace ridge {
+namespace {
+
+// fp32 10 TFLOP/s, fp16 100 TFLOP/s (tensor cores), fp16 20 TFLOP/s off them; a memory
+// so fast that every layer below is compute-bound.
+constexpr const char* kGpu = R"(name = "conv algorithm test GPU"
+kind = "gpu"
+source = "test"
+[compute]
+fp32 = "10 TFLOPS"
+fp16 = "100 TFLOPS"
+[[memory]]
+name = "HBM"
+capacity = "16 GiB"
+bandwidth = "1000 TB/s"
+[conv_algorithms]
+library = "cuDNN"
+source = "test"
+winograd = true
+tensor_core_channels = 8
+cuda_core_fp16 = "20 TFLOPS"
+)";
+
+HardwareSpec gpu(const std::string& extra = "") {
+  return HardwareDescriptor::from_text(std::string(kGpu) + extra, "gpu.toml", "gpu").spec();
+}
+
+// A 2-D convolution of C -> K channels, a k x k kernel, stride s, over P output positions.
+LayerWork conv(int64_t c, int64_t k, int64_t side, int64_t stride, double positions) {
+  LayerWork w;
+  w.op_class = side == 1 ? OpClass::conv_1x1 : OpClass::conv_kxk;
+  w.flops = 2.0 * positions * static_cast<double>(k * c * side * side);
+  w.gemm_positions = positions;
+  w.gemm_reduction = static_cast<double>(c * side * side);
+  w.batch = 1;
+  w.conv = {stride, side, 1, side, c, k, 2};
+  return w;
+}
+
+double compute_s(const LayerWork& w, const HardwareSpec& hw, DType d) {
+  return find_hardware_model("roofline").time_layer(w, hw, d).compute_s;
+}
+
+TEST(ConvAlgorithms, Winograd3x3CountWorkedByHand) {
+  const HardwareSpec hw = gpu();
+  // ResNet's 3 x 3, 64 -> 64 convolution on 56 x 56 (stride 1, padding 1): direct count
+  // 2 x 3136 x 64 x 64 x 9 = 231,211,008 FLOPs; F(2x2, 3x3) multiplies 16 per 36 of them:
+  // 231,211,008 x 4 / 9 = 102,760,448, at 10 TFLOP/s 10.2760448 us.
+  const LayerWork w = conv(64, 64, 3, 1, 56 * 56);
+  ASSERT_DOUBLE_EQ(w.flops, 231211008.0);
+  const KernelChoice choice = kernel_choice(w, hw, DType::fp32);
+  EXPECT_EQ(choice.algorithm, "winograd");
+  EXPECT_NEAR(compute_s(w, hw, DType::fp32), 102760448.0 / 10e12, 1e-18);
+  // The attained rate, in the direct count's FLOPs: 10 TFLOP/s x 9 / 4 = 22.5 TFLOP/s.
+  EXPECT_NEAR(attainable_flops_per_s(w, hw, DType::fp32), 22.5e12, 1e3);
+  // Stride 2 (28 x 28 outputs): not eligible, the direct 57,802,752 FLOPs at the peak.
+  const LayerWork strided = conv(64, 64, 3, 2, 28 * 28);
+  EXPECT_EQ(kernel_choice(strided, hw, DType::fp32).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(strided, hw, DType::fp32), 57802752.0 / 10e12, 1e-18);
+  // A 5 x 5 and a 1 x 1 convolution, a grouped and a 3-D one: the direct count.
+  EXPECT_EQ(kernel_choice(conv(64, 64, 5, 1, 3136), hw, DType::fp32).algorithm, "implicit_gemm");
+  EXPECT_EQ(kernel_choice(conv(64, 64, 1, 1, 3136), hw, DType::fp32).algorithm, "implicit_gemm");
+  LayerWork grouped = w;
+  grouped.conv.groups = 2;
+  EXPECT_EQ(kernel_choice(grouped, hw, DType::fp32).algorithm, "implicit_gemm");
+  LayerWork volume = w;
+  volume.conv.spatial_dims = 3;
+  EXPECT_EQ(kernel_choice(volume, hw, DType::fp32).algorithm, "implicit_gemm");
+  // Without the rule: the direct count, whatever the shape.
+  HardwareSpec plain = hw;
+  plain.conv_algorithms.reset();
+  EXPECT_NEAR(compute_s(w, plain, DType::fp32), 231211008.0 / 10e12, 1e-18);
+}
+
+TEST(ConvAlgorithms, Fp16ConvWithThreeChannelsFallsBackToCudaCores) {
+  const HardwareSpec hw = gpu();
+  // ResNet's first layer, 3 -> 64, 7 x 7, stride 2, 112 x 112 outputs:
+  // 2 x 12544 x 64 x 3 x 49 = 236,027,904 FLOPs. C = 3 is not a multiple of 8, so no
+  // tensor cores: at 20 TFLOP/s, 11.8013952 us (at the 100 TFLOP/s tensor-core peak it
+  // would be 2.36 us).
+  const LayerWork first = conv(3, 64, 7, 2, 112 * 112);
+  ASSERT_DOUBLE_EQ(first.flops, 236027904.0);
+  EXPECT_EQ(kernel_choice(first, hw, DType::fp16).algorithm, "cuda_cores");
+  EXPECT_NEAR(compute_s(first, hw, DType::fp16), 236027904.0 / 20e12, 1e-18);
+  // fp32 has no such rule: the fp32 peak, 23.6 us.
+  EXPECT_NEAR(compute_s(first, hw, DType::fp32), 236027904.0 / 10e12, 1e-18);
+  // With C = 8 the tensor cores run it: 2 x 12544 x 64 x 8 x 49 FLOPs at 100 TFLOP/s.
+  const LayerWork eight = conv(8, 64, 7, 2, 112 * 112);
+  EXPECT_EQ(kernel_choice(eight, hw, DType::fp16).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(eight, hw, DType::fp16), 629407744.0 / 100e12, 1e-18);
+  // K not a multiple of 8 falls back too; a 3 x 3 with C = 3 is not offered Winograd.
+  EXPECT_EQ(kernel_choice(conv(64, 60, 7, 2, 12544), hw, DType::fp16).algorithm, "cuda_cores");
+  EXPECT_EQ(kernel_choice(conv(3, 64, 3, 1, 12544), hw, DType::fp16).algorithm, "cuda_cores");
+}
+
+TEST(ConvAlgorithms, CalibratedTakesTheFastestFittedAlgorithm) {
+  // Winograd fitted at 0.3 of the peak, implicit GEMM at 0.9: for the 3 x 3 layer above,
+  // Winograd takes 4/9 / 0.3 = 1.48 and implicit GEMM 1 / 0.9 = 1.11 units, so the
+  // autotuner's choice is implicit GEMM: 231,211,008 / (10 TFLOP/s x 0.9) = 25.69 us.
+  const HardwareSpec hw = gpu(R"(
+[calibration]
+data = "test"
+date = "2026-11-26"
+method = "hand"
+[[calibration.class]]
+op_class = "conv_kxk"
+dtype = "fp32"
+library = "winograd"
+compute = 0.3
+memory = 1.0
+[[calibration.class]]
+op_class = "conv_kxk"
+dtype = "fp32"
+library = "implicit_gemm"
+compute = 0.9
+memory = 1.0
+)");
+  const LayerWork w = conv(64, 64, 3, 1, 56 * 56);
+  EXPECT_EQ(kernel_choice(w, hw, DType::fp32).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(w, hw, DType::fp32), 231211008.0 / 9e12, 1e-15);
+  // The uncalibrated fp16 class (no fp16 class fitted) stays at the pure roofline.
+  EXPECT_EQ(kernel_choice(w, hw, DType::fp16).cal, nullptr);
+}
+
+TEST(ConvAlgorithms, ModelLayersAndMeasuredRowsCarryTheGeometry) {
+  // resnet50's conv1 (3 -> 64, 7 x 7, stride 2) and layer1's first 3 x 3 (64 -> 64, stride 1).
+  const Model m = load_model("resnet50");
+  const std::vector<LayerWork> work = layer_work(m, analyze_costs(m, RunSettings{}));
+  const HardwareSpec hw = gpu();
+  const ConvShape& first = work.front().conv;
+  EXPECT_EQ(first.in_channels, 3);
+  EXPECT_EQ(first.out_channels, 64);
+  EXPECT_EQ(first.kernel_side, 7);
+  EXPECT_EQ(first.kernel_side_max, 7);
+  EXPECT_EQ(first.stride, 2);
+  EXPECT_EQ(first.spatial_dims, 2);
+  EXPECT_EQ(kernel_choice(work.front(), hw, DType::fp16).algorithm, "cuda_cores");
+  size_t winograd = 0;
+  for (const LayerWork& w : work) winograd += kernel_choice(w, hw, DType::fp32).algorithm == "winograd";
+  // ResNet-50's 3 x 3 convolutions: 16, of which the 3 that open a stage at stride 2
+  // (torchvision's v1.5 puts the stride on the 3 x 3) are not eligible: 13.
+  EXPECT_EQ(winograd, 13u);
+  // A measured 3 x 3 row with its channels, and a 20 x 5 one (DeepSpeech's first layer).
+  const std::vector<MeasuredLayer> rows = parse_measured_layers(
+      "model,layer,op_class,dtype,flops,input_bytes,output_bytes,weight_bytes,seconds,groups,stride,kernel_side,"
+      "kernel_side_max,in_channels,out_channels\n"
+      "m,a,conv_kxk,fp32,231211008,1,1,1,1e-5,1,1,3,3,64,64\n"
+      "m,b,conv_kxk,fp16,689638400,1,1,1,1e-4,1,2,5,20,1,32\n",
+      "rows.csv");
+  EXPECT_EQ(rows[0].work.conv.spatial_dims, 2);
+  EXPECT_EQ(kernel_choice(rows[0].work, hw, DType::fp32).algorithm, "winograd");
+  EXPECT_EQ(kernel_choice(rows[1].work, hw, DType::fp16).algorithm, "cuda_cores");
+  EXPECT_THROW(parse_measured_layers("model,layer,op_class,dtype,flops,bytes,seconds,groups,stride,kernel_side,kernel_side_max\n"
+                                     "m,a,conv_kxk,fp32,1,1,1,1,1,5,3\n",
+                                     "rows.csv"),
+               InputError);
+}
+
+}  // namespace
+}  // namespace ridge
