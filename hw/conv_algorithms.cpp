@@ -1,6 +1,8 @@
 // The convolution-algorithm rule of a descriptor's [conv_algorithms] table (see conv_algorithms.hpp).
 #include "hw/conv_algorithms.hpp"
 
+#include <algorithm>
+
 #include "sim/base/toml_fields.hpp"
 #include "sim/base/units.hpp"
 
@@ -19,7 +21,10 @@ std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType
       (off_tensor_cores(c.in_channels) || off_tensor_cores(c.out_channels)))
     return {{"cuda_cores", 1.0, rule.cuda_core_fp16_flops}};
   std::vector<ConvAlgorithm> out{{"implicit_gemm", 1.0, peak_flops}};
-  if (rule.winograd && c.spatial_dims == 2 && c.kernel_side == 3 && c.kernel_side_max == 3 && c.stride == 1 &&
+  const bool winograd_dtype = rule.winograd_dtypes.empty() ||
+                              std::find(rule.winograd_dtypes.begin(), rule.winograd_dtypes.end(), dtype) !=
+                                  rule.winograd_dtypes.end();
+  if (rule.winograd && winograd_dtype && c.spatial_dims == 2 && c.kernel_side == 3 && c.kernel_side_max == 3 && c.stride == 1 &&
       c.groups == 1)
     out.push_back({"winograd", kWinogradF2x2_3x3, peak_flops});
   return out;
@@ -27,12 +32,20 @@ std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType
 
 ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::string& file) {
   TomlFields f(table, file, "conv_algorithms");
-  for (const char* k : {"library", "source", "winograd", "tensor_core_channels", "cuda_core_fp16"}) f.accept(k);
+  for (const char* k : {"library", "source", "winograd", "winograd_dtypes", "tensor_core_channels", "cuda_core_fp16"}) f.accept(k);
   f.reject_unknown_keys();
   ConvAlgorithmRule r;
   r.library = f.string("library");
   r.source = f.string("source");
   r.winograd = f.boolean("winograd", false);
+  if (f.has("winograd_dtypes")) {
+    if (!r.winograd) f.fail("winograd_dtypes", "is read only with winograd = true", "add winograd = true");
+    for (const std::string& name : f.string_list("winograd_dtypes")) {
+      const std::optional<DType> d = parse_dtype(name);
+      if (!d) f.fail("winograd_dtypes", "names an unknown dtype '" + name + "'", "e.g. winograd_dtypes = [\"fp32\"]");
+      r.winograd_dtypes.push_back(*d);
+    }
+  }
   r.tensor_core_channels = f.positive("tensor_core_channels", 0, true);
   if (r.tensor_core_channels > 0) {
     if (!f.has("cuda_core_fp16"))

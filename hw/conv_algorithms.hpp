@@ -10,7 +10,8 @@
 //                   direct count takes 2 x 2 x 9 = 36, so 4/9 of the direct count
 //                   (1 / 2.25; the input, filter and output transforms are additions
 //                   and are not counted); eligible for a 2-D, 3 x 3, unstrided,
-//                   undilated, ungrouped convolution;
+//                   undilated, ungrouped convolution, in the dtypes `winograd_dtypes`
+//                   names (every dtype when it names none);
 //   cuda_cores      an fp16 convolution whose input or output channels are not a
 //                   multiple of `tensor_core_channels` cannot use the tensor cores
 //                   (cuDNN 7.6 Developer Guide, "Tensor Core Operations": C and K
@@ -35,6 +36,7 @@ struct ConvAlgorithmRule {
   std::string library;                 // what the rule describes ("cuDNN 7.6")
   std::string source;                  // where it comes from
   bool winograd = false;               // Winograd F(2x2, 3x3) is eligible where the shape allows it
+  std::vector<DType> winograd_dtypes;  // ... in these dtypes only (empty: every dtype)
   int64_t tensor_core_channels = 0;    // fp16 tensor cores need C and K multiples of this (0: no rule)
   double cuda_core_fp16_flops = 0;     // FLOP/s of fp16 on the CUDA cores
 };

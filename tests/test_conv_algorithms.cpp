@@ -89,6 +89,21 @@ TEST(ConvAlgorithms, Winograd3x3CountWorkedByHand) {
   EXPECT_NEAR(compute_s(w, plain, DType::fp32), 231211008.0 / 10e12, 1e-18);
 }
 
+TEST(ConvAlgorithms, WinogradOnlyInTheDtypesTheRuleNames) {
+  // winograd_dtypes = ["fp32"]: the same 3 x 3, 64 -> 64 convolution on 56 x 56 takes
+  // Winograd in fp32 (231,211,008 x 4 / 9 FLOPs at 10 TFLOP/s) and the direct count in
+  // fp16 (231,211,008 FLOPs at the 100 TFLOP/s tensor-core peak: 2.31211008 us).
+  const std::string text = std::string(kGpu) + "winograd_dtypes = [\"fp32\"]\n";
+  const HardwareSpec hw = HardwareDescriptor::from_text(text, "gpu.toml", "gpu").spec();
+  const LayerWork w = conv(64, 64, 3, 1, 56 * 56);
+  EXPECT_EQ(kernel_choice(w, hw, DType::fp32).algorithm, "winograd");
+  EXPECT_NEAR(compute_s(w, hw, DType::fp32), 102760448.0 / 10e12, 1e-18);
+  EXPECT_EQ(kernel_choice(w, hw, DType::fp16).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(w, hw, DType::fp16), 231211008.0 / 100e12, 1e-18);
+  // Without the key, fp16 may take Winograd too: 102,760,448 / 100e12.
+  EXPECT_EQ(kernel_choice(w, gpu(), DType::fp16).algorithm, "winograd");
+}
+
 TEST(ConvAlgorithms, Fp16ConvWithThreeChannelsFallsBackToCudaCores) {
   const HardwareSpec hw = gpu();
   // ResNet's first layer, 3 -> 64, 7 x 7, stride 2, 112 x 112 outputs:
