@@ -66,6 +66,46 @@ TEST(ExpertParallelServing, Mixtral8x7bAtEp8OnDgxA100ByHand) {
   EXPECT_EQ(g["tpot_s"], j["tpot_s"]);
 }
 
+TEST(ExpertParallelServing, ImbalanceTimesTheBusiestRankByHand) {
+  // --expert-imbalance 1.5: the rank timed receives 1.5 x the mean's token-expert pairs, so
+  // a decode step's dispatch holds 1.5 x 65,536 = 98,304 B: 7 us + 98,304 x 7/8 / 234e9 s.
+  nlohmann::json j = run_json("generate mixtral-8x7b --system dgx-a100 --parallel dp=8,ep=8 --batch 4 --prompt 128 --gen 3 "
+                              "--expert-imbalance 1.5");
+  const nlohmann::json& p = j["parallel"];
+  EXPECT_EQ(p["expert_imbalance"].get<double>(), 1.5);
+  EXPECT_EQ(p["decode_all_to_all_bytes"].get<double>(), 98304.0);
+  EXPECT_NEAR(p["decode_step_communication_s"].get<double>(), 64 * a2a_8(98304), 1e-12);
+  EXPECT_NEAR(p["prefill_communication_s"].get<double>(), 64 * a2a_8(1.5 * 8388608), 1e-12);
+  // Its expert GEMMs are 1.5 x the uniform rank's, so every token takes longer.
+  nlohmann::json uniform = run_json("generate mixtral-8x7b --system dgx-a100 --parallel dp=8,ep=8 --batch 4 --prompt 128 --gen 3");
+  EXPECT_GT(j["tpot_s"].get<double>(), uniform["tpot_s"].get<double>() + 64 * (a2a_8(98304) - a2a_8(65536)));
+  EXPECT_EQ(uniform["parallel"]["expert_imbalance"].get<double>(), 1.0);
+  // The bound and the plans without experts go through the plan checks analyze and plan use.
+  for (auto [args, message] :
+       {std::pair<const char*, const char*>{"mixtral-8x7b --parallel dp=8,ep=8 --expert-imbalance 4.5",
+                                            "--expert-imbalance 4.50 is more than routing allows at ep=8"},
+        {"mixtral-8x7b --parallel dp=8,ep=8 --expert-imbalance 0.5", "--expert-imbalance must be at least 1"},
+        {"llama-2-70b --parallel tp=8 --expert-imbalance 1.5", "--expert-imbalance needs ep > 1"}}) {
+    auto r = ridge_test::run_ridge(std::string("generate ") + args + " --prompt 8 --gen 2");
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+  }
+}
+
+TEST(ExpertParallelServing, TpWithEpIsRefusedNamingThePlansThatServe) {
+  // tp 2 x ep 4 is 8 devices; the hint names the two serving plans of 8 devices, and both run.
+  auto r = ridge_test::run_ridge("generate mixtral-8x7b --system dgx-a100 --parallel tp=2,dp=4,ep=4 --prompt 8 --gen 2");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("generate serves tp=T[,pp=P] (each rank a tp share of every expert) or dp=E,ep=E[,pp=P]"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("hint: on the same 8 devices a stage: --parallel tp=8 or --parallel dp=8,ep=8 "), std::string::npos)
+      << r.err;
+  for (const char* plan : {"tp=8", "dp=8,ep=8"})
+    EXPECT_EQ(ridge_test::run_ridge(std::string("generate mixtral-8x7b --system dgx-a100 --parallel ") + plan + " --prompt 8 --gen 2").status, 0)
+        << plan;
+}
+
 TEST(ExpertParallelServing, TheFitCheckHoldsOneRanksExperts) {
   // 46.7e9 parameters x 2 B = 93.4 GB do not fit one A100's 80 GB; at ep 8 a device
   // holds 7,242,780,672 x 2 B = 14.5 GB and fits.

@@ -675,6 +675,10 @@ const Case kCases[] = {
     {"sim/workload/ops/reduction.cpp", TOKENS LAYER("c", "cumsum") "axis = 2\n", ANALYZE, "'axis' must be in [-2, 2) for the input 4x8", true},
     {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "rnn") "hidden_size = 2\nnonlinearity = \"gelu\"\n", ANALYZE,
      "'nonlinearity' must be 'tanh' or 'relu' (got 'gelu')", true},
+    {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "lstm") "hidden_size = 8\ninput_mode = \"fused\"\n", ANALYZE,
+     "'input_mode' must be \"linear\" or \"skip\" (got \"fused\")", true},
+    {"sim/workload/ops/recurrent.cpp", TOKENS LAYER("l", "gru") "hidden_size = 4\ninput_mode = \"skip\"\n", ANALYZE,
+     "\"skip\" adds the input to the gates as it is: it needs input features = hidden_size (got 8 and 4)", true},
     {"sim/workload/ops/rotary.cpp", TOKENS LAYER("r", "rotary") "head_dim = 3\n", ANALYZE, "'head_dim' must be even: rotary rotates pairs of features (got 3)", true},
     {"sim/workload/ops/rotary.cpp", TOKENS LAYER("r", "rotary") "head_dim = 4\nbase = -1.0\n", ANALYZE, "'base' must be positive", true},
     // finding a model, a descriptor and a hardware model by name or path
@@ -735,6 +739,8 @@ const Case kCases[] = {
     // the engine's checks of a run against its model and hardware
 #define NO_LINK HW_HEAD HW_COMPUTE HW_MEM
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp8,1,1,1\n", CALIBRATE, "v100 has no fp8 peak to calibrate against", true, "in.csv"},
+    {"sim/engine/calibration_check.cpp", CSV_HEADER "a,l,linear,fp8,1,1,1\n", CALIBRATE " --check",
+     "v100 has no fp8 peak to predict this row with", true, "in.csv"},
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp32,1,1,1\n", CALIBRATE,
      "op class 'linear' (fp32) has 1 measured row(s); fitting its 3 efficiency parameters needs at least 3", true, "in.csv"},
     {"sim/engine/calibration_fit.cpp", CSV_HEADER "a,l,linear,fp32,1,1,1\na,m,linear,fp32,2,2,2\na,n,linear,fp32,3,1,3\n", CALIBRATE " --cv-by fold",
@@ -773,6 +779,8 @@ const Case kCases[] = {
      "--train-tokens needs a language model", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate --hw v100", "calibrate: which measurements? (MEASURED.csv)", false},
     {"sim/cli/cmd_calibrate.cpp", "", "RIDGE calibrate in.csv", "calibrate: which hardware? (--hw)", false},
+    {"sim/cli/cmd_calibrate.cpp", CSV_HEADER "a,l,linear,fp32,1,1,1\n", CALIBRATE " --check --output o.toml",
+     "calibrate --check fits nothing, so it takes no --output, --fit-peaks or --shared", false, "in.csv"},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate", "generate: which model?", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2", "generate: which hardware? (--hw)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate gpt2 --hw v100 --prompt 0", "--prompt must be a positive number of tokens (got 0)", false},
@@ -783,6 +791,7 @@ const Case kCases[] = {
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --parallel tp=8,cp=2", "--parallel tp=8,cp=2: generate does not split the sequence, so cp must be 1", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate mixtral-8x7b --prompt 8 --gen 2 --parallel dp=4,ep=8", "--parallel dp=4,ep=8: with ep=8 generate needs dp=8 (got dp=4)", false},
     {"sim/cli/cmd_generate.cpp", "", "RIDGE generate mixtral-8x7b --prompt 8 --gen 2 --parallel tp=2,dp=4,ep=4", "--parallel tp=2,dp=4,ep=4: tp with ep is not modelled for serving", false},
+    {"sim/cli/cmd_generate.cpp", "", "RIDGE generate mixtral-8x7b --hw h100 --prompt 8 --gen 2 --expert-imbalance 1.5", "--expert-imbalance needs --parallel with ep > 1", false},
     {"sim/cli/parallel_options.cpp", "", "RIDGE generate llama-2-70b --prompt 8 --gen 2 --system dgx-h100 --parallel tp=4 --gpus 8", "--gpus 8 is not tp x pp x dp x cp = 4", false},
     {"sim/cli/fit_check.cpp", "", "RIDGE generate mixtral-8x7b --hw a100 --prompt 128 --gen 128",
      "does not fit in device memory: mixtral-8x7b at batch 1 needs", false},
@@ -1114,7 +1123,7 @@ TEST_F(InputErrorTable, PlotOptions) {
   for (const char* reader : {PS, "plots/roofline_plot.cpp", "plots/layers_plot.cpp"}) run_rows(reader);
 }
 TEST_F(InputErrorTable, EngineChecks) {
-  for (const char* reader : {"sim/views/field_table.cpp", "sim/views/output_format.cpp", "sim/engine/calibration_fit.cpp",
+  for (const char* reader : {"sim/views/field_table.cpp", "sim/views/output_format.cpp", "sim/engine/calibration_fit.cpp", "sim/engine/calibration_check.cpp",
                              "sim/engine/layer_query.cpp", "sim/engine/result.cpp"})
     run_rows(reader);
 }

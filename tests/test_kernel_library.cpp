@@ -9,10 +9,12 @@
 
 #include "hw/attainable_rates.hpp"
 #include "hw/descriptor_reader.hpp"
+#include "hw/hardware_catalog.hpp"
 #include "hw/kernel_library.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/calibration_fit.hpp"
 #include "sim/engine/measured_layers.hpp"
+#include "sim/views/hardware_view.hpp"
 #include "tests/test_chips.hpp"
 
 namespace ridge {
@@ -85,11 +87,10 @@ TEST(KernelLibrary, WithMoreThreadsOnlyTheSmallInputRuleRemains) {
   EXPECT_EQ(library_of(conv(OpClass::conv_1x1, 1, 8112, 1, 1, 1), rule), "blas");
 }
 
-// kChip (100 GFLOP/s) calibrated with conv_1x1 at 0.8 of its peak in oneDNN and 0.05 in
-// BLAS: a 1 GFLOP 1 x 1 convolution takes 1e9 / (100e9 x 0.05) = 200 ms at batch 1 (BLAS),
-// 1e9 / 80e9 = 12.5 ms at batch 16 (oneDNN).
-TEST(KernelLibrary, ACalibrationTimesEachLayerByItsLibrarysClass) {
-  const std::string text = std::string(test::kCalibrationChip) + kPyTorch113 + R"(
+// kChip (100 GFLOP/s) with PyTorch's rule, calibrated with conv_1x1 at 0.8 of its peak in
+// oneDNN and 0.05 in BLAS.
+std::string two_library_chip() {
+  return std::string(test::kCalibrationChip) + kPyTorch113 + R"(
 [calibration]
 data = "hand-made"
 date = "2026-11-26"
@@ -104,6 +105,12 @@ dtype = "fp32"
 library = "blas"
 compute = 0.05
 )";
+}
+
+// A 1 GFLOP 1 x 1 convolution takes 1e9 / (100e9 x 0.05) = 200 ms at batch 1 (BLAS),
+// 1e9 / 80e9 = 12.5 ms at batch 16 (oneDNN).
+TEST(KernelLibrary, ACalibrationTimesEachLayerByItsLibrarysClass) {
+  const std::string text = two_library_chip();
   const HardwareSpec hw = HardwareDescriptor::from_text(text, "chip.toml", "chip").spec();
   LayerWork w = conv(OpClass::conv_1x1, 1, 1000, 1, 1, 1);
   w.flops = 1e9;
@@ -114,6 +121,20 @@ compute = 0.05
   const std::string written = calibration_toml(*hw.calibration);
   EXPECT_NE(written.find("library = \"blas\""), std::string::npos);
   EXPECT_NE(written.find("library = \"onednn\""), std::string::npos);
+}
+
+// The report header counts the calibration's classes and says what one is: 2 here (conv_1x1
+// in oneDNN and in BLAS, one op class), and 6 in v100-calibrated (conv_kxk, conv_1x1 and
+// linear, each fp32 and fp16: its six [[calibration.class]] entries). It said "2 op classes".
+TEST(KernelLibrary, ReportHeaderSaysWhatACalibratedClassIs) {
+  const HardwareContext chip{HardwareDescriptor::from_text(two_library_chip(), "chip.toml", "chip").spec(), "roofline", 100e9, {}};
+  EXPECT_NE(hardware_line(chip, DType::fp32).find("calibrated (2 fitted classes, one per op class, dtype and library, hand-made"),
+            std::string::npos)
+      << hardware_line(chip, DType::fp32);
+  const HardwareContext v100{load_hardware("v100-calibrated"), "roofline", 15.7e12, {}};
+  EXPECT_NE(hardware_line(v100, DType::fp32).find("calibrated (6 fitted classes, one per op class and dtype, "),
+            std::string::npos)
+      << hardware_line(v100, DType::fp32);
 }
 
 // Measured 1 x 1 convolutions, compute-bound, at 0.8 of the peak at batch 16 and 0.04 at

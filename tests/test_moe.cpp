@@ -6,6 +6,7 @@
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/model_query.hpp"
+#include "sim/workload/busiest_expert_rank.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/workload/ops/ops.hpp"
@@ -148,6 +149,35 @@ TEST(ZooMoe, MixtralDecodeReadsTwoExpertsPrefillAllEight) {
   p.phase = Phase::prefill;
   p.dtype = DType::fp16;
   EXPECT_EQ(analyze_costs(pre, p).layers[pre.find("layers.0.experts")].weight_bytes, 2'818'572'288);
+}
+
+TEST(ZooMoe, TheBusiestExpertRankComputesImbalanceTimesTheMeanRanksPairs) {
+  // One of 8 expert-parallel ranks of Mixtral (one expert a layer), a decode step at batch
+  // 1, fp16. Uniform: the rank's expert receives 8 ranks x 1 token x 2 / 8 = 2 token-expert
+  // pairs, 2 x 176,160,768 = 352,321,536 MACs, and is read unless all 8 tokens miss it:
+  // (1 - (6/8)^8) x 352,321,536 B = 21 x (16,777,216 - 1,679,616) = 317,049,600 B. The
+  // busiest rank at imbalance 1.5 receives 1.5 x 2 = 3 pairs, 528,482,304 MACs, each token
+  // choosing its expert with probability 1.5 x 2/8: (1 - (5/8)^8) x 352,321,536 =
+  // 21 x (16,777,216 - 390,625) = 344,118,411 B.
+  Model rank = load_model("mixtral-8x7b", {{"ep", "8", {}}}, {}, 1);
+  RunSettings s;
+  s.phase = Phase::decode;
+  s.context = 127;
+  s.dtype = DType::fp16;
+  const size_t experts = rank.find("layers.0.experts");
+  const CostAnalysis uniform = analyze_costs(rank, s);
+  EXPECT_EQ(uniform.layers[experts].macs, 352'321'536);
+  EXPECT_EQ(uniform.layers[experts].weight_bytes, 317'049'600);
+  const CostAnalysis busiest = busiest_expert_rank(uniform, rank, s, 1.5);
+  EXPECT_EQ(busiest.layers[experts].macs, 528'482'304);
+  EXPECT_EQ(busiest.layers[experts].weight_bytes, 344'118'411);
+  // Layers without experts are the uniform rank's; the totals gain the 32 layers' differences.
+  const size_t attention = rank.find("layers.0.attn");
+  EXPECT_EQ(busiest.layers[attention].flops, uniform.layers[attention].flops);
+  EXPECT_EQ(busiest.totals.macs - uniform.totals.macs, 32LL * 176'160'768);
+  EXPECT_EQ(busiest.totals.weight_bytes - uniform.totals.weight_bytes, 32LL * (344'118'411 - 317'049'600));
+  // Uniform routing (1) changes nothing.
+  EXPECT_EQ(busiest_expert_rank(uniform, rank, s, 1.0).totals.weight_bytes, uniform.totals.weight_bytes);
 }
 
 TEST(ZooMoe, MixtralExpertsTurnComputeBoundAtAFourTimesLargerBatch) {

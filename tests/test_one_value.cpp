@@ -14,12 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/csv_rows.hpp"
 #include "tests/plot_test_util.hpp"
 #include "tests/run_ridge.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using ridge_test::csv_rows;
 using ridge_test::run_ridge;
 
 const char* const kRun = "alexnet --hw v100 --batch 8";
@@ -36,27 +38,6 @@ const nlohmann::json& layer_named(const nlohmann::json& layers, const std::strin
   static const nlohmann::json none;
   ADD_FAILURE() << "no layer " << name;
   return none;
-}
-
-// The CSV's rows as maps from header key to text (no quoted fields in these rows).
-std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
-  std::vector<std::map<std::string, std::string>> rows;
-  std::vector<std::string> header;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
-    rows.push_back(row);
-  }
-  return rows;
 }
 
 TEST(OneValue, AnalyzeQueryAndSweepAgreeOnEveryKey) {

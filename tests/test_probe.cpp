@@ -25,6 +25,44 @@ TEST(Probe, DescriptorCarriesTheMeasuredFiguresAndReadsBack) {
   EXPECT_NE(text.find("# 1 thread x Eigen GEMM 128^3"), std::string::npos);  // the derivation is recorded
 }
 
+// What no timing measures, the probe writes from PyTorch 1.13.1's source
+// (aten/src/ATen/native/Convolution.cpp, ConvParams::use_mkldnn): convolutions in oneDNN,
+// im2col + BLAS when batch * C * H * W <= 20480 at batch 1, one group and a kernel side
+// <= 3, or, with one thread only (at::get_num_threads() > 1 skips it), a 1 x 1 unstrided
+// convolution at batch < 16; nn.Linear is aten::addmm (BLAS).
+TEST(Probe, DescriptorCarriesPyTorchsKernelLibraryRuleForItsThreads) {
+  ProbeResult r;
+  r.peaks = {{"fp32", 100e9, "GEMM"}};
+  r.levels = {{"DRAM", 25e9, 7e9, "triad"}};
+  for (unsigned threads : {1u, 4u}) {
+    r.threads = threads;
+    HardwareSpec hw = HardwareDescriptor::from_text(probe_descriptor(r, "2026-11-26"), "host.toml", "host").spec();
+    ASSERT_TRUE(hw.library.has_value());
+    EXPECT_EQ(hw.library->convolution, "onednn");
+    EXPECT_EQ(hw.library->fallback, "blas");
+    EXPECT_EQ(hw.library->linear, "blas");
+    EXPECT_EQ(hw.library->fallback_small_input_elements, 20480);
+    EXPECT_EQ(hw.library->fallback_small_kernel_side, 3);
+    EXPECT_EQ(hw.library->fallback_pointwise_below_batch, threads == 1 ? 16 : 0) << threads;
+    EXPECT_EQ(hw.library->framework, threads == 1 ? "PyTorch 1.13.1, CPU, fp32, 1 thread" : "PyTorch 1.13.1, CPU, fp32, 4 threads");
+  }
+}
+
+// The shipped probed descriptor's [library] table, with its comment, is what
+// `ridge probe --threads 1` writes: the descriptor is reproducible from the probe.
+TEST(Probe, ShippedProbedDescriptorsLibraryTableIsTheProbes) {
+  ProbeResult r;
+  r.threads = 1;
+  r.peaks = {{"fp32", 100e9, "GEMM"}};
+  r.levels = {{"DRAM", 25e9, 7e9, "triad"}};
+  const std::string probed = probe_descriptor(r, "2026-11-26");
+  const std::string shipped = ridge_test::slurp("configs/calibration/dev-host2-1core-probed.toml");
+  const std::string start = "\n# Which library PyTorch runs";
+  ASSERT_NE(probed.find(start), std::string::npos);
+  ASSERT_NE(shipped.find(start), std::string::npos);
+  EXPECT_EQ(shipped.substr(shipped.find(start)), probed.substr(probed.find(start)));
+}
+
 TEST(Probe, NegativeThreadsIsAnError) {
   auto r = ridge_test::run_ridge("probe --threads -1");
   EXPECT_EQ(r.status, 2);

@@ -1,6 +1,7 @@
 // `ridge calibrate MEASURED.csv --hw HW [--output HW-calibrated.toml]`: fits per-class
 // efficiencies to measured layer times, prints the error before / after (held out by
-// cross-validation) and writes the descriptor with its [calibration] section.
+// cross-validation) and writes the descriptor with its [calibration] section; with --check
+// it fits nothing and reports how the descriptor as it is predicts the measurements.
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress_line.hpp"
 #include "sim/cli/run_options.hpp"
+#include "sim/engine/calibration_check.hpp"
 #include "sim/engine/calibration_fit.hpp"
 #include "sim/engine/measured_layers.hpp"
 #include "sim/engine/measurement_conditions.hpp"
@@ -53,13 +55,14 @@ const CommandHelp kHelp = {
     "pure roofline, of the fit and held out (each --cv-by value left out in turn), and with --output writes the\n"
     "descriptor with a [calibration] section. CSV columns: docs/guide/calibrate.md.",
     {"ridge calibrate configs/calibration/data/deepbench-v100.csv --hw v100 --cv-by fold --output v100-cal.toml",
+     "ridge calibrate configs/calibration/data/deepbench-v100-backward.csv --hw v100-calibrated --check",
      "ridge calibrate layers.csv --hw host.toml --output host-calibrated.toml --predictions pred.csv"}};
 
 }  // namespace
 
 int run_calibrate(const Args& args) {
   std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
-  bool quiet = false, fit_peaks = false, shared = false;
+  bool quiet = false, fit_peaks = false, shared = false, check = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (columns: docs/guide/calibrate.md)")(
       "hw", po::value(&hw_name), "the descriptor to calibrate: shipped name or file")(
@@ -74,7 +77,10 @@ int run_calibrate(const Args& args) {
       "raise a peak or bandwidth the measured layers beat to the best rate a layer attained (held out per fold)")(
       "shared", po::bool_switch(&shared),
       "fit every class at once: one fixed time per kernel, a bandwidth fraction and a half size per dtype shared "
-      "across classes, a compute fraction per class and dtype (docs/guide/calibrate.md)");
+      "across classes, a compute fraction per class and dtype (docs/guide/calibrate.md)")(
+      "check", po::bool_switch(&check),
+      "fit nothing: predict every row with the descriptor as it is (its [calibration] applied) and by the datasheet "
+      "roofline, and report the errors (data the calibration never saw)");
   add_quiet_option(visible, quiet);
   po::positional_options_description pos;
   pos.add("measured", 1);
@@ -87,6 +93,15 @@ int run_calibrate(const Args& args) {
   HardwareSpec hw = desc.spec();
   const HardwareModel& model = select_hardware_model(hw, hw_model);
   std::vector<MeasuredLayer> rows = read_measured_layers(csv, time_column);
+  if (check) {
+    if (!output.empty() || fit_peaks || shared)
+      throw InputError({}, "calibrate --check fits nothing, so it takes no --output, --fit-peaks or --shared",
+                       "drop them to check the descriptor, or drop --check to fit one");
+    const std::vector<CheckedRow> checked = check_descriptor(rows, hw, model);
+    if (!predictions.empty()) write_file_atomically(predictions, calibration_check_csv(rows, checked, time_column));
+    std::cout << calibration_check_report(hw, rows, checked, data.empty() ? std::filesystem::path(csv).filename().string() : data);
+    return 0;
+  }
   CalibrationOptions options;
   options.cv_column = cv_by;
   options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;

@@ -45,10 +45,11 @@ const CommandHelp kHelp = {
 // (each ep rank runs the attention of its own batch and holds experts / ep); cp is a
 // training split; tp with ep is not modelled (Megatron-LM needs sequence parallelism for
 // it, which a decode step of a few tokens cannot split).
-ParallelPlan serving_plan(const std::string& text, boost::optional<int64_t> gpus, const TransformerParams& shape,
-                          const SystemSpec& system, const std::string& model) {
+ParallelPlan serving_plan(const std::string& text, boost::optional<int64_t> gpus, double expert_imbalance,
+                          const TransformerParams& shape, const SystemSpec& system, const std::string& model) {
   ParallelPlan p;
   parse_parallel_degrees(text, p);
+  p.expert_imbalance = expert_imbalance;  // checked by check_plan, as analyze's and plan's
   if (p.cp != 1)
     throw InputError({}, "--parallel " + text + ": generate does not split the sequence, so cp must be 1",
                      "context parallelism is a training plan's (ridge analyze --parallel ...,cp=C)");
@@ -59,8 +60,14 @@ ParallelPlan serving_plan(const std::string& text, boost::optional<int64_t> gpus
     throw InputError({}, "--parallel " + text + ": with ep=" + std::to_string(p.ep) + " generate needs dp=" + std::to_string(p.ep) +
                              " (got dp=" + std::to_string(p.dp) + ")",
                      "each expert-parallel rank serves its own --batch (data-parallel attention), e.g. --parallel dp=8,ep=8");
-  if (p.ep > 1 && p.tp > 1)
-    throw InputError({}, "--parallel " + text + ": tp with ep is not modelled for serving", "use tp=1 with ep, e.g. --parallel dp=8,ep=8");
+  if (p.ep > 1 && p.tp > 1) {
+    const std::string n = std::to_string(p.tp * p.ep), pp = p.pp > 1 ? ",pp=" + std::to_string(p.pp) : "";
+    throw InputError({}, "--parallel " + text + ": tp with ep is not modelled for serving; generate serves tp=T[,pp=P] "
+                         "(each rank a tp share of every expert) or dp=E,ep=E[,pp=P] (each rank experts / E, tp 1)",
+                     "on the same " + n + " devices a stage: --parallel tp=" + n + pp + " or --parallel dp=" + n + ",ep=" + n + pp +
+                         " where they divide the heads and experts; training plans combine tp and ep (ridge analyze " + model + " "
+                         "--parallel " + text + " --sequence-parallel)");
+  }
   check_device_count(gpus, p);
   check_plan(p, shape, system, model);
   return p;
@@ -96,13 +103,14 @@ void write_generation(const Model& model, const RunSettings& settings, const Har
 // training fit), plus the plan's all-reduces, sends and all-to-alls; the fit check holds
 // one stage's layers (layers / pp).
 int run_parallel_generate(const std::string& model_arg, const std::string& parallel, boost::optional<int64_t> gpus,
-                          const std::string& system_name, const HardwareOptionValues& hwo, const RunSettings& settings,
-                          const GenerationRequest& req, const OutputOptionValues& out) {
+                          double expert_imbalance, const std::string& system_name, const HardwareOptionValues& hwo,
+                          const RunSettings& settings, GenerationRequest req, const OutputOptionValues& out) {
   OutputFormat format = to_output_format(out, kFormats);
   SystemSpec system = plan_system(system_name, hwo);
   std::vector<ParamOverride> overrides = model_overrides(hwo);
   TransformerParams shape = transformer_params(model_arg, overrides);
-  ParallelPlan plan = serving_plan(parallel, gpus, shape, system, model_arg);
+  ParallelPlan plan = serving_plan(parallel, gpus, expert_imbalance, shape, system, model_arg);
+  req.expert_load = plan.expert_imbalance;  // the device timed is the busiest expert rank
   std::vector<ParamOverride> rank = with_param(overrides, "tp", plan.tp);
   if (plan.ep > 1) rank = with_param(rank, "ep", plan.ep);
   Model prefill_model = load_model(model_arg, rank, {}, req.prompt);
@@ -142,11 +150,15 @@ int run_generate(const Args& args) {
   weight_only_options(runs, run);
   std::string parallel, system_name;
   boost::optional<int64_t> gpus;
+  double expert_imbalance = 1.0;
   po::options_description par("Parallel serving (a transformer with [params] layers, hidden, heads, tp)");
   par.add_options()("parallel", po::value(&parallel),
                     "tp=T,pp=P[,dp=E,ep=E]: tensor-, pipeline- and expert-parallel degrees (instead of --hw)")(
       "system", po::value(&system_name), "with --parallel: system descriptor (ridge list systems); default dgx-a100")(
-      "gpus", po::value(&gpus), "with --parallel: devices the run takes (must equal tp x pp x dp)");
+      "gpus", po::value(&gpus), "with --parallel: devices the run takes (must equal tp x pp x dp)")(
+      "expert-imbalance", po::value(&expert_imbalance)->default_value(expert_imbalance, "1"),
+      "with ep > 1: F, the busiest expert-parallel rank's routed tokens over the mean (1: uniform routing); the rank "
+      "timed is that one: F x its expert GEMMs and all-to-all bytes");
   po::options_description visible;
   visible.add(general).add(runs).add(par).add(hardware_option_group(hwo)).add(output_option_group(out, kFormats, false, false));
   po::positional_options_description pos;
@@ -156,6 +168,9 @@ int run_generate(const Args& args) {
   if (model_arg.empty()) throw InputError({}, "generate: which model?", "ridge generate llama-2-7b --hw a100 --prompt 512 --gen 128");
   if ((!system_name.empty() || gpus) && parallel.empty())
     throw InputError({}, std::string(gpus ? "--gpus" : "--system") + " needs --parallel", "e.g. --parallel tp=4");
+  if (!vm["expert-imbalance"].defaulted() && parallel.empty())
+    throw InputError({}, "--expert-imbalance needs --parallel with ep > 1",
+                     "e.g. --system dgx-h100 --parallel dp=8,ep=8 --expert-imbalance 1.5");
   if (!parallel.empty() && !hwo.hw.empty())
     throw InputError({}, "--hw does not go with --parallel", "the device comes from --system's descriptor");
   if (hwo.hw.empty() && parallel.empty()) throw InputError({}, "generate: which hardware? (--hw)", "ridge list hardware");
@@ -170,7 +185,7 @@ int run_generate(const Args& args) {
   run.seq = prompt;
   RunSettings settings = to_run_settings(run);
   if (!parallel.empty())
-    return run_parallel_generate(model_arg, parallel, gpus, system_name, hwo, settings, {prompt, gen}, out);
+    return run_parallel_generate(model_arg, parallel, gpus, expert_imbalance, system_name, hwo, settings, {prompt, gen}, out);
   SelectedHardware hw = *to_hardware(hwo);
   std::vector<ParamOverride> overrides = model_overrides(hwo);
   Model prefill_model = load_model(model_arg, overrides, to_onnx_options(run), prompt);

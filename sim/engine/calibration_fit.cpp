@@ -67,18 +67,14 @@ double robust_cost(const std::vector<Terms>& rows, const Eigen::VectorXd& p, con
 // Levenberg-Marquardt with iteratively reweighted (Huber) residuals, from one start.
 Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, const ClassParameters& cp) {
   clamp(p, cp);
-  const Eigen::Index n = p.size();
   double cost = robust_cost(rows, p, cp), lambda = 1e-2;
   for (int iter = 0; iter < 100; ++iter) {
-    Eigen::MatrixXd jtj = Eigen::MatrixXd::Zero(n, n);
-    Eigen::VectorXd jtr = Eigen::VectorXd::Zero(n);
+    NormalEquations equations(p.size());
     const Eigen::VectorXd x = p.array().exp();
     for (const Terms& t : rows) {
       const double compute = compute_time(t, x, cp);
       const auto [memory, k] = memory_time(t, x, cp);
       const double total = kernel_time_s(compute, memory, cp.overlap) + fixed_time(t, cp);
-      const double r = std::log(total) - t.log_measured;
-      const double w = std::abs(r) <= kHuberDelta ? 1.0 : kHuberDelta / std::abs(r);
       // d log(total) / d p has at most five non-zero entries: the compute side's (e,
       // n_half and the shape halves) and one fraction.
       std::array<std::pair<Eigen::Index, double>, 5> j{};
@@ -93,10 +89,10 @@ Eigen::VectorXd fit_from(const std::vector<Terms>& rows, Eigen::VectorXd p, cons
         }
       }
       if ((!cp.overlap || compute < memory) && k >= 0) j[nonzero++] = {k, -memory / total};
-      add_row(jtj, jtr, j, nonzero, w, r);
+      equations.add_row(j, nonzero, std::log(total) - t.log_measured);
     }
     const Step step = levenberg_marquardt_step(
-        p, cost, lambda, jtj, jtr, [&](const Eigen::VectorXd& q) { return robust_cost(rows, q, cp); },
+        p, cost, lambda, equations, [&](const Eigen::VectorXd& q) { return robust_cost(rows, q, cp); },
         [&](Eigen::VectorXd& q) { clamp(q, cp); });
     if (step != Step::moved) break;
   }

@@ -94,26 +94,36 @@ inline double huber(double r) {
 }
 
 
-// Adds one row's weighted residual r and its `n` non-zero derivatives j (index, d log
-// time / d parameter) to the normal equations jtj, jtr.
-template <typename Derivatives>
-void add_row(Eigen::MatrixXd& jtj, Eigen::VectorXd& jtr, const Derivatives& j, int n, double w, double r) {
-  for (int a = 0; a < n; ++a) {
-    jtr[j[a].first] += w * j[a].second * r;
-    for (int b = 0; b < n; ++b) jtj(j[a].first, j[b].first) += w * j[a].second * j[b].second;
+// The normal equations (jtj, jtr) of one Gauss-Newton step over `n` parameters, on log
+// residuals reweighted as the Huber loss is (1 within kHuberDelta, kHuberDelta / |r| beyond).
+struct NormalEquations {
+  Eigen::MatrixXd jtj;
+  Eigen::VectorXd jtr;
+  explicit NormalEquations(Eigen::Index n) : jtj(Eigen::MatrixXd::Zero(n, n)), jtr(Eigen::VectorXd::Zero(n)) {}
+  // Adds one row's log residual r and its `n` non-zero derivatives j (index, d log time /
+  // d parameter).
+  template <typename Derivatives>
+  void add_row(const Derivatives& j, int n, double r) {
+    const double w = std::abs(r) <= kHuberDelta ? 1.0 : kHuberDelta / std::abs(r);
+    for (int a = 0; a < n; ++a) {
+      jtr[j[a].first] += w * j[a].second * r;
+      for (int b = 0; b < n; ++b) jtj(j[a].first, j[b].first) += w * j[a].second * j[b].second;
+    }
   }
-}
+};
 
 // The outcome of one Levenberg-Marquardt step.
 enum class Step { stuck, moved, converged };
 
-// One damped Gauss-Newton step from p on the normal equations (jtj, jtr): up to 10
+// One damped Gauss-Newton step from p on the normal equations: up to 10
 // tries, the damping `lambda` x4 after each that does not lower the cost, /3 after one
 // that does. `cost_of(q)` costs a parameter vector, `clamp_to(q)` keeps it in bounds.
 // Moves p and `cost` on success; converged when the cost fell by under 1e-8 of itself.
 template <typename Cost, typename Clamp>
-Step levenberg_marquardt_step(Eigen::VectorXd& p, double& cost, double& lambda, const Eigen::MatrixXd& jtj,
-                              const Eigen::VectorXd& jtr, Cost&& cost_of, Clamp&& clamp_to) {
+Step levenberg_marquardt_step(Eigen::VectorXd& p, double& cost, double& lambda, const NormalEquations& equations,
+                              Cost&& cost_of, Clamp&& clamp_to) {
+  const Eigen::MatrixXd& jtj = equations.jtj;
+  const Eigen::VectorXd& jtr = equations.jtr;
   for (int tries = 0; tries < 10; ++tries) {
     Eigen::MatrixXd a = jtj;
     a.diagonal() += lambda * (jtj.diagonal().array() + 1e-9).matrix();

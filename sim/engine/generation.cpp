@@ -7,6 +7,7 @@
 #include "hw/layer_batch.hpp"
 #include "sim/base/error.hpp"
 #include "sim/base/ratio.hpp"
+#include "sim/workload/busiest_expert_rank.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/layer_work.hpp"
 #include "sim/workload/memory_footprint.hpp"
@@ -20,6 +21,11 @@ RunSettings decode_at(const RunSettings& base, int64_t context) {
   s.phase = Phase::decode;
   s.context = context;
   return s;
+}
+
+// A step's costs: the busiest expert rank's under a routing imbalance `expert_load`.
+CostAnalysis step_costs(const Model& model, const RunSettings& s, double expert_load) {
+  return busiest_expert_rank(analyze_costs(model, s), model, s, expert_load);
 }
 
 bool same_work(const LayerWork& a, const LayerWork& b) {
@@ -67,10 +73,10 @@ void add_times(TimingSums& total, const TimingSums& s, double times) {
 }
 
 // Sum over decode contexts first, first + 1, ..., first + steps - 1 of every layer's time.
-TimingSums sum_decode_steps(const Model& model, const RunSettings& base, int64_t first, int64_t steps,
+TimingSums sum_decode_steps(const Model& model, const RunSettings& base, double expert_load, int64_t first, int64_t steps,
                             const HardwareSpec& hw, const HardwareModel& hw_model) {
-  std::vector<LayerWork> w0 = layer_work(model, analyze_costs(model, decode_at(base, first)));
-  std::vector<LayerWork> w1 = layer_work(model, analyze_costs(model, decode_at(base, first + 1)));
+  std::vector<LayerWork> w0 = layer_work(model, step_costs(model, decode_at(base, first), expert_load));
+  std::vector<LayerWork> w1 = layer_work(model, step_costs(model, decode_at(base, first + 1), expert_load));
   TimingSums total;
   auto add = [&](const TimingSums& s, double times) { add_times(total, s, times); };
   // Layers whose work does not grow with the context: timed once, the same every step.
@@ -100,8 +106,8 @@ TimingSums sum_decode_steps(const Model& model, const RunSettings& base, int64_t
 // The same over contexts first .. first + steps - 1, cut where a sliding window fills
 // (context window - 1 and on, a windowed layer's work stops growing): each piece is
 // linear in the context, so sum_decode_steps sums it exactly.
-TimingSums sum_decode_steps_windowed(const Model& model, const RunSettings& base, int64_t first, int64_t steps,
-                                     const HardwareSpec& hw, const HardwareModel& hw_model) {
+TimingSums sum_decode_steps_windowed(const Model& model, const RunSettings& base, double expert_load, int64_t first,
+                                     int64_t steps, const HardwareSpec& hw, const HardwareModel& hw_model) {
   std::vector<int64_t> cuts;
   for (const Layer& l : model.layers)
     if (l.counts.attention.window > 0) cuts.push_back(l.counts.attention.window - 1);
@@ -112,7 +118,7 @@ TimingSums sum_decode_steps_windowed(const Model& model, const RunSettings& base
   for (size_t i = 0; i <= cuts.size() && from < end; ++i) {
     const int64_t to = i < cuts.size() ? std::clamp(cuts[i], from, end) : end;
     if (to == from) continue;
-    add_times(total, sum_decode_steps(model, base, from, to - from, hw, hw_model), 1.0);
+    add_times(total, sum_decode_steps(model, base, expert_load, from, to - from, hw, hw_model), 1.0);
     from = to;
   }
   return total;
@@ -141,7 +147,7 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
   pre.phase = Phase::prefill;
   pre.seq = req.prompt;
   r.hardware_model = std::string(hw_model.name());
-  r.prefill = derive(prefill_model, analyze_costs(prefill_model, pre), hw, hw_model);
+  r.prefill = derive(prefill_model, step_costs(prefill_model, pre, req.expert_load), hw, hw_model);
   // The engine's fixed time per request ([efficiency] request_overhead) is part of the first token's.
   r.ttft_s = r.prefill.totals.timing.time_s + hw.request_overhead_s;
   double memory_bound_s = r.prefill.memory_bound_share * r.prefill.totals.timing.time_s;
@@ -151,13 +157,13 @@ GenerationResult simulate_generation(const Model& prefill_model, const Model& de
     // The last step (the longest context) is checked against max_positions first.
     const int64_t last = req.prompt + r.decode_steps - 1;
     analyze_costs(decode_model, decode_at(base, last));
-    TimingSums d = sum_decode_steps_windowed(decode_model, base, req.prompt, r.decode_steps, hw, hw_model);
+    TimingSums d = sum_decode_steps_windowed(decode_model, base, req.expert_load, req.prompt, r.decode_steps, hw, hw_model);
     r.decode_s = d.time_s;
     r.decode_memory_bound_share = ratio(d.memory_bound_s, d.time_s);
     memory_bound_s += d.memory_bound_s;
     r.tpot_s = d.time_s / static_cast<double>(r.decode_steps);
     r.decode_tokens_per_s = ratio(static_cast<double>(base.batch * r.decode_steps), d.time_s);
-    r.mean_step = derive(decode_model, analyze_costs(decode_model, decode_at(base, r.mean_context)), hw, hw_model);
+    r.mean_step = derive(decode_model, step_costs(decode_model, decode_at(base, r.mean_context), req.expert_load), hw, hw_model);
     r.step_at_mean_context_s = r.mean_step.totals.timing.time_s;
   }
   r.total_s = r.ttft_s + r.decode_s;

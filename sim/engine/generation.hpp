@@ -23,6 +23,9 @@ namespace ridge {
 struct GenerationRequest {
   int64_t prompt = 0;  // tokens per sequence in the prompt
   int64_t gen = 0;     // tokens generated per sequence (the first by prefill)
+  // An expert-parallel rank's routing imbalance: the rank timed is the busiest, its experts
+  // receiving this many times the mean's token-expert pairs (sim/workload/busiest_expert_rank.hpp).
+  double expert_load = 1.0;
 };
 
 struct GenerationResult {
@@ -56,6 +59,7 @@ struct GenerationResult {
   double decode_step_communication_s = 0;  // in every decode step
   double decode_all_to_all_bytes = 0;      // ep > 1: one dispatch (or combine) of a decode step, per device
   double decode_all_to_all_s = 0;          // its time; 2 x layers of them a step
+  double expert_imbalance = 1;             // ep > 1: the busiest rank's token-expert pairs over the mean (the rank timed)
   bool parallel() const { return tp * pp * ep > 1; }
 };
 

@@ -117,6 +117,26 @@ ProbeConditions host_conditions() {
   return c;
 }
 
+// PyTorch 1.13.1's kernel-library rule (hw/kernel_library.hpp, fp32 on a CPU) as a
+// [library] table for a framework run on `threads` threads (the 1 x 1 rule only with
+// one), each key with its PyTorch function in a comment.
+std::string pytorch_1_13_cpu_library_table(unsigned threads) {
+  std::ostringstream out;
+  out << "[library]\n"
+      << "framework = \"PyTorch 1.13.1, CPU, fp32, " << threads << (threads == 1 ? " thread" : " threads") << "\"\n"
+      << "source = \"aten/src/ATen/native/Convolution.cpp, ConvParams::use_mkldnn (v1.13.1)\"\n"
+      << "convolution = \"onednn\"                  # aten::mkldnn_convolution\n"
+      << "fallback = \"blas\"                       # aten::_slow_conv2d_forward: im2col + BLAS sgemm\n"
+      << "linear = \"blas\"                         # aten::addmm\n";
+  if (threads == 1)
+    out << "fallback_pointwise_below_batch = 16     # 1 x 1, stride 1, batch < 16, one thread\n";
+  else
+    out << "fallback_pointwise_below_batch = 0      # the 1 x 1 rule holds with one thread only\n";
+  out << "fallback_small_input_elements = 20480   # batch 1, 1 group, a kernel side <= 3, input elements <= this\n"
+      << "fallback_small_kernel_side = 3\n";
+  return out.str();
+}
+
 }  // namespace
 
 unsigned max_probe_threads() {
@@ -181,6 +201,12 @@ std::string probe_descriptor(const ProbeResult& r, const std::string& date) {
   for (const ProbedLevel& l : r.levels)
     out << "\n[[memory]]\nname = \"" << l.name << "\"\ncapacity = \"" << format_fixed(l.capacity, 0) << " B\"\n"
         << "bandwidth = \"" << format_fixed(l.bandwidth / 1e9, 2) << " GB/s\"   # " << l.derivation << "\n";
+  out << "\n# Which library PyTorch runs each convolution and linear layer in, for a calibration to\n"
+      << "# measured PyTorch layers (scripts/measure-layers). Not measured: no timing shows a\n"
+      << "# dispatch rule, so this is PyTorch 1.13.1's, read from its source, for as many threads as\n"
+      << "# the probe used. Another framework or version needs its own rule; without the table a\n"
+      << "# calibration fits one class per op class and dtype.\n"
+      << pytorch_1_13_cpu_library_table(r.threads);
   return out.str();
 }
 

@@ -2,6 +2,8 @@
 // peak FLOP/s per dtype from a packed GEMM built for the host ISA (probe_kernels.hpp) at
 // several sizes and thread counts, and bandwidth per memory level from a STREAM triad
 // (a[i] = b[i] + s * c[i]) at working sets from L1 to DRAM. Every figure is the best repetition, with how it was obtained.
+// The descriptor also carries PyTorch 1.13's kernel-library rule (hw/kernel_library.hpp),
+// which no timing measures.
 #pragma once
 
 #include <string>

@@ -59,18 +59,14 @@ double cost(const std::vector<Row>& rows, const Eigen::VectorXd& q, const std::v
 Eigen::VectorXd refine(const std::vector<Row>& rows, Eigen::VectorXd q, const Layout& layout,
                        const std::vector<double>& bandwidth) {
   clamp(q, layout);
-  const Eigen::Index n = q.size();
   double c = cost(rows, q, bandwidth), lambda = 1e-2;
   for (int iter = 0; iter < 200; ++iter) {
-    Eigen::MatrixXd jtj = Eigen::MatrixXd::Zero(n, n);
-    Eigen::VectorXd jtr = Eigen::VectorXd::Zero(n);
+    NormalEquations equations(q.size());
     const Eigen::VectorXd x = q.array().exp();
     for (const Row& row : rows) {
       const Terms& t = *row.terms;
       const auto [compute, memory] = sides(row, x, bandwidth);
       const double total = t.link_s + t.kernels * x[0] + std::max(compute, memory);
-      const double r = std::log(total) - t.log_measured;
-      const double w = std::abs(r) <= kHuberDelta ? 1.0 : kHuberDelta / std::abs(r);
       // d log(total) / d q: t0, and either the compute side (e_c, n_half) or the memory side (e_m).
       std::array<std::pair<Eigen::Index, double>, 3> j{};
       int nonzero = 0;
@@ -81,10 +77,10 @@ Eigen::VectorXd refine(const std::vector<Row>& rows, Eigen::VectorXd q, const La
       } else if (t.level >= 0) {
         j[nonzero++] = {row.memory, -memory / total};
       }
-      add_row(jtj, jtr, j, nonzero, w, r);
+      equations.add_row(j, nonzero, std::log(total) - t.log_measured);
     }
     const Step step = levenberg_marquardt_step(
-        q, c, lambda, jtj, jtr, [&](const Eigen::VectorXd& v) { return cost(rows, v, bandwidth); },
+        q, c, lambda, equations, [&](const Eigen::VectorXd& v) { return cost(rows, v, bandwidth); },
         [&](Eigen::VectorXd& v) { clamp(v, layout); });
     if (step != Step::moved) break;
   }

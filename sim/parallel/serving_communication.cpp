@@ -19,7 +19,9 @@ ServingCommunication serving_communication(const SystemSpec& system, const Paral
     if (plan.pp > 1) t += sends * collective_cost(system, CollectiveOp::send_recv, token * tokens, ppg).time_s;
     CollectiveCost a2a;
     if (experts) {
-      a2a = collective_cost(system, CollectiveOp::all_to_all, token * tokens * static_cast<double>(shape.top_k), epg);
+      // The busiest rank (--expert-imbalance F) receives and returns F x the mean's pairs.
+      a2a = collective_cost(system, CollectiveOp::all_to_all,
+                            plan.expert_imbalance * token * tokens * static_cast<double>(shape.top_k), epg);
       t += 2 * layers * a2a.time_s;  // dispatch and combine in every MoE layer
     }
     if (out) {
@@ -41,6 +43,7 @@ void add_serving_communication(GenerationResult& g, const ServingCommunication& 
   g.tp = plan.tp;
   g.pp = plan.pp;
   g.ep = plan.ep;
+  g.expert_imbalance = plan.expert_imbalance;
   g.prefill_communication_s = c.prefill_s;
   g.decode_step_communication_s = c.decode_step_s;
   g.decode_all_to_all_bytes = c.decode_all_to_all.bytes;

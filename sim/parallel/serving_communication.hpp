@@ -19,6 +19,8 @@
 // Megatron-LM's MoEAlltoAllTokenDispatcher and DeepSpeed-MoE's inference (Rajbhandari et
 // al. 2022, arXiv 2201.05596; its expert-parallel all-to-all) move: one copy of a token
 // per chosen expert; (ep - 1)/ep of it leaves the device (collectives.hpp's all-to-all).
+// A routing imbalance F (ParallelPlan::expert_imbalance) times the busiest rank, whose
+// all-to-alls move F x those bytes (its MoE layers: sim/workload/busiest_expert_rank.hpp).
 #pragma once
 
 #include <cstdint>

@@ -176,4 +176,76 @@ std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vecto
   return out.str();
 }
 
+std::string calibration_check_report(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
+                                     const std::vector<CheckedRow>& checked, const std::string& data) {
+  std::ostringstream out;
+  out << wrap_lines("checked " + hw.id + " (" + hw.name + ") on " + std::to_string(rows.size()) + " measured layers of " + data +
+                    ", nothing fitted\n|error| = |predicted / measured - 1|; pure: the datasheet roofline (--efficiency none); " +
+                    (hw.calibration || !hw.efficiency_source.empty() ? "predicted: the descriptor as it is"
+                                                                     : "predicted: the same (the descriptor has no [efficiency] or [calibration])") +
+                    "; bound holds: share of rows measured at least as slow as the pure roofline\n\n");
+  ColumnTable table;
+  table.key_columns = 2;
+  table.columns = {{"op class", "op_class", false}, {"dtype", "dtype", false}, {"rows", "rows"},
+                   {"pure med", "pure_median"},     {"pure p90", "pure_p90"},   {"predicted med", "predicted_median"},
+                   {"predicted p90", "predicted_p90"}, {"bound holds", "bound_holds"}};
+  std::map<std::pair<OpClass, DType>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < rows.size(); ++i) groups[{rows[i].work.op_class, rows[i].dtype}].push_back(i);
+  auto cells = [&](const std::vector<size_t>& idx) {
+    std::vector<double> pure, predicted;
+    size_t holds = 0;
+    for (size_t i : idx) {
+      pure.push_back(checked[i].pure_s / rows[i].seconds - 1);
+      predicted.push_back(checked[i].predicted_s / rows[i].seconds - 1);
+      holds += rows[i].seconds >= checked[i].pure_s;
+    }
+    return std::vector<Cell>{text_cell(std::to_string(idx.size())), text_cell(pct(quantile(pure, 0.5))),
+                             text_cell(pct(quantile(pure, 0.9))), text_cell(pct(quantile(predicted, 0.5))),
+                             text_cell(pct(quantile(predicted, 0.9))),
+                             text_cell(pct(static_cast<double>(holds) / static_cast<double>(idx.size())))};
+  };
+  std::vector<size_t> every;
+  for (const auto& [key, idx] : groups) {
+    std::vector<Cell> row = {text_cell(std::string(op_class_name(key.first))), text_cell(std::string(dtype_name(key.second)))};
+    for (Cell& c : cells(idx)) row.push_back(std::move(c));
+    table.rows.push_back(std::move(row));
+    every.insert(every.end(), idx.begin(), idx.end());
+  }
+  table.totals = {text_cell("all"), text_cell("")};
+  if (!every.empty())
+    for (Cell& c : cells(every)) table.totals.push_back(std::move(c));
+  write_text_table(table, out);
+  return out.str();
+}
+
+std::string calibration_check_csv(const std::vector<MeasuredLayer>& rows, const std::vector<CheckedRow>& checked,
+                                  const std::string& time_column) {
+  // The columns the work and time were read from are in the predictions already.
+  const std::vector<std::string> read = {"model",        "layer",        "op_class", "dtype",   "batch",     "flops",
+                                         "input_bytes",  "output_bytes", "weight_bytes", "bytes", "kernels", "positions",
+                                         "reduction",    time_column};
+  std::vector<std::string> extra;  // every other column, in name order (MeasuredLayer::extra is a map)
+  for (const MeasuredLayer& r : rows)
+    for (const auto& [name, value] : r.extra)
+      if (std::find(read.begin(), read.end(), name) == read.end() && std::find(extra.begin(), extra.end(), name) == extra.end())
+        extra.push_back(name);
+  std::sort(extra.begin(), extra.end());
+  std::ostringstream out;
+  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,predicted_s";
+  for (const std::string& name : extra) out << ',' << name;
+  out << '\n';
+  for (size_t i = 0; i < rows.size(); ++i) {
+    out << rows[i].model << ',' << rows[i].layer << ',' << op_class_name(rows[i].work.op_class) << ','
+        << dtype_name(rows[i].dtype) << ',' << rows[i].batch << ',' << csv_number(rows[i].work.flops) << ','
+        << csv_number(rows[i].seconds) << ',' << csv_number(checked[i].pure_s) << ',' << csv_number(checked[i].predicted_s);
+    for (const std::string& name : extra) {
+      auto it = rows[i].extra.find(name);
+      out << ',' << (it == rows[i].extra.end() ? "" : it->second);
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
 }  // namespace ridge
+

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hw/hardware_spec.hpp"
+#include "sim/engine/calibration_check.hpp"
 #include "sim/engine/calibration_fit.hpp"
 
 namespace ridge {
@@ -20,5 +21,17 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
 // [library] rule the library it places the row in.
 std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
                                         const CalibrationResult& result);
+
+// `ridge calibrate --check`: per op class and dtype, the |error| of the datasheet roofline
+// and of the descriptor as it is (median, p90) and the share of rows measured at least as
+// slow as the roofline (the bound holds), on rows the descriptor was not fitted on.
+std::string calibration_check_report(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
+                                     const std::vector<CheckedRow>& checked, const std::string& data);
+
+// One line per row: model, layer, op_class, dtype, batch, flops, measured_s, pure_s,
+// predicted_s, then the row's CSV columns other than those of its work and its time
+// (`time_column`), by name.
+std::string calibration_check_csv(const std::vector<MeasuredLayer>& rows, const std::vector<CheckedRow>& checked,
+                                  const std::string& time_column);
 
 }  // namespace ridge

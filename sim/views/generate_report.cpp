@@ -52,7 +52,10 @@ std::string generate_text(const Model& model, const RunSettings& s, const Hardwa
     std::string what;
     for (const std::string& p : parts) what += (what.empty() ? "" : "; ") + p;
     t += "- one device of tp " + std::to_string(g.tp) + " x pp " + std::to_string(g.pp) +
-         (g.ep > 1 ? " x ep " + std::to_string(g.ep) + " (each ep rank serves its own batch)" : std::string()) +
+         (g.ep > 1 ? " x ep " + std::to_string(g.ep) + " (each ep rank serves its own batch" +
+                         (g.expert_imbalance != 1 ? "; the busiest, at " + format_fixed(g.expert_imbalance, 2) +
+                                                        " x the mean rank's routed tokens" : std::string()) + ")"
+                   : std::string()) +
          ": communication " + format_seconds(g.prefill_communication_s) + " of the time to first token, " +
          format_seconds(g.decode_step_communication_s) + " of every decode step (" + what + ")\n";
   }
@@ -111,6 +114,7 @@ Json generate_json(const Model& model, const RunSettings& s, const HardwareSpec&
     if (g.ep > 1) {
       j["parallel"]["decode_all_to_all_bytes"] = g.decode_all_to_all_bytes;
       j["parallel"]["decode_all_to_all_s"] = g.decode_all_to_all_s;
+      j["parallel"]["expert_imbalance"] = g.expert_imbalance;
     }
   }
   return j;

@@ -29,7 +29,9 @@ std::string hardware_line(const HardwareContext& ctx, DType dtype) {
     line += "; achievable " + format_fixed(hw.compute_fraction(dtype), 2) + " x compute, " +
             format_fixed(hw.memory_efficiency, 2) + " x bandwidth (--efficiency none for the datasheet roofline)";
   if (hw.calibration)
-    line += "; calibrated (" + std::to_string(hw.calibration->classes.size()) + " op classes, " + hw.calibration->data +
+    // A class is keyed by op class and dtype, and by library under a [library] rule.
+    line += "; calibrated (" + std::to_string(hw.calibration->classes.size()) + " fitted classes, one per op class" +
+            (hw.library ? ", dtype and library, " : " and dtype, ") + hw.calibration->data +
             ", " + hw.calibration->date + "; --efficiency none for the pure bound)";
   return line;
 }

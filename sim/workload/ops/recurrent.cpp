@@ -13,6 +13,15 @@
 //         h' = (1 - z) n + z h 4H; biases 6H: 23H (17H without bias);
 //   rnn:  h' = tanh(W x + b_ih + R h + b_hh): products added H, biases 2H, tanh (or
 //         relu) H: 4H (2H without bias).
+// input_mode = "skip" (cuDNN's CUDNN_SKIP_INPUT, which Baidu DeepBench's RNN kernels time):
+// no input product; the input, whose width must be H, is added to each gate as it is.
+// Per step and direction G H H MACs, parameters D x G x (H H + 2H) (no W); the other
+// FLOPs as above (the input takes the place of the W x sum). The default, "linear",
+// is the product W x of every framework's layer.
+// Weights are counted once per layer, as a persistent kernel that keeps R on chip across
+// the steps would read them: the least traffic, so the roofline stays a bound; cuDNN's
+// standard algorithm reads R again at every step, from L2 or HBM (docs/accuracy.md, the
+// DeepBench RNN section, times both).
 // Backward: the input and the recurrent gradient (dX = W^T dgates, dh = R^T dgates) as
 // many MACs as forward, the weight gradient (dW, dR) as many again; the elementwise part
 // is estimated at twice the forward's (each product and activation becomes a derivative
@@ -40,16 +49,23 @@ OpResult recurrent(TomlFields& a, const std::vector<Shape>& in, const Cell& cell
   const int64_t h = a.positive("hidden_size");
   const int64_t d = a.boolean("bidirectional", false) ? 2 : 1;
   const bool bias = a.boolean("bias", true);
+  const std::string mode = a.optional_string("input_mode").value_or("linear");
+  if (mode != "linear" && mode != "skip") a.fail("input_mode", "must be \"linear\" or \"skip\" (got \"" + mode + "\")");
+  const bool skip = mode == "skip";
+  if (skip && i != h)
+    a.fail("input_mode", "\"skip\" adds the input to the gates as it is: it needs input features = hidden_size (got " +
+                             std::to_string(i) + " and " + std::to_string(h) + ")");
+  const int64_t product_width = skip ? h : checked_add(i, h);  // the columns of [W R] each gate row multiplies
   OpResult r;
   r.output = {t, checked_mul(d, h)};
   LayerCounts& n = r.counts;
   const int64_t gh = checked_mul(cell.gates, h);  // G H gate rows
-  const int64_t per_dir = checked_add(checked_mul(gh, checked_add(i, h)), bias ? checked_mul(2, gh) : 0);
+  const int64_t per_dir = checked_add(checked_mul(gh, product_width), bias ? checked_mul(2, gh) : 0);
   n.params = n.weight_elems = checked_mul(d, per_dir);
   n.input_elems = element_count(x);
   n.output_elems = element_count(r.output);
   const int64_t steps = checked_mul(t, d);  // step-directions
-  n.macs = checked_product({steps, gh, checked_add(i, h)});
+  n.macs = checked_product({steps, gh, product_width});
   const int64_t other = checked_product({steps, h, cell.other_per_h - (bias ? 0 : cell.bias_per_h)});
   n.flops = checked_add(checked_mul(2, n.macs), other);
   n.bwd_input_macs = n.macs;
