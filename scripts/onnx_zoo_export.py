@@ -5,7 +5,7 @@ export mode it checks (random weights, nothing downloaded):
            kept apart, so the parameters are the module's);
   eval17   eval mode, opset 17, the exporter's defaults (constant folding, BatchNorm
            folded into the convolution before it);
-  eval13   the same at opset 13, the default of torch.onnx.export.
+  eval13   the same at opset 13 (common in deployed files; torch 1.13's default is 14).
 
 Classification, segmentation, video and optical-flow models are exported with their
 parameters as shapes only (the values do not change a count, and a file stays a few KB
