@@ -137,6 +137,7 @@ const Case kCases[] = {
     // sim/workload/model_reader.cpp and ops (most are in the backlog below)
     {"sim/workload/model_reader.cpp", "name = \"m\"\nmax_positions = 0\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"n\"\nop = \"rmsnorm\"\n",
      "RIDGE analyze ./in.toml", "'max_positions' must be a positive integer (got 0)", false},
+    {MR, MODEL LAYER("r", "relu") "weight_dtype = \"int3\"\n", ANALYZE, "'weight_dtype' names no data type ('int3')", true},
     {"sim/workload/model_reader.cpp", "name = \"m\"\ndtype = \"fp13\"\n[input]\nshape = [4]\n[[layer]]\nname = \"r\"\nop = \"relu\"\n",
      "RIDGE analyze ./in.toml", "unknown data type 'fp13'", true},
     {"sim/workload/model_reader.cpp", "name = \"m\"\n[params]\na = \"a + 1\"\n[input]\nshape = [4]\n[[layer]]\nname = \"r\"\nop = \"relu\"\n",

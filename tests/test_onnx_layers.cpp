@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -231,6 +232,33 @@ TEST(OnnxLayers, WeightOnlyQuantizationStaysFloatWithANote) {
   EXPECT_EQ(total_params(m), 12);
   ASSERT_EQ(m.notes.size(), 1u);
   EXPECT_NE(m.notes[0].find("1 weight tensor(s) are stored quantized"), std::string::npos) << m.notes[0];
+}
+
+// A mixed graph counts each layer's weights in its own initializer's type (issue #28):
+// conv1's [8, 4, 1, 1] weight stored int8 behind a DequantizeLinear, conv2's [2, 8, 1, 1]
+// fp32 and conv3's [2, 2, 1, 1] fp16, on a 1 x 4 x 2 x 2 input. The file is fp32 (17 fp32
+// elements, the scale included, against 4 fp16; int8 weights alone do not make it int8).
+// Forward weight bytes at inference, by hand: 32 x 1 + 16 x 4 + 4 x 2 = 104; in training,
+// whose weights follow --dtype, 52 x 4 = 208. The imported file keeps the types per layer.
+TEST(OnnxLayers, EachLayersWeightsCountInTheirOwnType) {
+  const std::string body = node("dqw", "DequantizeLinear", "w1q w1s", "w1") + node("conv1", "Conv", "x w1", "a") +
+                           node("conv2", "Conv", "a w2", "b") + node("conv3", "Conv", "b w3", "y") +
+                           init("w1q", "8 4 1 1", 3) + init("w1s", "") + init("w2", "2 8 1 1") + init("w3", "2 2 1 1", 10);
+  const toml::table table = onnx_table(onnx_text(body, "1 4 2 2"));
+  const Model m = read_model_table(table, "t.onnx");
+  EXPECT_FALSE(m.dtype.has_value());
+  ASSERT_EQ(m.layers.size(), 3u);
+  EXPECT_EQ(m.layers[0].weight_dtype, DType::int8);
+  EXPECT_FALSE(m.layers[1].weight_dtype.has_value());
+  EXPECT_EQ(m.layers[2].weight_dtype, DType::fp16);
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.weight_bytes, 104);
+  RunSettings training;
+  training.phase = Phase::training;
+  EXPECT_EQ(analyze_costs(m, training).totals.weight_bytes, 208);
+  std::ostringstream file;
+  file << toml::toml_formatter(table);
+  EXPECT_NE(file.str().find("weight_dtype = 'int8'"), std::string::npos) << file.str();
+  EXPECT_EQ(analyze_costs(read_model_string(file.str(), "t.toml"), RunSettings{}).totals.weight_bytes, 104);
 }
 
 // torch's eval-mode export folds BatchNorm(2) into the conv before it: the conv's weight

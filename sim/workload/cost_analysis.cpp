@@ -91,8 +91,12 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s, bool narrow, bool
   r.epilogue_flops = checked_mul(c.epilogue_flops, b);
   r.input_bytes = checked_product({c.input_elems, b, size});
   r.output_bytes = checked_product({c.output_elems, b, size});
-  // Dense weights are read once per pass; gathered rows (embeddings) once per sample.
-  r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)), size);
+  // Dense weights are read once per pass; gathered rows (embeddings) once per sample; out
+  // of training (whose weights follow --dtype and --precision), in the layer's own weight
+  // type when the file gives one.
+  const bool own_type = layer.weight_dtype && s.phase != Phase::training;
+  r.weight_bytes = checked_mul(checked_add(c.weight_elems, checked_mul(c.gathered_weight_elems, b)),
+                               own_type ? dtype_bytes(*layer.weight_dtype) : size);
   if (narrow) {
     r.weight_bytes = quantized_weight_bytes(c.weight_elems, s.weight_format, s.dtype, s.weight_group);
     r.dequant_weights = c.weight_elems;

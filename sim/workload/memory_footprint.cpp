@@ -136,10 +136,12 @@ void add_model_part(MemoryFootprint& f, const Model& model, bool training) {
     const Layer& l = model.layers[i];
     f.params = checked_add(f.params, l.counts.params);
     f.active_params += l.counts.active_params();
-    // --weight-dtype stores the weights of linear layers narrower (with their group scales).
+    // --weight-dtype stores the weights of linear layers narrower (with their group scales);
+    // a layer the file stores in its own type keeps that at inference.
+    const int64_t per_param = !training && l.weight_dtype ? dtype_bytes(*l.weight_dtype) : sizes.weight;
     f.parameters_bytes = checked_add(f.parameters_bytes, stores_weights_narrow(model, i, s)
                                                              ? quantized_weight_bytes(l.counts.params, s.weight_format, s.dtype, s.weight_group)
-                                                             : checked_mul(l.counts.params, sizes.weight));
+                                                             : checked_mul(l.counts.params, per_param));
   }
   if (!training) return;
   f.master_weights_bytes = checked_mul(f.params, sizes.master);

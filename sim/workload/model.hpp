@@ -24,6 +24,11 @@ struct Layer {
   std::vector<int> inputs;  // indices into Model::layers, or kModelInput
   Shape output;             // per sample
   LayerCounts counts;
+  // The type this layer's weights are stored in when it is not the run's (`weight_dtype`:
+  // an imported graph's int8 weights behind a DequantizeLinear, an fp32 head in an fp16
+  // file): its forward weight bytes and stored parameters count at it; --weight-dtype,
+  // where it applies, replaces it.
+  std::optional<DType> weight_dtype;
   SourceLoc loc;
 };
 

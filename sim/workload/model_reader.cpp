@@ -418,6 +418,11 @@ Model build(const toml::table& root, const std::string& file, const std::vector<
     attrs.accept("name");
     attrs.accept("op");
     attrs.accept("inputs");
+    if (std::optional<std::string> wd = attrs.optional_string("weight_dtype")) {
+      layer.weight_dtype = parse_dtype(*wd);
+      if (!layer.weight_dtype)
+        attrs.fail("weight_dtype", "names no data type ('" + *wd + "')", "use one of " + dtype_names());
+    }
     try {
       OpResult r = evaluate_layer(*op, attrs, shapes);  // (with images = N: over N stacked items)
       layer.output = std::move(r.output);

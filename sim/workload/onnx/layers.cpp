@@ -113,6 +113,21 @@ void Translator::layer(const onnx::NodeProto& n, int index, const std::string& o
       }
   }
   tensors_[n.output(0)] = std::move(out);
+  for (const std::string& in : n.input()) note_weight_type(name, in);
+}
+
+// Layer `layer` reads the constant `tensor_name`: when it is (or was computed from) an
+// initializer larger than the layer's others, the layer's weights are of its type.
+void Translator::note_weight_type(const std::string& layer, const std::string& tensor_name) {
+  auto t = tensors_.find(tensor_name);
+  if (t == tensors_.end() || t->second.activation) return;
+  const std::string origin = t->second.learned ? tensor_name : t->second.source;
+  auto stored = initializer_types_.find(origin);
+  if (stored == initializer_types_.end()) return;
+  WeightType& w = weight_types_[layer];
+  const int64_t elements = element_count(tensors_.at(origin).shape);
+  if (elements <= w.elements) return;
+  w = {elements, quantized_.weights.count(origin) ? onnx::TensorProto::INT8 : stored->second};
 }
 
 // A layer with a weight matrix [rows, cols] (out x in) read from input `weight_input`,
@@ -208,6 +223,7 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   out.activation = true;
   out.layer = name;
   out.shape = emit(n, name, "parameter", {}, {}, std::move(attrs));
+  note_weight_type(name, tensor_name);
   return parameters_[tensor_name] = out;
 }
 

@@ -20,8 +20,12 @@ toml::table Translator::translate() {
   const onnx::GraphProto& g = model_.graph();
   check_opset();
   for (const onnx::NodeProto& n : g.node()) check_arity(n);
-  for (const onnx::TensorProto& t : g.initializer()) constants_from(t, true);
+  for (const onnx::TensorProto& t : g.initializer()) {
+    constants_from(t, true);
+    initializer_types_[t.name()] = t.data_type();
+  }
   read_parameter_inputs();
+  for (const onnx::TensorProto& t : parameter_inputs_) initializer_types_[t.name()] = t.data_type();
   // Constants first: a chain recogniser looks ahead at values made by later nodes, and
   // read_input at those the input meets.
   for (int i = 0; i < g.node_size(); ++i)
@@ -60,7 +64,9 @@ toml::table Translator::translate() {
   if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
   root.insert("source", "ONNX file " + file_ + (producer.empty() ? "" : ", exported by " + producer));
   if (toml::array n = notes(); !n.empty()) root.insert("notes", std::move(n));
-  if (const char* dtype = weight_dtype()) root.insert("dtype", dtype);
+  const char* dtype = weight_dtype();
+  if (dtype) root.insert("dtype", dtype);
+  mark_weight_dtypes(dtype);
   toml::table input;
   input.insert("shape", to_array(input_shape_));
   root.insert("input", std::move(input));
@@ -110,13 +116,18 @@ toml::array Translator::notes() const {
   if (!loops_.empty()) notes.push_back(loop_note());
   if (!quantized_.weights.empty() && !quantized_.activations)
     notes.push_back(std::to_string(quantized_.weights.size()) +
-                    " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: the math "
-                    "is in floating point, at --dtype; --weight-dtype int8 stores linear layers' weights in int8");
+                    " weight tensor(s) are stored quantized (DequantizeLinear) but the activations are not: their layers' "
+                    "weights count as int8 (weight_dtype), the math and the activations are in floating point, at --dtype");
   return notes;
 }
 
-// Every node has an output, and the ops the chain recognisers read have their inputs
-// (they index them before any node is translated).
+// The ridge dtype of each ONNX element type weights are stored in (nullptr: fp32, ridge's default).
+const std::map<int, const char*> kFileTypes = {{onnx::TensorProto::FLOAT, nullptr},
+                                               {onnx::TensorProto::FLOAT16, "fp16"},
+                                               {onnx::TensorProto::BFLOAT16, "bf16"},
+                                               {onnx::TensorProto::DOUBLE, "fp64"},
+                                               {onnx::TensorProto::INT8, "int8"}};
+
 // The file's weight type: the type most initializer elements are stored in, when it is
 // not fp32 (ridge's default): an fp16 or bf16 export is analysed at its own type unless
 // --dtype says otherwise. A quantized graph's weights (quantized_ops.cpp) count as int8
@@ -132,21 +143,32 @@ const char* Translator::weight_dtype() const {
   };
   for (const onnx::TensorProto& t : model_.graph().initializer()) add(t);
   for (const onnx::TensorProto& t : parameter_inputs_) add(t);
-  const std::pair<int, const char*> types[] = {{onnx::TensorProto::FLOAT, nullptr},
-                                               {onnx::TensorProto::FLOAT16, "fp16"},
-                                               {onnx::TensorProto::BFLOAT16, "bf16"},
-                                               {onnx::TensorProto::DOUBLE, "fp64"},
-                                               {onnx::TensorProto::INT8, "int8"}};
   const char* dtype = nullptr;
   int64_t most = 0;
-  for (const auto& [type, name] : types)
-    if (elements[type] > most && (type != onnx::TensorProto::INT8 || quantized_.activations)) {
-      most = elements[type];
-      dtype = name;
+  for (const auto& [type, elems] : elements)
+    if (elems > most && kFileTypes.count(type) && (type != onnx::TensorProto::INT8 || quantized_.activations)) {
+      most = elems;
+      dtype = kFileTypes.at(type);
     }
   return dtype;
 }
 
+// Each layer whose weights are stored in another type than the file's (`file_dtype`;
+// nullptr: fp32) says so: weight_dtype = "int8" on a quantized conv of a float graph,
+// "fp32" on the unquantized head of an int8 one.
+void Translator::mark_weight_dtypes(const char* file_dtype) {
+  const std::string file_type = file_dtype ? file_dtype : "fp32";
+  for (toml::node& node : layers_) {
+    toml::table& layer = *node.as_table();
+    auto it = weight_types_.find(layer["name"].value_or(std::string()));
+    if (it == weight_types_.end() || !kFileTypes.count(it->second.type)) continue;
+    const char* own = kFileTypes.at(it->second.type);
+    if ((own ? own : "fp32") != file_type) layer.insert("weight_dtype", own ? own : "fp32");
+  }
+}
+
+// Every node has an output, and the ops the chain recognisers read have their inputs
+// (they index them before any node is translated).
 void Translator::check_arity(const onnx::NodeProto& n) const {
   static const std::set<std::string> binary = {"Add", "Sub", "Mul", "Div", "Pow", "MatMul"};
   static const std::set<std::string> unary = {"ReduceMean", "Sqrt", "Erf", "Tanh", "Sigmoid", "Relu", "Softmax"};

@@ -159,6 +159,7 @@ class Translator {
   // reader.cpp
   void check_arity(const onnx::NodeProto& n) const;
   const char* weight_dtype() const;
+  void mark_weight_dtypes(const char* file_dtype);
   void check_opset();
   bool reduces_last_axis(const onnx::NodeProto& n, const std::string& like);
   void emit_chain(const OnnxChain& c, int index);
@@ -228,6 +229,7 @@ class Translator {
              toml::table attrs = {}, std::optional<Placement> at = std::nullopt);
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                              const Tensor& act);
+  void note_weight_type(const std::string& layer, const std::string& tensor_name);
   void weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x, toml::table attrs,
                     int weight_input, int64_t rows, int64_t cols, bool cols_first);
 
@@ -249,6 +251,7 @@ class Translator {
   const OnnxOptions& options_;
   std::map<std::string, Tensor> tensors_;
   std::map<std::string, Tensor> parameters_;
+  std::map<std::string, int> initializer_types_;  // each initializer's ONNX element type
   std::set<std::string> counted_sources_;  // initializers whose elements a computed parameter counted
   std::set<std::string> used_;
   // Tied weights: the initializer of each weight matrix and the first layer using it.
@@ -279,6 +282,13 @@ class Translator {
     bool activations = false;
   } quantized_;
   std::set<std::string> bounds_;  // the bounds and assumptions detection sizes took (value_bounds.cpp), as notes
+  // Per layer, the initializer its largest weight is (its elements and ONNX type, int8
+  // when quantized): the layer's weight_dtype where it is not the file's (mark_weight_dtypes).
+  struct WeightType {
+    int64_t elements = -1;
+    int type = 0;
+  };
+  std::map<std::string, WeightType> weight_types_;
   std::vector<std::string> assumptions_;  // the symbolic input dimensions set, "height = 320" (said in notes())
   std::vector<std::string> nms_kept_;     // per NMS: the boxes it is taken to keep, and why (said in notes())
   // Loops (loop_ops.cpp): the trips the layers being translated run (the product of the
