@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,15 @@ TEST_F(EveryCommandOnce, ListImportAndCalibrate) {
   expect_runs("calibrate '" RIDGE_SOURCE_DIR "/configs/calibration/data/deepbench-v100.csv' --hw v100 --cv-by fold --output '" +
               at("v100-cal.toml") + "'");
   expect_runs("generate gpt2 --hw '" + at("v100-cal.toml") + "' --prompt 8 --gen 2");
+  // Refitting a calibrated descriptor replaces its [calibration] and the comment above it:
+  // the comment was written once more on every refit.
+  expect_runs("calibrate '" RIDGE_SOURCE_DIR "/configs/calibration/data/deepbench-v100.csv' --hw '" + at("v100-cal.toml") +
+              "' --cv-by fold --output '" + at("v100-cal2.toml") + "'");
+  std::ifstream refit(at("v100-cal2.toml"));
+  std::string line;
+  int comments = 0;
+  while (std::getline(refit, line)) comments += line.rfind("# Written by ridge calibrate", 0) == 0;
+  EXPECT_EQ(comments, 1);
 }
 
 }  // namespace

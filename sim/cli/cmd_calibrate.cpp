@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
@@ -39,12 +40,17 @@ std::string today_utc() {
 // The descriptor's text without a [calibration] section (ridge writes it last).
 std::string without_calibration(const std::string& text) {
   std::istringstream in(text);
-  std::string out, line;
+  std::vector<std::string> lines;
+  std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("[calibration]", 0) == 0) break;
-    out += line + "\n";
+    lines.push_back(line);
   }
-  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  // The comment an earlier calibration wrote above its section goes with it, and the blank lines.
+  while (!lines.empty() && (lines.back().empty() || lines.back().rfind("# Written by ridge calibrate", 0) == 0))
+    lines.pop_back();
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
   return out;
 }
 
@@ -76,8 +82,9 @@ int run_calibrate(const Args& args) {
       "fit-peaks", po::bool_switch(&fit_peaks),
       "raise a peak or bandwidth the measured layers beat to the best rate a layer attained (held out per fold)")(
       "shared", po::bool_switch(&shared),
-      "fit every class at once: one fixed time per kernel, a bandwidth fraction and a half size per dtype shared "
-      "across classes, a compute fraction per class and dtype (docs/guide/calibrate.md)")(
+      "fit every class at once: one fixed time per kernel, a bandwidth fraction (per dtype and weight layout) and a "
+      "half size per dtype shared across classes, a compute fraction per kernel family and dtype "
+      "(docs/guide/calibrate.md)")(
       "check", po::bool_switch(&check),
       "fit nothing: predict every row with the descriptor as it is (its [calibration] applied) and by the datasheet "
       "roofline, and report the errors (data the calibration never saw)");
