@@ -22,7 +22,8 @@ KernelChoice kernel_choice(const LayerWork& work, const HardwareSpec& hw, DType 
   }
   std::vector<KernelChoice> candidates;
   for (const ConvAlgorithm& a : algorithms) {
-    const ClassEfficiency* cal = hw.calibration ? hw.calibration->find(work.op_class, dtype, a.name) : nullptr;
+    const ClassKey key = algorithm_class(work, dtype, a, hw);
+    const ClassEfficiency* cal = hw.calibration ? hw.calibration->find(key.op_class, key.dtype, key.library) : nullptr;
     candidates.push_back({cal, a.name, a.multiplies, a.peak_flops});
   }
   const bool any_calibrated = std::any_of(candidates.begin(), candidates.end(), [](const KernelChoice& c) { return c.cal; });
@@ -34,6 +35,11 @@ KernelChoice kernel_choice(const LayerWork& work, const HardwareSpec& hw, DType 
     if (!best || s < best_s) best = c, best_s = s;
   }
   return *best;
+}
+
+ClassKey algorithm_class(const LayerWork& work, DType dtype, const ConvAlgorithm& algorithm, const HardwareSpec& hw) {
+  if (algorithm.as_linear) return {OpClass::linear, dtype, hw.library ? hw.library->linear : std::string()};
+  return {work.op_class, dtype, algorithm.name};
 }
 
 double compute_seconds(const LayerWork& work, const HardwareSpec& hw, DType dtype, const KernelChoice& choice) {

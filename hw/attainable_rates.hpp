@@ -38,6 +38,11 @@ struct KernelChoice {
 };
 KernelChoice kernel_choice(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
+// The calibration class that times `algorithm` for the layer: its op class, dtype and the
+// algorithm's name, or for a convolution run as a GEMM the dtype's linear class (with the
+// library [library] gives linear layers).
+ClassKey algorithm_class(const LayerWork& work, DType dtype, const ConvAlgorithm& algorithm, const HardwareSpec& hw);
+
 // The layer's compute time under `choice`: calibrated, (multiplies x W + n_half) /
 // (peak x e x shape factor) for its W FLOPs; else multiplies x W / (peak x [efficiency]
 // compute x GEMM wave efficiency); 0 without FLOPs or a peak.

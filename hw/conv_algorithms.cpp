@@ -4,9 +4,25 @@
 #include <algorithm>
 
 #include "sim/base/toml_fields.hpp"
-#include "sim/base/units.hpp"
 
 namespace ridge {
+
+namespace {
+
+int64_t round_up(int64_t count, int64_t multiple) {
+  return multiple > 0 ? (count + multiple - 1) / multiple * multiple : count;
+}
+
+bool names(const std::vector<DType>& dtypes, DType dtype) {
+  return std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
+}
+
+}  // namespace
+
+double padded_share(int64_t count, int64_t multiple) {
+  if (count <= 0 || multiple <= 0) return 1.0;
+  return static_cast<double>(round_up(count, multiple)) / static_cast<double>(count);
+}
 
 std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType dtype, double peak_flops,
                                                     const ConvAlgorithmRule& rule) {
@@ -14,47 +30,52 @@ std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType
                     work.op_class == OpClass::depthwise;
   const ConvShape& c = work.conv;
   if (!conv || c.groups <= 0) return {};
-  const auto off_tensor_cores = [&](int64_t channels) {
-    return channels > 0 && channels % rule.tensor_core_channels != 0;
-  };
-  if (dtype == DType::fp16 && rule.tensor_core_channels > 0 &&
-      (off_tensor_cores(c.in_channels) || off_tensor_cores(c.out_channels)))
-    return {{"cuda_cores", 1.0, rule.cuda_core_fp16_flops}};
-  std::vector<ConvAlgorithm> out{{"implicit_gemm", 1.0, peak_flops}};
-  const bool winograd_dtype = rule.winograd_dtypes.empty() ||
-                              std::find(rule.winograd_dtypes.begin(), rule.winograd_dtypes.end(), dtype) !=
-                                  rule.winograd_dtypes.end();
-  if (rule.winograd && winograd_dtype && c.spatial_dims == 2 && c.kernel_side == 3 && c.kernel_side_max == 3 && c.stride == 1 &&
-      c.groups == 1)
+  if (c.groups != 1) return {{"implicit_gemm", 1.0, peak_flops}};
+  if (c.kernel_side_max == 1 && c.stride == 1 && names(rule.gemm_1x1_dtypes, dtype))
+    return {{"gemm", 1.0, peak_flops, true}};
+  // fp16 runs on the tensor cores: K in whole output tiles, C and K padded where needed.
+  const bool tensor_cores = dtype == DType::fp16;
+  const int64_t channels = tensor_cores ? rule.tensor_core_channels : 0;
+  const int64_t k_padded = round_up(c.out_channels, channels);
+  const double k_tiles = tensor_cores && c.out_channels > 0
+                             ? static_cast<double>(round_up(k_padded, rule.tensor_core_output_tile)) /
+                                   static_cast<double>(c.out_channels)
+                             : 1.0;
+  if (channels > 0 && (c.in_channels % channels != 0 || c.out_channels % channels != 0))
+    return {{"padded_channels", padded_share(c.in_channels, channels) * k_tiles, peak_flops}};
+  std::vector<ConvAlgorithm> out{{"implicit_gemm", k_tiles, peak_flops}};
+  const bool winograd_dtype = rule.winograd_dtypes.empty() || names(rule.winograd_dtypes, dtype);
+  if (rule.winograd && winograd_dtype && c.spatial_dims == 2 && c.kernel_side == 3 && c.kernel_side_max == 3 && c.stride == 1)
     out.push_back({"winograd", kWinogradF2x2_3x3, peak_flops});
   return out;
 }
 
 ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::string& file) {
   TomlFields f(table, file, "conv_algorithms");
-  for (const char* k : {"library", "source", "winograd", "winograd_dtypes", "tensor_core_channels", "cuda_core_fp16"}) f.accept(k);
+  for (const char* k : {"library", "source", "winograd", "winograd_dtypes", "tensor_core_channels", "tensor_core_output_tile",
+                        "gemm_1x1_dtypes"})
+    f.accept(k);
   f.reject_unknown_keys();
   ConvAlgorithmRule r;
   r.library = f.string("library");
   r.source = f.string("source");
   r.winograd = f.boolean("winograd", false);
+  const auto dtypes = [&](const char* key) {
+    std::vector<DType> out;
+    for (const std::string& name : f.string_list(key)) {
+      const std::optional<DType> d = parse_dtype(name);
+      if (!d) f.fail(key, "names an unknown dtype '" + name + "'", std::string("e.g. ") + key + " = [\"fp32\"]");
+      out.push_back(*d);
+    }
+    return out;
+  };
   if (f.has("winograd_dtypes")) {
     if (!r.winograd) f.fail("winograd_dtypes", "is read only with winograd = true", "add winograd = true");
-    for (const std::string& name : f.string_list("winograd_dtypes")) {
-      const std::optional<DType> d = parse_dtype(name);
-      if (!d) f.fail("winograd_dtypes", "names an unknown dtype '" + name + "'", "e.g. winograd_dtypes = [\"fp32\"]");
-      r.winograd_dtypes.push_back(*d);
-    }
+    r.winograd_dtypes = dtypes("winograd_dtypes");
   }
+  if (f.has("gemm_1x1_dtypes")) r.gemm_1x1_dtypes = dtypes("gemm_1x1_dtypes");
   r.tensor_core_channels = f.positive("tensor_core_channels", 0, true);
-  if (r.tensor_core_channels > 0) {
-    if (!f.has("cuda_core_fp16"))
-      f.fail("tensor_core_channels", "needs cuda_core_fp16, the fp16 peak of a convolution off the tensor cores",
-             "e.g. cuda_core_fp16 = \"31.3 TFLOPS\"");
-    r.cuda_core_fp16_flops = read_quantity(f, "cuda_core_fp16", Quantity::flops);
-  } else if (f.has("cuda_core_fp16")) {
-    f.fail("cuda_core_fp16", "is read only with tensor_core_channels", "add tensor_core_channels = 8");
-  }
+  r.tensor_core_output_tile = f.positive("tensor_core_output_tile", 0, true);
   return r;
 }
 

@@ -1,10 +1,15 @@
 // A descriptor's [conv_algorithms] rule (hw/conv_algorithms.hpp), worked by hand: a 3 x 3
 // convolution timed at Winograd F(2x2, 3x3)'s multiplies (16 per 36 of the direct count,
 // Lavin and Gray 2016), a strided one at the direct count, an fp16 convolution with 3
-// input channels on the CUDA cores (cuDNN 7.6 Developer Guide, "Tensor Core Operations":
-// C and K multiples of 8), the fastest calibrated algorithm chosen, and the geometry a
-// model's conv layer and a measured CSV row carry.
+// input channels padded to 8 for the tensor cores (cuDNN 7.3.0 release notes: C and K
+// padded to multiples of 8), fp16 output channels in whole 64-wide tiles, an fp32 1 x 1
+// convolution timed as the GEMM of its shape (the linear class), the fastest calibrated
+// algorithm chosen, and the geometry a model's conv layer and a measured CSV row carry.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "hw/attainable_rates.hpp"
 #include "hw/conv_algorithms.hpp"
@@ -18,8 +23,8 @@
 namespace ridge {
 namespace {
 
-// fp32 10 TFLOP/s, fp16 100 TFLOP/s (tensor cores), fp16 20 TFLOP/s off them; a memory
-// so fast that every layer below is compute-bound.
+// fp32 10 TFLOP/s, fp16 100 TFLOP/s (tensor cores), C and K padded to multiples of 8 and K
+// in 64-wide tiles there; a memory so fast that every layer below is compute-bound.
 constexpr const char* kGpu = R"(name = "conv algorithm test GPU"
 kind = "gpu"
 source = "test"
@@ -35,7 +40,7 @@ library = "cuDNN"
 source = "test"
 winograd = true
 tensor_core_channels = 8
-cuda_core_fp16 = "20 TFLOPS"
+tensor_core_output_tile = 64
 )";
 
 HardwareSpec gpu(const std::string& extra = "") {
@@ -52,6 +57,15 @@ LayerWork conv(int64_t c, int64_t k, int64_t side, int64_t stride, double positi
   w.batch = 1;
   w.conv = {stride, side, 1, side, c, k, 2};
   return w;
+}
+
+// A [calibration] with one fp32 class per (op class, library, compute fraction) given.
+std::string fp32_calibration(const std::vector<std::tuple<std::string, std::string, std::string>>& classes) {
+  std::string text = "[calibration]\ndata = \"test\"\ndate = \"2026-11-26\"\nmethod = \"hand\"\n";
+  for (const auto& [op_class, library, compute] : classes)
+    text += "[[calibration.class]]\nop_class = \"" + op_class + "\"\ndtype = \"fp32\"\n" +
+            (library.empty() ? "" : "library = \"" + library + "\"\n") + "compute = " + compute + "\nmemory = 1.0\n";
+  return text;
 }
 
 double compute_s(const LayerWork& w, const HardwareSpec& hw, DType d) {
@@ -104,49 +118,88 @@ TEST(ConvAlgorithms, WinogradOnlyInTheDtypesTheRuleNames) {
   EXPECT_EQ(kernel_choice(w, gpu(), DType::fp16).algorithm, "winograd");
 }
 
-TEST(ConvAlgorithms, Fp16ConvWithThreeChannelsFallsBackToCudaCores) {
+TEST(ConvAlgorithms, Fp16ConvWithThreeChannelsIsPaddedToEight) {
   const HardwareSpec hw = gpu();
   // ResNet's first layer, 3 -> 64, 7 x 7, stride 2, 112 x 112 outputs:
-  // 2 x 12544 x 64 x 3 x 49 = 236,027,904 FLOPs. C = 3 is not a multiple of 8, so no
-  // tensor cores: at 20 TFLOP/s, 11.8013952 us (at the 100 TFLOP/s tensor-core peak it
-  // would be 2.36 us).
+  // 2 x 12544 x 64 x 3 x 49 = 236,027,904 FLOPs. C = 3 is padded to 8 (K = 64 is one
+  // whole tile): 2 x 12544 x 64 x 8 x 49 = 629,407,744 multiplies' FLOPs at the
+  // 100 TFLOP/s tensor-core peak, 6.29407744 us.
   const LayerWork first = conv(3, 64, 7, 2, 112 * 112);
   ASSERT_DOUBLE_EQ(first.flops, 236027904.0);
-  EXPECT_EQ(kernel_choice(first, hw, DType::fp16).algorithm, "cuda_cores");
-  EXPECT_NEAR(compute_s(first, hw, DType::fp16), 236027904.0 / 20e12, 1e-18);
-  // fp32 has no such rule: the fp32 peak, 23.6 us.
+  EXPECT_EQ(kernel_choice(first, hw, DType::fp16).algorithm, "padded_channels");
+  EXPECT_NEAR(compute_s(first, hw, DType::fp16), 629407744.0 / 100e12, 1e-18);
+  // fp32 has no such rule: the direct count at the fp32 peak, 23.6 us.
   EXPECT_NEAR(compute_s(first, hw, DType::fp32), 236027904.0 / 10e12, 1e-18);
-  // With C = 8 the tensor cores run it: 2 x 12544 x 64 x 8 x 49 FLOPs at 100 TFLOP/s.
+  // With C = 8 nothing is padded: the same 629,407,744 FLOPs, as implicit GEMM.
   const LayerWork eight = conv(8, 64, 7, 2, 112 * 112);
   EXPECT_EQ(kernel_choice(eight, hw, DType::fp16).algorithm, "implicit_gemm");
   EXPECT_NEAR(compute_s(eight, hw, DType::fp16), 629407744.0 / 100e12, 1e-18);
-  // K not a multiple of 8 falls back too; a 3 x 3 with C = 3 is not offered Winograd.
-  EXPECT_EQ(kernel_choice(conv(64, 60, 7, 2, 12544), hw, DType::fp16).algorithm, "cuda_cores");
-  EXPECT_EQ(kernel_choice(conv(3, 64, 3, 1, 12544), hw, DType::fp16).algorithm, "cuda_cores");
+  // K = 60 is padded to 64: 2 x 12544 x 60 x 64 x 49 = 4,720,558,080 FLOPs x 64 / 60 =
+  // 5,035,261,952 at 100 TFLOP/s. A 3 x 3 with C = 3 is padded, not offered Winograd.
+  EXPECT_EQ(kernel_choice(conv(64, 60, 7, 2, 12544), hw, DType::fp16).algorithm, "padded_channels");
+  EXPECT_NEAR(compute_s(conv(64, 60, 7, 2, 12544), hw, DType::fp16), 5035261952.0 / 100e12, 1e-18);
+  EXPECT_EQ(kernel_choice(conv(3, 64, 3, 1, 12544), hw, DType::fp16).algorithm, "padded_channels");
+}
+
+TEST(ConvAlgorithms, Fp16OutputChannelsRunInWholeTiles) {
+  const HardwareSpec hw = gpu();
+  // DeepSpeech's second layer, 32 -> 32, 10 x 5, stride 2, 6,308 positions per image at
+  // batch 4 (DeepBench's conv_w341h79c32n4k32): 2 x 25,232 x 32 x 32 x 50 = 2,583,756,800
+  // FLOPs. K = 32 fills half of a 64-wide tile: 5,167,513,600 at 100 TFLOP/s, 51.675 us.
+  LayerWork ds = conv(32, 32, 5, 2, 25232.0);
+  ds.flops = 2.0 * 25232 * 32 * 32 * 50;
+  ASSERT_DOUBLE_EQ(ds.flops, 2583756800.0);
+  EXPECT_EQ(kernel_choice(ds, hw, DType::fp16).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(ds, hw, DType::fp16), 5167513600.0 / 100e12, 1e-18);
+  // K = 48: 64 / 48 of the count; K = 96: two tiles, 128 / 96; K = 128: exact. fp32 is
+  // not on the tensor cores: the direct count.
+  const LayerWork k48 = conv(64, 48, 1, 1, 1000);
+  EXPECT_NEAR(compute_s(k48, hw, DType::fp16), k48.flops * 64 / 48 / 100e12, 1e-18);
+  const LayerWork k96 = conv(64, 96, 1, 1, 1000);
+  EXPECT_NEAR(compute_s(k96, hw, DType::fp16), k96.flops * 128 / 96 / 100e12, 1e-18);
+  const LayerWork k128 = conv(64, 128, 1, 1, 1000);
+  EXPECT_NEAR(compute_s(k128, hw, DType::fp16), k128.flops / 100e12, 1e-18);
+  EXPECT_NEAR(compute_s(ds, hw, DType::fp32), 2583756800.0 / 10e12, 1e-18);
+  // DeepSpeech's first layer, 1 -> 32: C padded to 8 (x 8) and K = 32 in a 64-wide tile
+  // (x 2): 16 times its count.
+  EXPECT_DOUBLE_EQ(kernel_choice(conv(1, 32, 5, 2, 1000), hw, DType::fp16).multiplies, 16.0);
+  // A grouped convolution (depthwise 32 -> 32) is neither padded nor tiled.
+  LayerWork depthwise = conv(32, 32, 3, 1, 1000);
+  depthwise.conv.groups = 32;
+  EXPECT_DOUBLE_EQ(kernel_choice(depthwise, hw, DType::fp16).multiplies, 1.0);
+  EXPECT_EQ(padded_share(3, 8), 8.0 / 3);
+  EXPECT_EQ(padded_share(64, 8), 1.0);
+  EXPECT_EQ(padded_share(3, 0), 1.0);
+}
+
+TEST(ConvAlgorithms, Fp32PointwiseConvRunsAsTheGemmOfItsShape) {
+  // gemm_1x1_dtypes = ["fp32"]: ResNet's 1 x 1, 64 -> 256 convolution on 56 x 56 is the
+  // GEMM M = 3136, N = 256, reduction 64: 2 x 3136 x 256 x 64 = 102,760,448 FLOPs, timed
+  // by the fp32 linear class (fitted here at 0.5 of the peak): 102,760,448 / 5e12 =
+  // 20.5520896 us, where the conv_1x1 class (0.9) would give 11.4 us.
+  const HardwareSpec hw =
+      gpu("gemm_1x1_dtypes = [\"fp32\"]\n" + fp32_calibration({{"linear", "", "0.5"}, {"conv_1x1", "implicit_gemm", "0.9"}}));
+  const LayerWork w = conv(64, 256, 1, 1, 56 * 56);
+  ASSERT_DOUBLE_EQ(w.flops, 102760448.0);
+  const KernelChoice choice = kernel_choice(w, hw, DType::fp32);
+  EXPECT_EQ(choice.algorithm, "gemm");
+  EXPECT_NEAR(compute_s(w, hw, DType::fp32), 102760448.0 / 5e12, 1e-15);
+  const ConvAlgorithm gemm{"gemm", 1.0, 10e12, true};
+  EXPECT_EQ(algorithm_class(w, DType::fp32, gemm, hw), (ClassKey{OpClass::linear, DType::fp32, ""}));
+  // Strided (stride 2, 28 x 28 outputs): not a plain GEMM, its own class at 0.9:
+  // 2 x 784 x 256 x 64 = 25,690,112 FLOPs / 9e12.
+  const LayerWork strided = conv(64, 256, 1, 2, 28 * 28);
+  EXPECT_EQ(kernel_choice(strided, hw, DType::fp32).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(strided, hw, DType::fp32), 25690112.0 / 9e12, 1e-15);
+  // fp16 is not named: implicit GEMM (uncalibrated there: the 100 TFLOP/s peak).
+  EXPECT_EQ(kernel_choice(w, hw, DType::fp16).algorithm, "implicit_gemm");
 }
 
 TEST(ConvAlgorithms, CalibratedTakesTheFastestFittedAlgorithm) {
   // Winograd fitted at 0.3 of the peak, implicit GEMM at 0.9: for the 3 x 3 layer above,
   // Winograd takes 4/9 / 0.3 = 1.48 and implicit GEMM 1 / 0.9 = 1.11 units, so the
   // autotuner's choice is implicit GEMM: 231,211,008 / (10 TFLOP/s x 0.9) = 25.69 us.
-  const HardwareSpec hw = gpu(R"(
-[calibration]
-data = "test"
-date = "2026-11-26"
-method = "hand"
-[[calibration.class]]
-op_class = "conv_kxk"
-dtype = "fp32"
-library = "winograd"
-compute = 0.3
-memory = 1.0
-[[calibration.class]]
-op_class = "conv_kxk"
-dtype = "fp32"
-library = "implicit_gemm"
-compute = 0.9
-memory = 1.0
-)");
+  const HardwareSpec hw = gpu(fp32_calibration({{"conv_kxk", "winograd", "0.3"}, {"conv_kxk", "implicit_gemm", "0.9"}}));
   const LayerWork w = conv(64, 64, 3, 1, 56 * 56);
   EXPECT_EQ(kernel_choice(w, hw, DType::fp32).algorithm, "implicit_gemm");
   EXPECT_NEAR(compute_s(w, hw, DType::fp32), 231211008.0 / 9e12, 1e-15);
@@ -166,7 +219,7 @@ TEST(ConvAlgorithms, ModelLayersAndMeasuredRowsCarryTheGeometry) {
   EXPECT_EQ(first.kernel_side_max, 7);
   EXPECT_EQ(first.stride, 2);
   EXPECT_EQ(first.spatial_dims, 2);
-  EXPECT_EQ(kernel_choice(work.front(), hw, DType::fp16).algorithm, "cuda_cores");
+  EXPECT_EQ(kernel_choice(work.front(), hw, DType::fp16).algorithm, "padded_channels");
   size_t winograd = 0;
   for (const LayerWork& w : work) winograd += kernel_choice(w, hw, DType::fp32).algorithm == "winograd";
   // ResNet-50's 3 x 3 convolutions: 16, of which the 3 that open a stage at stride 2
@@ -181,7 +234,7 @@ TEST(ConvAlgorithms, ModelLayersAndMeasuredRowsCarryTheGeometry) {
       "rows.csv");
   EXPECT_EQ(rows[0].work.conv.spatial_dims, 2);
   EXPECT_EQ(kernel_choice(rows[0].work, hw, DType::fp32).algorithm, "winograd");
-  EXPECT_EQ(kernel_choice(rows[1].work, hw, DType::fp16).algorithm, "cuda_cores");
+  EXPECT_EQ(kernel_choice(rows[1].work, hw, DType::fp16).algorithm, "padded_channels");
   EXPECT_THROW(parse_measured_layers("model,layer,op_class,dtype,flops,bytes,seconds,groups,stride,kernel_side,kernel_side_max\n"
                                      "m,a,conv_kxk,fp32,1,1,1,1,1,5,3\n",
                                      "rows.csv"),

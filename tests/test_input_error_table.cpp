@@ -765,14 +765,10 @@ const Case kCases[] = {
      ANALYZE_HW, "library: 'convolution' must name a library", true},
     // hw/conv_algorithms.cpp: a descriptor's [conv_algorithms] (which algorithms may run a convolution)
 #define CONV_ALG HW_HEAD HW_COMPUTE HW_MEM "[conv_algorithms]\nlibrary = \"cuDNN\"\nsource = \"s\"\n"
-    {"hw/conv_algorithms.cpp", CONV_ALG "tensor_core_channels = 8\n", ANALYZE_HW,
-     "conv_algorithms: 'tensor_core_channels' needs cuda_core_fp16, the fp16 peak of a convolution off the tensor cores", true},
-    {"hw/conv_algorithms.cpp", CONV_ALG "cuda_core_fp16 = \"31.3 TFLOPS\"\n", ANALYZE_HW,
-     "conv_algorithms: 'cuda_core_fp16' is read only with tensor_core_channels", true},
+    {"hw/conv_algorithms.cpp", CONV_ALG "gemm_1x1_dtypes = [\"fp33\"]\n", ANALYZE_HW,
+     "conv_algorithms: 'gemm_1x1_dtypes' names an unknown dtype 'fp33'", true},
     {"hw/conv_algorithms.cpp", CONV_ALG "winograd_dtypes = [\"fp32\"]\n", ANALYZE_HW,
      "conv_algorithms: 'winograd_dtypes' is read only with winograd = true", true},
-    {"hw/conv_algorithms.cpp", CONV_ALG "winograd = true\nwinograd_dtypes = [\"fp33\"]\n", ANALYZE_HW,
-     "conv_algorithms: 'winograd_dtypes' names an unknown dtype 'fp33'", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"

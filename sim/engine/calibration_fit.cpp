@@ -316,25 +316,34 @@ std::vector<Terms> against(const std::vector<Terms>& terms, const Roofs& roofs) 
 
 namespace {
 
-// The algorithms that may run the row: a convolution's eligible ones where the descriptor
-// has [conv_algorithms], the fastest at the pure roofline first; else one, the op class's
-// (or its [library]'s) own kernels at the dtype's peak.
-std::vector<ConvAlgorithm> row_algorithms(const MeasuredLayer& row, const HardwareSpec& hw) {
+// The algorithms that may run the row, each with the class that times it: a
+// convolution's eligible ones where the descriptor has [conv_algorithms], the fastest at
+// the pure roofline first; else one, the op class's (or its [library]'s) own kernels at the
+// dtype's peak.
+struct RowAlgorithm {
+  ClassKey key;
+  double multiplies = 1;
+  double peak_flops = 0;
+};
+
+std::vector<RowAlgorithm> row_algorithms(const MeasuredLayer& row, const HardwareSpec& hw) {
   const double peak = hw.peak(row.dtype).value_or(0);
-  std::vector<ConvAlgorithm> out =
+  std::vector<ConvAlgorithm> eligible =
       hw.conv_algorithms ? eligible_conv_algorithms(row.work, row.dtype, peak, *hw.conv_algorithms) : std::vector<ConvAlgorithm>{};
-  if (out.empty()) return {{hw.library ? library_of(row.work, *hw.library) : std::string(), 1.0, peak}};
-  std::stable_sort(out.begin(), out.end(), [](const ConvAlgorithm& a, const ConvAlgorithm& b) {
+  if (eligible.empty())
+    return {{{row.work.op_class, row.dtype, hw.library ? library_of(row.work, *hw.library) : std::string()}, 1.0, peak}};
+  std::stable_sort(eligible.begin(), eligible.end(), [](const ConvAlgorithm& a, const ConvAlgorithm& b) {
     return a.multiplies / a.peak_flops < b.multiplies / b.peak_flops;
   });
+  std::vector<RowAlgorithm> out;
+  for (const ConvAlgorithm& a : eligible)
+    out.push_back({algorithm_class(row.work, row.dtype, a, hw), a.multiplies, a.peak_flops});
   return out;
 }
 
 }  // namespace
 
-ClassKey row_class(const MeasuredLayer& row, const HardwareSpec& hw) {
-  return {row.work.op_class, row.dtype, row_algorithms(row, hw).front().name};
-}
+ClassKey row_class(const MeasuredLayer& row, const HardwareSpec& hw) { return row_algorithms(row, hw).front().key; }
 
 CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
                                   const HardwareModel& model, const CalibrationOptions& options) {
@@ -376,16 +385,16 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
     t.positions = r.work.gemm_positions;
     t.reduction = r.work.gemm_reduction;
     // Each algorithm's multiplications at its units' peak (the shape terms are 1 at unit halves).
-    const std::vector<ConvAlgorithm> algorithms = row_algorithms(r, pure);
+    const std::vector<RowAlgorithm> algorithms = row_algorithms(r, pure);
     for (size_t a = 0; a < algorithms.size(); ++a) {
-      const ConvAlgorithm& alg = algorithms[a];
+      const RowAlgorithm& alg = algorithms[a];
       const double flops = alg.multiplies * r.work.flops;
       const double spf = flops > 0 && alg.peak_flops > 0 ? 1 / alg.peak_flops : 0;
       if (a == 0) {
         t.flops = flops;
         t.seconds_per_flop = spf;
       } else {
-        t.alternatives.push_back({{r.work.op_class, r.dtype, alg.name}, flops, spf});
+        t.alternatives.push_back({alg.key, flops, spf});
       }
     }
     if (u.memory_s > 0) {
