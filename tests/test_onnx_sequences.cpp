@@ -52,6 +52,23 @@ TEST(OnnxSequences, APositionTableRepeatedFromThreeInitializersCountsEachOnce) {
   EXPECT_EQ(add.counts.flops, 20);  // one add per element
 }
 
+// The eval-mode export of the same: the spatial table written unsqueezed, an initializer
+// [1, 2, 2], expanded over 3 frames to [3, 2, 2] and viewed as [6, 2] rows, added to x
+// [1, 6, 2]: a constant (not the table read once as a per-sample parameter, whose [2, 2]
+// could not be viewed as [6, 2]) of the table's 4 learned elements; 12 adds.
+TEST(OnnxSequences, AnInitializerExpandedOverItsOwnAxesIsAConstantOfItsElements) {
+  const std::string body = node("frames", "Expand", "table shape", "e") + node("rows", "Reshape", "e flat", "r") +
+                           node("add", "Add", "x r", "y") + init("table", "1 2 2") + ints("shape", "3", "3 2 2") +
+                           ints("flat", "2", "6 2");
+  const Model m = onnx_model(onnx_text(body, "1 6 2"));
+  int64_t params = 0;
+  for (const Layer& l : m.layers) params += l.counts.params;
+  EXPECT_EQ(params, 4);
+  const Layer& add = layer(m, "add");
+  EXPECT_EQ(add.output, (Shape{6, 2}));
+  EXPECT_EQ(add.counts.flops, 12);
+}
+
 // torch.tensor_split(x, (1, 3), dim=1) of x [1, 5, 4]: a Loop of 2 trips appends
 // x[:, b[i]:b[i+1]] for the bounds b = [0, 1, 3] to an empty sequence, then the last
 // piece x[:, 3:] is inserted after it. Item 1, the second trip's [2, 4] (at the first

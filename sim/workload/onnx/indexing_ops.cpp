@@ -318,7 +318,11 @@ void Translator::expand(const onnx::NodeProto& n, int index) {
   }
   std::optional<Shape> s = broadcast_shape(x.shape, target);
   if (!s) fail(n, "cannot expand " + shape_list(x.shape) + " to " + shape_list(target));
-  if (!x.learned) {  // its values broadcast: an axis of 1 repeats its one element
+  // A computed constant, or an initializer repeated along its own axes (MViT's spatial
+  // table over its frames, where an eval-mode export wrote the table unsqueezed as an
+  // initializer), is folded: its values broadcast, an axis of 1 repeating its one element,
+  // its learned elements its initializer's (counted once where a layer reads it).
+  if (!x.learned || element_count(*s) != element_count(x.shape)) {
     const size_t lead = s->size() - x.shape.size();
     return folded(n, *s, rearranged(x, *s, [&](std::vector<int64_t>& idx) {
                     idx.erase(idx.begin(), idx.begin() + static_cast<int64_t>(lead));
