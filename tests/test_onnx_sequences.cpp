@@ -21,6 +21,11 @@ std::string ints(const std::string& name, const std::string& dims, const std::st
 }
 
 const Layer& layer(const Model& m, const std::string& name) { return m.layers.at(static_cast<size_t>(m.find(name))); }
+int64_t total_params(const Model& m) {
+  int64_t params = 0;
+  for (const Layer& l : m.layers) params += l.counts.params;
+  return params;
+}
 
 // MViT's position embedding in small, x [1, 5, 4]: a class row and 2 frames x 2 positions.
 // The repeat counts: Expand(2, [2]) = [2, 2] (a Constant node's 2, as torch writes it), Split into [2] and [2] (values folded, or
@@ -44,9 +49,7 @@ TEST(OnnxSequences, APositionTableRepeatedFromThreeInitializersCountsEachOnce) {
       ints("two_len", "1", "2") + ints("ones", "2", "1 1") + ints("four", "1", "4") +
       ints("zero", "1", "0") + init("temporal", "2 4") + init("spatial", "2 4") + init("cls", "4");
   const Model m = onnx_model(onnx_text(body, "1 5 4"));
-  int64_t params = 0;
-  for (const Layer& l : m.layers) params += l.counts.params;
-  EXPECT_EQ(params, 20);
+  EXPECT_EQ(total_params(m), 20);
   const Layer& add = layer(m, "add");
   EXPECT_EQ(add.output, (Shape{5, 4}));
   EXPECT_EQ(add.counts.flops, 20);  // one add per element
@@ -61,9 +64,7 @@ TEST(OnnxSequences, AnInitializerExpandedOverItsOwnAxesIsAConstantOfItsElements)
                            node("add", "Add", "x r", "y") + init("table", "1 2 2") + ints("shape", "3", "3 2 2") +
                            ints("flat", "2", "6 2");
   const Model m = onnx_model(onnx_text(body, "1 6 2"));
-  int64_t params = 0;
-  for (const Layer& l : m.layers) params += l.counts.params;
-  EXPECT_EQ(params, 4);
+  EXPECT_EQ(total_params(m), 4);
   const Layer& add = layer(m, "add");
   EXPECT_EQ(add.output, (Shape{6, 2}));
   EXPECT_EQ(add.counts.flops, 12);
