@@ -149,7 +149,8 @@ void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
 // operand, a normalization's scale, bias or statistics, PRelu's slope, an embedding
 // table, a recurrent node's W, R, B) or as an operand of elementwise arithmetic, Expand
 // or Concat (a position embedding added, a class token expanded) becomes a shape-only
-// initializer; notes() names how many. A second input read otherwise is data.
+// initializer; notes() names how many. A second input read otherwise, or one of the
+// first's shape and type (RAFT's second frame, read by a Concat), is data.
 void Translator::read_parameter_inputs() {
   const onnx::GraphProto& g = model_.graph();
   std::set<std::string> initializers;
