@@ -24,8 +24,12 @@ MODES = ("train17", "eval17", "eval13")
 
 
 def modes_of(name):
-    """The export modes that exist for a model (detectors: eval only)."""
-    return MODES[1:] if name in DETECTION else MODES
+    """The export modes that exist for a model: detectors eval only; RAFT not at opset 13,
+    since its grid_sample has an ONNX form (GridSample) from opset 16 on only (torch 1.13:
+    "Exporting the operator 'aten::grid_sampler' to ONNX opset version 13 is not supported")."""
+    if name in DETECTION:
+        return MODES[1:]
+    return MODES[:2] if name in OPTICAL_FLOW else MODES
 
 
 def input_dims(name):

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include "sim/base/error.hpp"
 #include "sim/workload/model_reader.hpp"
 #include "sim/workload/onnx/onnx_reader.hpp"
 
@@ -33,13 +34,25 @@ inline toml::table onnx_table(const std::string& text) {
 }
 inline Model onnx_model(const std::string& text) { return read_model_table(onnx_table(text), "t.onnx"); }
 
-// A node called `name` of type `op` reading the space-separated inputs `in`.
+// The model `text` is refused with an error containing `message`.
+inline void expect_refused(const std::string& text, const std::string& message) {
+  try {
+    onnx_table(text);
+    ADD_FAILURE() << "accepted; expected: " << message;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+// A node called `name` of type `op` reading the space-separated inputs `in`, writing the
+// space-separated outputs `out`.
 inline std::string node(const std::string& name, const std::string& op, const std::string& in, const std::string& out,
                         const std::string& attrs = "") {
-  std::string inputs;
-  std::istringstream is(in);
+  std::string inputs, outputs;
+  std::istringstream is(in), os(out);
   for (std::string i; is >> i;) inputs += "input: \"" + i + "\" ";
-  return "node { name: \"" + name + "\" " + inputs + "output: \"" + out + "\" op_type: \"" + op + "\" " + attrs + "} ";
+  for (std::string o; os >> o;) outputs += "output: \"" + o + "\" ";
+  return "node { name: \"" + name + "\" " + inputs + outputs + "op_type: \"" + op + "\" " + attrs + "} ";
 }
 inline std::string float_attr(const std::string& name, double v) {
   return "attribute { name: \"" + name + "\" type: FLOAT f: " + std::to_string(v) + " } ";

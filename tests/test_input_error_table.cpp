@@ -58,6 +58,13 @@ struct Case {
 #define ONNX_GRAPH(NODE, EXTRA) ONNX_NODES(ONNX_NODE("n", NODE), EXTRA)
 #define ONNX_INT(NAME, VALUES) "initializer { name: \"" NAME "\" data_type: 7 " VALUES " } "
 #define ONNX_FLOAT(NAME, FIELDS) "initializer { name: \"" NAME "\" data_type: 1 " FIELDS " } "
+// A Loop of TRIPS trips carrying a sequence (from SequenceEmpty), its body giving OUT back.
+#define ONNX_SEQUENCE_LOOP(TRIPS, OUT)                                                                               \
+  ONNX_NODES(ONNX_NODE("e", "output: \"s\" op_type: \"SequenceEmpty\"")                                               \
+             ONNX_NODE("n", "input: \"m\" input: \"\" input: \"s\" output: \"s2\" op_type: \"Loop\" attribute { name: \"body\" " \
+                            "type: GRAPH g { name: \"b\" input { name: \"i\" } input { name: \"c\" } input { name: \"q\" } "   \
+                            "output { name: \"c\" } output { name: \"" OUT "\" } } }"),                                   \
+             ONNX_INT("m", "int64_data: " TRIPS))
 #define ONNX_INTS(NAME, VALUES) "attribute { name: \"" NAME "\" type: INTS " VALUES " } "
 #define ONNX_ATTR_INT(NAME, VALUE) "attribute { name: \"" NAME "\" type: INT i: " VALUE " } "
 #define ONNX_ATTR_STRING(NAME, VALUE) "attribute { name: \"" NAME "\" type: STRING s: \"" VALUE "\" } "
@@ -187,6 +194,9 @@ const Case kCases[] = {
     {MR, "name = \"m\"\n[input]\nshape = [2147483648]\n" LAYER("l", "linear") "out_features = 1099511627776\n", ANALYZE,
      "layer 'l' (linear): its counts overflow 64 bits", true},
     {MR, "", "mkdir d.toml && RIDGE analyze ./d.toml", "is a folder, not a model file", false},
+    {"sim/workload/ops/resize.cpp", "name = \"m\"\n[input]\nshape = [2, 8, 8]\n[[layer]]\nname = \"g\"\nop = \"transpose\"\nperm = [1, 2, 0]\n"
+     "[[layer]]\nname = \"s\"\nop = \"grid_sample\"\ninputs = [\"@input\", \"g\"]\nmode = \"area\"\n",
+     ANALYZE, "must be \"nearest\", \"linear\" or \"cubic\"", false},
     {"sim/workload/ops/layout.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"s\"\nop = \"slice\"\naxes = [0]\nstarts = [0, 1]\nends = [2]\n",
      "RIDGE analyze ./in.toml", "starts, ends and steps must have one entry per axis", false},
     {"sim/workload/ops/layout.cpp", "name = \"m\"\n[input]\nshape = [4, 8]\n[[layer]]\nname = \"s\"\nop = \"slice\"\naxes = [5]\nstarts = [0]\nends = [2]\n",
@@ -311,6 +321,53 @@ const Case kCases[] = {
      ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Split\" attribute { name: \"axis\" type: INT i: 1 } "
                 "attribute { name: \"split\" type: INTS ints: 1 ints: 2 }", ""),
      ONNX, "node 'n' (Split): 'split' gives 2 sizes for 1 outputs", false, "in.onnx"},
+    {"sim/workload/onnx/indexing_ops.cpp",
+     ONNX_GRAPH("input: \"t\" input: \"s\" output: \"a\" output: \"b\" op_type: \"Split\"",
+                ONNX_FLOAT("t", "dims: 4 dims: 2") ONNX_INT("s", "dims: 2 int64_data: -1 int64_data: 5")),
+     ONNX, "node 'n' (Split): 'split' sizes [-1, 5] must not be negative", false, "in.onnx"},
+    {"sim/workload/onnx/indexing_ops.cpp",
+     ONNX_GRAPH("input: \"t\" input: \"s\" output: \"a\" output: \"b\" op_type: \"Split\"",
+                ONNX_FLOAT("t", "dims: 4 dims: 2") ONNX_INT("s", "dims: 2 int64_data: 1 int64_data: 2")),
+     ONNX, "node 'n' (Split): 'split' sizes [1, 2] add up to 3, not the axis's 4", false, "in.onnx"},
+    {"sim/workload/onnx/indexing_ops.cpp",
+     ONNX_GRAPH("input: \"t\" output: \"a\" output: \"b\" op_type: \"Split\" attribute { name: \"axis\" type: INT i: 2 }",
+                ONNX_FLOAT("t", "dims: 4 dims: 2")),
+     ONNX, "node 'n' (Split): splits along axis 2, which a constant of shape [4x2] does not have", false, "in.onnx"},
+    // sequences (sequence_ops.cpp) and the Loop that carries one (loop_ops.cpp)
+    {"sim/workload/onnx/sequence_ops.cpp", ONNX_GRAPH("input: \"\" input: \"i\" output: \"y\" op_type: \"SequenceAt\"", ONNX_INT("i", "int64_data: 0")),
+     ONNX, "node 'n' (SequenceAt): input 0 (a sequence) is missing", false, "in.onnx"},
+    {"sim/workload/onnx/sequence_ops.cpp", ONNX_GRAPH("input: \"x\" input: \"i\" output: \"y\" op_type: \"SequenceAt\"", ONNX_INT("i", "int64_data: 0")),
+     ONNX, "node 'n' (SequenceAt): input 'x' is not a sequence made by an earlier node", false, "in.onnx"},
+    {"sim/workload/onnx/sequence_ops.cpp",
+     ONNX_NODES(ONNX_NODE("e", "output: \"s\" op_type: \"SequenceEmpty\"") ONNX_NODE("n", "input: \"s\" input: \"i\" output: \"y\" op_type: \"SequenceAt\""),
+                ONNX_INT("i", "dims: 2 int64_data: 0 int64_data: 1")),
+     ONNX, "node 'n' (SequenceAt): the position must be one value (got [0, 1])", false, "in.onnx"},
+    {"sim/workload/onnx/sequence_ops.cpp",
+     ONNX_NODES(ONNX_NODE("e", "output: \"s\" op_type: \"SequenceEmpty\"") ONNX_NODE("n", "input: \"s\" input: \"i\" output: \"y\" op_type: \"SequenceAt\""),
+                ONNX_INT("i", "int64_data: 0")),
+     ONNX, "node 'n' (SequenceAt): position 0 is outside a sequence of 0 items", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_SEQUENCE_LOOP("5000", "q"),
+     ONNX, "node 'n' (Loop): carries a sequence through 5000 trips; ridge unrolls such a loop, up to 4096 trips", false, "in.onnx"},
+    {"sim/workload/onnx/loop_ops.cpp", ONNX_SEQUENCE_LOOP("1", "zz"),
+     ONNX, "node 'n' (Loop): its loop-carried value 'zz' is made by no node", false, "in.onnx"},
+    // GridSample (conv_ops.cpp) and two inputs stacked (initializers.cpp)
+    {"sim/workload/onnx/conv_ops.cpp",
+     ONNX_MODEL("opset_import { version: 17 }", ONNX_NODE("n", "input: \"x\" input: \"x\" output: \"y\" op_type: \"GridSample\"")
+                "input { name: \"x\" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } dim { dim_value: 3 } dim { dim_value: 8 } } } } }"),
+     ONNX, "node 'n' (GridSample): samples a [1x3x8] input; ridge models GridSample over 2 spatial axes, [N, C, H, W]", false, "in.onnx"},
+    {"sim/workload/onnx/conv_ops.cpp",
+     ONNX_GRAPH("input: \"x\" input: \"x\" output: \"y\" op_type: \"GridSample\" attribute { name: \"mode\" type: STRING s: \"area\" }", ""),
+     ONNX, "node 'n' (GridSample): mode 'area' is not one of bilinear / linear, nearest, bicubic / cubic", false, "in.onnx"},
+    {"sim/workload/onnx/node_inputs.cpp",
+     ONNX_GRAPH("input: \"c\" input: \"w\" output: \"y\" op_type: \"Conv\"",
+                ONNX_FLOAT("c", "dims: 2 dims: 3 dims: 4 dims: 4") ONNX_FLOAT("w", "dims: 1 dims: 3 dims: 1 dims: 1")),
+     ONNX, "node 'n' (Conv): input 'c' is a constant of shape [2x3x4x4] where ridge expects an activation with its batch first", false, "in.onnx"},
+    {"sim/workload/onnx/initializers.cpp",
+     ONNX_MODEL("opset_import { version: 13 }", ONNX_NODE("n", "input: \"a\" input: \"m\" output: \"y\" op_type: \"Sub\"")
+                "input { name: \"a\" type { tensor_type { elem_type: 1 shape { dim { dim_value: 3 } dim { dim_value: 8 } } } } } "
+                "input { name: \"b\" type { tensor_type { elem_type: 1 shape { dim { dim_value: 3 } dim { dim_value: 8 } } } } } "
+                ONNX_FLOAT("m", "dims: 3 dims: 1")),
+     ONNX, "the graph has 2 inputs of one shape, but 'a' has no batch axis first, which ridge needs to stack them", false, "in.onnx"},
     {"sim/workload/onnx/reader.cpp",
      ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"Relu\"",
                 "initializer { name: \"w\" dims: 1099511627776 dims: 1099511627776 data_type: 1 }"),
@@ -1146,7 +1203,8 @@ TEST_F(InputErrorTable, OnnxOtherOps) {
     run_rows(std::string(ONNX_SOURCES) + file);
 }
 TEST_F(InputErrorTable, OnnxRearrangingAndRecurrentOps) {
-  for (const char* file : {"rearrange_ops.cpp", "recurrent_ops.cpp"}) run_rows(std::string(ONNX_SOURCES) + file);
+  for (const char* file : {"rearrange_ops.cpp", "recurrent_ops.cpp", "sequence_ops.cpp", "loop_ops.cpp"})
+    run_rows(std::string(ONNX_SOURCES) + file);
 }
 TEST_F(InputErrorTable, TomlFields) { run_rows(TF); }
 TEST_F(InputErrorTable, ModelOps) {

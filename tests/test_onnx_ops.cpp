@@ -252,15 +252,6 @@ TEST(OnnxOps, AnInputWithoutABatchAxisIsOneSample) {
   EXPECT_EQ(batched.input, (Shape{8}));
 }
 
-void expect_refused(const std::string& text, const std::string& message) {
-  try {
-    onnx_table(text);
-    ADD_FAILURE() << "accepted; expected: " << message;
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-  }
-}
-
 TEST(OnnxOps, ShapesThatDisagreeAreRefused) {
   // x [1, 4, 2, 2]: a MatMul's weight [3, 5] reads 3 features of x's last axis of 2.
   expect_refused(onnx_text(node("n", "MatMul", "x w", "y") + "initializer { name: \"w\" data_type: 1 dims: 3 dims: 5 } "),

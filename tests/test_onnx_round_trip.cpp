@@ -142,5 +142,23 @@ TEST(OnnxRoundTrip, TwoFoldedRunsUnderOneParentKeepUniqueNames) {
                                       "features.5.conv", "features.5.relu"}));
 }
 
+// A layer named after its instance ("enc.0", written "enc.0.conv2d") whose weights a
+// later one shares (RAFT's update block, unrolled 12 times, every conv `tied_to` the
+// first iteration's): the later layer's tied_to follows the new name, and the file reads
+// back with the weights once: 4 x 3 + 4 biases = 16 parameters, 2 x 4 x 3 x 16 = 384 MACs.
+TEST(OnnxRoundTrip, ALayerTiedToARenamedOneFollowsItsName) {
+  toml::table table = toml::parse(
+      "name = \"m\"\n[input]\nshape = [3, 4, 4]\n"
+      "[[layer]]\nname = \"enc.0\"\nop = \"conv2d\"\nout_channels = 4\nkernel = 1\n"
+      "[[layer]]\nname = \"enc.0_1\"\nop = \"conv2d\"\ninputs = [\"@input\"]\nout_channels = 4\nkernel = 1\n"
+      "tied_to = \"enc.0\"\n");
+  Model flat = read_model_table(table, "m.toml");
+  Model read_back = read_model_string(imported_text(table), "m.toml");  // was: tied_to 'enc.0' names no layer
+  expect_same_totals(read_back, flat, "tied");
+  CostAnalysis c = analyze_costs(read_back, RunSettings{});
+  EXPECT_EQ(c.totals.params, 16);
+  EXPECT_EQ(c.totals.macs, 384);
+}
+
 }  // namespace
 }  // namespace ridge

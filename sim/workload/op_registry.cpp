@@ -90,6 +90,7 @@ const std::vector<OpInfo>& all_ops() {
       {"scale", ops::scale, 1, 1, elementwise, "multiply by a constant factor"},
       {"unmodelled", ops::unmodelled, 1, -1, data_movement, "an imported node ridge does not model: zero cost (onnx_op)"},
       {"resize", ops::resize, 1, 1, data_movement, "resample [C, *S] to size = [Ho, Wo] (1 to 3 spatial axes; mode nearest or linear)"},
+      {"grid_sample", ops::grid_sample, 2, 2, data_movement, "sample x [C, H, W] at the points of grid [Ho, Wo, 2] (mode nearest, linear or cubic)"},
       {"transpose", ops::transpose, 1, 1, data_movement, "permute dimensions (perm), copying the data"},
       {"reshape", ops::reshape, 1, 1, data_movement, "view as another shape (one -1 inferred)"},
       {"concat", ops::concat, 1, -1, data_movement, "join along an axis (one input: a copy)"},

@@ -156,6 +156,9 @@ class Folder {
   toml::table renamed(const toml::table& layer) const {
     toml::table t = layer;
     if (auto it = rename_.find(text(t.get("name"))); it != rename_.end()) t.insert_or_assign("name", it->second);
+    // (a layer sharing a renamed one's weights, RAFT's update block in each of its 12
+    // unrolled iterations, follows the new name)
+    if (auto it = rename_.find(text(t.get("tied_to"))); it != rename_.end()) t.insert_or_assign("tied_to", it->second);
     if (const toml::array* ins = t.get_as<toml::array>("inputs")) {
       toml::array mapped;
       for (const toml::node& r : *ins) {

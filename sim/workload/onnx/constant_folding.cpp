@@ -35,11 +35,27 @@ std::optional<std::vector<int64_t>> Translator::rearranged(const Tensor& c, cons
   return out;
 }
 
+// The constant output 0 of `n`: its shape and values, the initializers it was computed
+// from (the first its `source`, the others `also_from`), and, where only reshaped, its
+// floating-point values.
 void Translator::folded(const onnx::NodeProto& n, Shape shape, std::optional<std::vector<int64_t>> values) {
   Tensor c;
-  for (int i = 0; i < n.input_size() && c.source.empty(); ++i) {
+  auto add_origin = [&c](const std::string& origin) {
+    if (origin.empty() || origin == c.source) return;
+    if (c.source.empty()) c.source = origin;
+    else if (std::find(c.also_from.begin(), c.also_from.end(), origin) == c.also_from.end()) c.also_from.push_back(origin);
+  };
+  // Every input's values reach the output of an elementwise op or a Concat; only input
+  // 0's of a reshape, slice, gather or expand (the others are shapes and indices).
+  static const std::set<std::string> joins = {"Concat", "Add", "Sub", "Mul", "Div", "Mod", "Min", "Max", "Pow",
+                                              "Where", "Sum", "Mean"};
+  for (int i = 0; i < n.input_size(); ++i) {
     auto it = tensors_.find(n.input(i));
-    if (it != tensors_.end() && !it->second.activation) c.source = it->second.learned ? n.input(i) : it->second.source;
+    if (it == tensors_.end() || it->second.activation) continue;
+    if (c.source.empty() || i == 0 || joins.count(n.op_type())) {
+      add_origin(it->second.learned ? n.input(i) : it->second.source);
+      for (const std::string& o : it->second.also_from) add_origin(o);
+    }
   }
   c.shape = std::move(shape);
   c.values = std::move(values);

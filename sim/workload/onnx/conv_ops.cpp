@@ -1,8 +1,8 @@
 // Convolutions, pools, Pad and Resize over [N, C, *S] with 1, 2 or 3 spatial axes S
 // (the layer names end in 1d, 2d, 3d): Conv -> conv2d, ConvTranspose -> conv_transpose2d,
 // MaxPool / AveragePool -> max_pool2d / avg_pool2d, GlobalAveragePool ->
-// global_avg_pool2d, GlobalMaxPool -> adaptive_max_pool2d, Resize / Upsample -> resize;
-// a zero Pad is folded into the Conv or pool that reads it.
+// global_avg_pool2d, GlobalMaxPool -> adaptive_max_pool2d, Resize / Upsample -> resize,
+// GridSample -> grid_sample; a zero Pad is folded into the Conv or pool that reads it.
 #include "sim/workload/onnx/translator.hpp"
 
 #include <algorithm>
@@ -102,7 +102,7 @@ void Translator::conv_transpose(const onnx::NodeProto& n, int index) {
 }
 
 void Translator::conv(const onnx::NodeProto& n, int index) {
-  const Tensor& input = activation(n, 0);
+  const Tensor input = data_input(n, 0);
   const Tensor& w = constant(n, 1);
   toml::table a;
   const Tensor x = stacked_item(n, input, a);
@@ -213,6 +213,35 @@ void Translator::resize(const onnx::NodeProto& n, int index) {
   a.insert("mode", mode);
   Tensor xin = input;
   layer(n, index, "resize", {&xin}, std::move(a));
+}
+
+// GridSample of 2-D features x [N, C, H, W] at grid [N, Ho, Wo, 2] (RAFT's lookup of
+// its correlation pyramid): `grid_sample`. Both with their batch first, or both merged
+// into their first axis (R items a sample: RAFT's one correlation map per pixel).
+// A constant grid (RAFT's first lookup, at the pixel coordinates themselves) is a
+// `parameter` of no learned elements, the same points for every sample.
+void Translator::grid_sample(const onnx::NodeProto& n, int index) {
+  Tensor x = activation(n, 0);
+  const Tensor& points = tensor(n, 1);
+  Tensor grid = points.activation ? points : as_parameter(n, n.input(1), points, x);
+  if (!points.activation) grid.at = x.at;
+  const bool items = x.at.merged && grid.at.merged && x.at.batch == 0 && grid.at.batch == 0 && !x.shape.empty() &&
+                     !grid.shape.empty() && x.at.factor == x.shape[0] && grid.at.factor == grid.shape[0];
+  if (!items) {
+    batch_first(n, x);
+    batch_first(n, grid);
+  }
+  if (full_shape(x).size() != 4)
+    fail(n, "samples a " + shape_list(full_shape(x)) + " input; ridge models GridSample over 2 spatial axes, [N, C, H, W]");
+  std::string mode = "linear";
+  if (const onnx::AttributeProto* m = attr(n, "mode")) mode = m->s();
+  if (mode == "bilinear") mode = "linear";  // (opset 16's names; opset 20 says linear, cubic)
+  if (mode == "bicubic") mode = "cubic";
+  if (mode != "linear" && mode != "nearest" && mode != "cubic")
+    fail(n, "mode '" + mode + "' is not one of bilinear / linear, nearest, bicubic / cubic");
+  toml::table a;
+  a.insert("mode", mode);
+  layer(n, index, "grid_sample", {&x, &grid}, std::move(a));
 }
 
 }  // namespace ridge::onnx_import

@@ -119,7 +119,13 @@ void Translator::gather_computed(const onnx::NodeProto& n, int index, const std:
   whole.at = {0, true, 1};
   const Tensor& act = op == "gather" ? whole : first_activation(n);
   const Tensor data = indexing_input(n, 0, act), idx = indexing_input(n, 1, act);
-  const Shape d = full_shape(tensor(n, 0)), i = full_shape(tensor(n, 1));
+  Shape d = full_shape(tensor(n, 0));
+  const Shape i = full_shape(tensor(n, 1));
+  // A zero Pad still pending on the data (layer() writes it first: F.unfold's im2col in
+  // RAFT's upsampling gathers rows and columns of its padded flow) widens its spatial axes.
+  const std::vector<int64_t>& pending = tensor(n, 0).pad;
+  for (size_t k = 0; k < pending.size() && pending.size() <= d.size(); ++k)
+    d[d.size() - pending.size() + k] = checked_add(d[d.size() - pending.size() + k], checked_mul(2, pending[k]));
   toml::table a;
   Shape out;  // the ONNX output at batch 1
   int64_t axis = attr_int(n, "axis", 0);

@@ -54,12 +54,19 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
   // In a graph of one image, pieces joined along an axis of 1 taken as the batch's own
   // (a Loop trip's box coordinates, each unsqueezed) are each wholly the image's: viewed
   // as such (the axis merged, its whole length the sample's), they join below.
-  // A scalar (a broadcast of one) is viewed as [1] so.
+  // A scalar (a broadcast of one) is viewed as [1] so. In a batched graph, activations
+  // joined along their batch axes (RAFT's torch.cat([image1, image2]) to run the encoder
+  // on both) make k items per sample, [k x N, ...] read as [k, ...] a sample: each piece
+  // viewed as one item, the join's length the sample's part (the batch its inner factor
+  // rather than the outer: the costs per sample are the same).
   std::map<int, Tensor> whole_views;
   auto own_axis = [&](const Tensor& t) {
     return (!t.at.merged && t.at.batch == axis) || (full_shape(t).empty() && axis == 0);
   };
-  if (unbatched_ && own_axis(first) && n.input_size() > 1)
+  bool batches_joined = n.input_size() > 1;
+  for (int i = 0; i < n.input_size(); ++i)
+    batches_joined = batches_joined && tensor(n, i).activation && !tensor(n, i).at.merged && tensor(n, i).at.batch == axis;
+  if ((unbatched_ || batches_joined) && own_axis(first) && n.input_size() > 1)
     for (int i = 0; i < n.input_size(); ++i) {
       const Tensor& t = tensor(n, i);
       if (!t.activation || !own_axis(t)) continue;
@@ -90,18 +97,62 @@ void Translator::concat(const onnx::NodeProto& n, int index) {
   return layer(n, index, "concat", ptrs, std::move(a), first.at);  // (layer() gives the joined length as the factor)
 }
 
+// The lengths of a Split's pieces along an axis of `length`: the 'split' attribute or
+// input 1, else one per output, equal but for a shorter last one (opset 18's num_outputs).
+std::vector<int64_t> Translator::split_sizes(const onnx::NodeProto& n, int64_t length) {
+  std::vector<int64_t> sizes = attr_ints(n, "split").value_or(std::vector<int64_t>{});
+  if (sizes.empty() && has_input(n, 1)) sizes = values(n, 1);
+  if (sizes.empty() && n.output_size() > 0) {
+    const int64_t each = (length + n.output_size() - 1) / n.output_size();
+    for (int64_t left = length; static_cast<int>(sizes.size()) < n.output_size(); left -= sizes.back())
+      sizes.push_back(std::clamp<int64_t>(left, 0, each));
+  }
+  if (sizes.size() != static_cast<size_t>(n.output_size()))
+    fail(n, "'split' gives " + std::to_string(sizes.size()) + " sizes for " + std::to_string(n.output_size()) + " outputs");
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s < 0) fail(n, "'split' sizes " + value_list(sizes) + " must not be negative");
+    total = checked_add(total, s);
+  }
+  if (total != length)
+    fail(n, "'split' sizes " + value_list(sizes) + " add up to " + std::to_string(total) + ", not the axis's " +
+                std::to_string(length));
+  return sizes;
+}
+
+// A Split of a constant (torch's repeat_interleave splits its repeat counts and the
+// rows of the table it repeats): each piece a constant, its values where they are known.
+void Translator::split_constant(const onnx::NodeProto& n) {
+  const Tensor& x = tensor(n, 0);
+  const auto rank = static_cast<int64_t>(x.shape.size());
+  int64_t axis = attr_int(n, "axis", 0);
+  if (axis < -rank || axis >= rank)
+    fail(n, "splits along axis " + std::to_string(axis) + ", which a constant of shape " + shape_list(x.shape) +
+                " does not have");
+  if (axis < 0) axis += rank;
+  const std::vector<int64_t> sizes = split_sizes(n, x.shape[static_cast<size_t>(axis)]);
+  int64_t start = 0;
+  for (int o = 0; o < n.output_size(); ++o) {
+    Shape piece = x.shape;
+    piece[static_cast<size_t>(axis)] = sizes[o];
+    std::optional<std::vector<int64_t>> v = rearranged(x, piece, [&](std::vector<int64_t>& idx) { idx[axis] += start; });
+    onnx::NodeProto one = n;  // folded() writes output 0
+    one.clear_output();
+    one.add_output(n.output(o));
+    folded(one, piece, std::move(v));
+    start += sizes[o];
+  }
+}
+
 void Translator::split(const onnx::NodeProto& n, int index) {
+  if (!tensor(n, 0).activation) return split_constant(n);
   Tensor x = activation(n, 0);
   int64_t onnx_axis = attr_int(n, "axis", 0);
   if (onnx_axis < 0) onnx_axis += static_cast<int64_t>(full_shape(x).size());
   if (n.output_size() == 1 && !x.at.merged && onnx_axis == x.at.batch)
     return pass_on(n, x);  // a batch split into its images, of which there is one (torchvision's per-image boxes)
   int64_t axis = sample_axis(n, onnx_axis, x);
-  std::vector<int64_t> sizes = attr_ints(n, "split").value_or(std::vector<int64_t>{});
-  if (sizes.empty() && has_input(n, 1)) sizes = values(n, 1);
-  if (sizes.empty()) sizes.assign(n.output_size(), x.shape[axis] / n.output_size());
-  if (sizes.size() != static_cast<size_t>(n.output_size()))
-    fail(n, "'split' gives " + std::to_string(sizes.size()) + " sizes for " + std::to_string(n.output_size()) + " outputs");
+  const std::vector<int64_t> sizes = split_sizes(n, x.shape[axis]);
   int64_t start = 0;
   for (int o = 0; o < n.output_size(); ++o) {
     toml::table a;
@@ -114,6 +165,8 @@ void Translator::split(const onnx::NodeProto& n, int index) {
     out.activation = true;
     out.layer = name;
     out.at = x.at;
+    if (x.at.merged && onnx_axis == x.at.batch && x.at.factor == x.shape[axis])
+      out.at.factor = sizes[o];  // a sample's k items split (RAFT's two frames): each piece its items
     out.shape = emit(n, name, "slice", {x.layer}, {x.shape}, std::move(a));
     tensors_[n.output(o)] = std::move(out);
   }
@@ -265,7 +318,18 @@ void Translator::expand(const onnx::NodeProto& n, int index) {
   }
   std::optional<Shape> s = broadcast_shape(x.shape, target);
   if (!s) fail(n, "cannot expand " + shape_list(x.shape) + " to " + shape_list(target));
-  if (!x.learned) return folded(n, *s, std::nullopt);
+  // A computed constant, or an initializer repeated along its own axes (MViT's spatial
+  // table over its frames, where an eval-mode export wrote the table unsqueezed as an
+  // initializer), is folded: its values broadcast, an axis of 1 repeating its one element,
+  // its learned elements its initializer's (counted once where a layer reads it).
+  if (!x.learned || element_count(*s) != element_count(x.shape)) {
+    const size_t lead = s->size() - x.shape.size();
+    return folded(n, *s, rearranged(x, *s, [&](std::vector<int64_t>& idx) {
+                    idx.erase(idx.begin(), idx.begin() + static_cast<int64_t>(lead));
+                    for (size_t i = 0; i < idx.size(); ++i)
+                      if (x.shape[i] == 1) idx[i] = 0;
+                  }));
+  }
   Tensor like;  // an activation of the target's rank, its batch first
   like.activation = true;
   if (!s->empty()) like.shape.assign(s->begin() + 1, s->end());  // (a scalar target has no batch axis)

@@ -1,7 +1,7 @@
 // The tensors read from the file itself: the initializers (learned weights and the
-// exporter's constants), Constant nodes, and the graph's one input, whose first dimension
+// exporter's constants), Constant nodes, and the graph's input, whose first dimension
 // is the batch and whose symbolic dimensions ('height') take their sizes from --set
-// model.height=N. A small integer or floating-point constant keeps its values, which the
+// model.height=N (several inputs of one shape, RAFT's two frames, stacked as one sample). A small integer or floating-point constant keeps its values, which the
 // shape arithmetic and the ops reading constant arguments (Reshape, Clip, Pad) need.
 #include "sim/workload/onnx/translator.hpp"
 
@@ -149,7 +149,8 @@ void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
 // operand, a normalization's scale, bias or statistics, PRelu's slope, an embedding
 // table, a recurrent node's W, R, B) or as an operand of elementwise arithmetic, Expand
 // or Concat (a position embedding added, a class token expanded) becomes a shape-only
-// initializer; notes() names how many. A second input read otherwise is data.
+// initializer; notes() names how many. A second input read otherwise, or one of the
+// first's shape and type (RAFT's second frame, read by a Concat), is data.
 void Translator::read_parameter_inputs() {
   const onnx::GraphProto& g = model_.graph();
   std::set<std::string> initializers;
@@ -159,14 +160,14 @@ void Translator::read_parameter_inputs() {
       {"BatchNormalization", {1, 2, 3, 4}}, {"LayerNormalization", {1, 2}}, {"InstanceNormalization", {1, 2}},
       {"GroupNormalization", {1, 2}}, {"PRelu", {1}}, {"Gather", {0}}, {"LSTM", {1, 2, 3}}, {"GRU", {1, 2, 3}},
       {"RNN", {1, 2, 3}}, {"Add", {0, 1}}, {"Sub", {0, 1}}, {"Mul", {0, 1}}, {"Div", {0, 1}}, {"Expand", {0}}};
-  bool first = true;
+  const onnx::ValueInfoProto* own = nullptr;
   for (const onnx::ValueInfoProto& v : g.input()) {
     if (initializers.count(v.name())) continue;
-    if (first) {  // the model's own input
-      first = false;
+    if (!own) {  // the model's own input
+      own = &v;
       continue;
     }
-    if (!v.type().has_tensor_type()) continue;
+    if (!v.type().has_tensor_type() || like_first_input(v, *own)) continue;  // (data: read_input stacks it)
     onnx::TensorProto t;
     t.set_name(v.name());
     t.set_data_type(v.type().tensor_type().elem_type());
@@ -187,17 +188,35 @@ void Translator::read_parameter_inputs() {
   for (const onnx::TensorProto& t : parameter_inputs_) constants_from(t, true);
 }
 
+// A graph input of the same element type and the same fixed shape as the first (RAFT's
+// second frame): data, not a parameter; read_input stacks the two into one sample.
+bool Translator::like_first_input(const onnx::ValueInfoProto& v, const onnx::ValueInfoProto& first) {
+  const auto& a = v.type().tensor_type();
+  const auto& b = first.type().tensor_type();
+  if (a.elem_type() != b.elem_type() || !a.has_shape() || !b.has_shape() || a.shape().dim_size() != b.shape().dim_size())
+    return false;
+  for (int i = 0; i < a.shape().dim_size(); ++i) {
+    const auto &x = a.shape().dim(i), &y = b.shape().dim(i);
+    if (x.has_dim_value() != y.has_dim_value() || x.dim_value() != y.dim_value() || x.dim_param() != y.dim_param())
+      return false;
+  }
+  return true;
+}
+
 void Translator::read_input() {
   const onnx::GraphProto& g = model_.graph();
   std::set<std::string> initializers;
   for (const onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
   for (const onnx::TensorProto& t : parameter_inputs_) initializers.insert(t.name());
   const onnx::ValueInfoProto* input = nullptr;
+  std::vector<const onnx::ValueInfoProto*> stacked;  // inputs after the first, like it
   for (const onnx::ValueInfoProto& v : g.input()) {
     if (initializers.count(v.name())) continue;
-    if (input) fail("the graph has more than one input ('" + input->name() + "', '" + v.name() + "')",
-                    "ridge models take one input tensor");
-    input = &v;
+    if (input && !like_first_input(v, *input))
+      fail("the graph has more than one input ('" + input->name() + "', '" + v.name() + "')",
+           "ridge models take one input tensor, or several of one shape and type (stacked as one sample)");
+    if (input) stacked.push_back(&v);
+    else input = &v;
   }
   if (!input) fail("the graph has no input");
   Shape full;
@@ -257,6 +276,41 @@ void Translator::read_input() {
   }
   t.shape = input_shape_;
   tensors_[input->name()] = t;
+  if (!stacked.empty()) stack_inputs(*input, stacked);
+}
+
+// Graph inputs of one shape, [N, *S] (RAFT's two frames): a sample is the k of them
+// stacked, [k, *S] (the input's batch merged into its first axis, k items per sample),
+// and each graph input a `select` of its item (a view).
+void Translator::stack_inputs(const onnx::ValueInfoProto& first, const std::vector<const onnx::ValueInfoProto*>& more) {
+  Tensor item = tensors_.at(first.name());
+  if (item.at.merged || item.at.batch != 0)
+    fail("the graph has " + std::to_string(more.size() + 1) + " inputs of one shape, but '" + first.name() +
+             "' has no batch axis first, which ridge needs to stack them",
+         "export the inputs with their batch first");
+  std::vector<const onnx::ValueInfoProto*> all{&first};
+  all.insert(all.end(), more.begin(), more.end());
+  const auto k = static_cast<int64_t>(all.size());
+  input_shape_.insert(input_shape_.begin(), k);
+  Tensor whole = item;
+  whole.shape = input_shape_;
+  whole.at = {0, true, k};
+  std::string names;
+  for (int64_t i = 0; i < k; ++i) {
+    names += (names.empty() ? "'" : ", '") + all[static_cast<size_t>(i)]->name() + "'";
+    onnx::NodeProto n;  // (a node for the layer's name and its messages)
+    n.set_name(all[static_cast<size_t>(i)]->name());
+    n.set_op_type("input");
+    toml::table a;
+    a.insert("axis", 0);
+    a.insert("index", i);
+    const std::string name = fresh_name(all[static_cast<size_t>(i)]->name());
+    emit(n, name, "select", {"@input"}, {whole.shape}, std::move(a));
+    item.layer = name;
+    tensors_[n.name()] = item;
+  }
+  stacked_inputs_ = "the graph has " + std::to_string(k) + " inputs of one shape (" + names + "): a sample is the " +
+                    std::to_string(k) + " stacked, " + shape_list(input_shape_) + ", each input a select of it (a view)";
 }
 
 // Whether a recurrent node of layout 0 (sequence first, [T, N, I]) reads the input, or

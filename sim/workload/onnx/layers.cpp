@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/base/checked_math.hpp"
 #include "sim/base/toml_fields.hpp"
 #include "sim/workload/op_registry.hpp"
 #include "sim/workload/stacked_layer.hpp"
@@ -213,10 +214,12 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   const std::string name = fresh_name(base);
   toml::table attrs;
   attrs.insert("shape", to_array(s));
-  if (!c.learned) {  // computed: its learned elements are its source's, counted once
+  if (!c.learned) {  // computed: its learned elements are its sources', each counted once
     int64_t learned = 0;
-    if (!c.source.empty() && counted_sources_.insert(c.source).second)
-      learned = element_count(tensors_.at(c.source).shape);
+    std::vector<std::string> origins = c.also_from;
+    if (!c.source.empty()) origins.push_back(c.source);
+    for (const std::string& o : origins)
+      if (counted_sources_.insert(o).second) learned = checked_add(learned, element_count(tensors_.at(o).shape));
     attrs.insert("learned", learned);
   }
   Tensor out;

@@ -12,6 +12,10 @@
 // such a size gives the input image's spatial size, a Slice between such bounds keeps the
 // whole axis, a ConstantOfShape of such a size (the margins around the pasted box) is
 // empty. Outside a Loop they stay errors.
+//
+// A Loop that carries a sequence (sequence_ops.cpp) builds a list whose items differ by
+// trip (torch.tensor_split's slices, one per index): it is unrolled, every trip translated
+// with its own iteration number, no assumption made.
 #include "sim/workload/onnx/translator.hpp"
 
 #include "sim/base/checked_math.hpp"
@@ -21,6 +25,7 @@ namespace ridge::onnx_import {
 namespace {
 
 constexpr int64_t kMaxLoopTrips = int64_t{1} << 32;
+constexpr int64_t kMaxUnrolledTrips = 4096;  // a loop that carries a sequence (unrolled_loop)
 
 Tensor scalar_constant(int64_t v) {
   Tensor t;
@@ -56,6 +61,8 @@ void Translator::loop(const onnx::NodeProto& n, int) {
                 " loop-carried values (ONNX: 2 + carried inputs, 1 + carried outputs and its scan outputs)");
   if (n.output_size() != carried || body.output_size() != 1 + carried)
     fail(n, "has scan outputs, which ridge does not model");
+  for (int k = 0; k < carried; ++k)
+    if (sequences_.count(n.input(2 + k))) return unrolled_loop(n, body, m);
 
   // The first trip: iteration 0, the condition true, the carried values as given.
   tensors_[body.input(0).name()] = scalar_constant(0);
@@ -103,6 +110,39 @@ void Translator::loop(const onnx::NodeProto& n, int) {
     joined.add_output(n.output(k));
     layer(joined, k, "tile", {&item}, std::move(a));
   }
+}
+
+// A Loop carrying a sequence (torch.tensor_split: one slice appended per index) runs
+// each trip with its own iteration number, since the items differ: up to
+// kMaxUnrolledTrips trips, each translated as written, the carried values passed on.
+void Translator::unrolled_loop(const onnx::NodeProto& n, const onnx::GraphProto& body, int64_t trips) {
+  if (trips > kMaxUnrolledTrips)
+    fail(n, "carries a sequence through " + std::to_string(trips) + " trips; ridge unrolls such a loop, up to " +
+                std::to_string(kMaxUnrolledTrips) + " trips");
+  const int carried = n.input_size() - 2;
+  auto carry = [&](const std::string& from, const std::string& to) {
+    if (auto s = sequences_.find(from); s != sequences_.end()) {
+      std::vector<Tensor> items = s->second;  // (a copy: `to` may be a key of the same map)
+      sequences_[to] = std::move(items);
+    } else if (auto t = tensors_.find(from); t != tensors_.end()) {
+      Tensor value = t->second;
+      tensors_[to] = std::move(value);
+    } else {
+      fail(n, "its loop-carried value '" + from + "' is made by no node");
+    }
+  };
+  for (int k = 0; k < carried; ++k) carry(n.input(2 + k), body.input(2 + k).name());
+  for (const onnx::TensorProto& t : body.initializer()) constants_from(t, true);
+  for (int64_t trip = 0; trip < trips; ++trip) {
+    tensors_[body.input(0).name()] = scalar_constant(trip);
+    tensors_[body.input(1).name()] = scalar_constant(1);
+    for (int i = 0; i < body.node_size(); ++i) {
+      check_arity(body.node(i));
+      translate_node(body.node(i), i);
+    }
+    for (int k = 0; k < carried; ++k) carry(body.output(1 + k).name(), body.input(2 + k).name());
+  }
+  for (int k = 0; k < carried; ++k) carry(body.input(2 + k).name(), n.output(k));
 }
 
 // What a Loop trip's data-dependent sizes were taken as (notes()).

@@ -19,6 +19,21 @@ const Tensor& Translator::activation(const onnx::NodeProto& n, int i) {
   return t;
 }
 
+// Input i as an activation; a constant there (RAFT's first flow, coords1 - coords0, all
+// zeros, which its motion encoder convolves) is a `parameter` (its learned elements its
+// sources', if any), the same for every sample, its first axis the batch's.
+Tensor Translator::data_input(const onnx::NodeProto& n, int i) {
+  const Tensor& t = tensor(n, i);
+  if (t.activation) return t;
+  if (t.shape.empty() || t.shape[0] != 1)
+    fail(n, "input '" + n.input(i) + "' is a constant of shape " + shape_list(t.shape) +
+                " where ridge expects an activation with its batch first");
+  Tensor like;
+  like.activation = true;
+  like.shape.assign(t.shape.begin() + 1, t.shape.end());
+  return as_parameter(n, n.input(i), t, like);
+}
+
 const Tensor& Translator::constant(const onnx::NodeProto& n, int i) {
   const Tensor& t = tensor(n, i);
   if (t.activation) fail(n, "input '" + n.input(i) + "' must be a constant (an initializer or a folded value)");

@@ -24,8 +24,8 @@ bool all_equal(const std::optional<std::vector<double>>& v, double x) {
 // not when they are exactly ones and zeros applied to a reshaped input.
 void Translator::instance_norm(const onnx::NodeProto& n, int index) {
   Tensor x = activation(n, 0);
-  batch_first(n, x);
   toml::table a;
+  stacked_item(n, x, a);  // (k items a sample, RAFT's two frames: each normalised on its own)
   const Tensor& scale = constant(n, 1);
   const Tensor& bias = constant(n, 2);
   bool reshaped = false;

@@ -29,7 +29,9 @@
 // compare, Floor / Ceil / Log / Abs / Neg / Not of one -> scale (1 FLOP per element),
 // TopK -> topk, NonZero -> nonzero, NonMaxSuppression -> nms, RoiAlign -> roi_align,
 // Gather by computed indices / GatherElements / GatherND -> gather / gather_elements /
-// gather_nd, ScatterElements / ScatterND -> scatter, If with a folded condition -> its branch.
+// gather_nd, ScatterElements / ScatterND -> scatter, If with a folded condition -> its branch,
+// GridSample -> grid_sample; SequenceEmpty / SequenceInsert / SequenceAt / SequenceLength
+// track a list of tensors (no layer).
 // GELU exported as Div, Erf, Add, Mul, Mul costs 5 FLOPs per element, as ridge's gelu.
 #include <functional>
 #include <map>
@@ -129,6 +131,7 @@ const std::map<std::string, Handler>& op_table() {
       {"GlobalMaxPool", &Translator::global_max_pool},
       {"Resize", &Translator::resize},
       {"Upsample", &Translator::resize},
+      {"GridSample", &Translator::grid_sample},
       // Matrix products (matmul_ops.cpp)
       {"Gemm", &Translator::gemm},
       {"MatMul", &Translator::matmul},
@@ -188,6 +191,10 @@ const std::map<std::string, Handler>& op_table() {
       {"ScatterND", &Translator::scatter},
       {"If", &Translator::if_node},
       {"Loop", &Translator::loop},
+      {"SequenceEmpty", &Translator::sequence_empty},
+      {"SequenceInsert", &Translator::sequence_insert},
+      {"SequenceAt", &Translator::sequence_at},
+      {"SequenceLength", &Translator::sequence_length},
   };
   return table;
 }

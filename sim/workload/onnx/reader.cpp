@@ -83,6 +83,7 @@ toml::array Translator::notes() const {
   if (unbatched_)
     notes.push_back("the ONNX input has no batch axis: a sample is one " + shape_list(input_shape_) +
                     " input, --batch N counts N of them");
+  if (!stacked_inputs_.empty()) notes.push_back(stacked_inputs_);
   if (!parameter_inputs_.empty())
     notes.push_back(std::to_string(parameter_inputs_.size()) +
                     " graph input(s) without values read as parameters (an export with export_params=False): '" +

@@ -47,6 +47,9 @@ struct Tensor {
   std::optional<std::vector<double>> reals;    // constant: its values when small and floating-point
   bool learned = false;                        // an initializer (a trained weight)
   std::string source;  // constant: the initializer it was computed from (gathered, reshaped, ...)
+  // constant: the other initializers it was computed from (a sum of two tables, rows
+  // joined from several), each counted once as parameters with `source` (as_parameter)
+  std::vector<std::string> also_from;
   // activation: a zero Pad not yet applied, one value per spatial axis (the same at
   // both ends; empty: none), which the Conv or pool that reads it folds into its own padding.
   std::vector<int64_t> pad;

@@ -9,7 +9,7 @@
 //   constant_folding.cpp   shape arithmetic on constants (Shape, Range, Equal, ...)
 //   op_table.cpp           the table of ONNX op -> handler (a simple op is one row)
 //   conv_attributes.cpp    the window and padding attributes convolutions and pools share
-//   conv_ops.cpp           Conv, ConvTranspose, pools, Pad, Resize
+//   conv_ops.cpp           Conv, ConvTranspose, pools, Pad, Resize, GridSample
 //   matmul_ops.cpp         Gemm, MatMul, Einsum
 //   elementwise_ops.cpp    arithmetic, activations with parameters, Where, Dropout
 //   normalization_ops.cpp  normalisations and reductions
@@ -21,7 +21,9 @@
 //   detection_ops.cpp      TopK, NonZero, NMS, RoiAlign, Gather / Scatter by computed indices, If
 //   value_folding.cpp      the values of small constants through Cast, Floor, Min, reductions, ...
 //   value_bounds.cpp       what bounds a data-dependent size: probabilities above a threshold, RoI levels
-//   loop_ops.cpp           Loop: its body once, counted per trip; a trip's data-dependent sizes
+//   loop_ops.cpp           Loop: its body once, counted per trip (unrolled when it carries a
+//                          sequence); a trip's data-dependent sizes
+//   sequence_ops.cpp       SequenceEmpty / SequenceInsert / SequenceAt / SequenceLength
 //   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
 // Internal to sim/workload/onnx/.
 #pragma once
@@ -88,6 +90,7 @@ class Translator {
   void global_average_pool(const onnx::NodeProto& n, int index);
   void global_max_pool(const onnx::NodeProto& n, int index);
   void resize(const onnx::NodeProto& n, int index);
+  void grid_sample(const onnx::NodeProto& n, int index);
   void gemm(const onnx::NodeProto& n, int index);
   void matmul(const onnx::NodeProto& n, int index);
   void einsum(const onnx::NodeProto& n, int index);
@@ -134,6 +137,10 @@ class Translator {
   void scatter(const onnx::NodeProto& n, int index);
   void if_node(const onnx::NodeProto& n, int index);
   void loop(const onnx::NodeProto& n, int index);
+  void sequence_empty(const onnx::NodeProto& n, int index);
+  void sequence_insert(const onnx::NodeProto& n, int index);
+  void sequence_at(const onnx::NodeProto& n, int index);
+  void sequence_length(const onnx::NodeProto& n, int index);
   void unknown(const onnx::NodeProto& n, int index);
   void pass_on(const onnx::NodeProto& n, const Tensor& t) { tensors_[n.output(0)] = t; }
 
@@ -142,6 +149,7 @@ class Translator {
   bool has_input(const onnx::NodeProto& n, int i) const;
   const Tensor& activation(const onnx::NodeProto& n, int i);
   const Tensor& constant(const onnx::NodeProto& n, int i);
+  Tensor data_input(const onnx::NodeProto& n, int i);
   std::vector<int64_t> values(const onnx::NodeProto& n, int i);
   const onnx::AttributeProto* attr(const onnx::NodeProto& n, const std::string& name) const;
   int64_t attr_int(const onnx::NodeProto& n, const std::string& name, int64_t fallback) const;
@@ -170,6 +178,8 @@ class Translator {
   void read_parameter_inputs();
   void read_input();
   bool unbatched(const std::string& input, const Shape& full) const;
+  static bool like_first_input(const onnx::ValueInfoProto& v, const onnx::ValueInfoProto& first);
+  void stack_inputs(const onnx::ValueInfoProto& first, const std::vector<const onnx::ValueInfoProto*>& more);
   bool read_sequence_first(const std::string& input) const;
 
   // matmul_ops.cpp
@@ -187,6 +197,9 @@ class Translator {
   std::vector<int64_t> pads(const onnx::NodeProto& n, const Tensor& x, const Window& w);
   // normalization_ops.cpp
   void reduce_whole(const onnx::NodeProto& n, int index, const Tensor& x);
+  // indexing_ops.cpp
+  std::vector<int64_t> split_sizes(const onnx::NodeProto& n, int64_t length);
+  void split_constant(const onnx::NodeProto& n);
   // rearrange_ops.cpp
   void tile_constant(const onnx::NodeProto& n, const std::vector<int64_t>& repeats);
   // conv_ops.cpp
@@ -204,6 +217,10 @@ class Translator {
 
   // loop_ops.cpp
   std::string loop_note() const;
+  void unrolled_loop(const onnx::NodeProto& n, const onnx::GraphProto& body, int64_t trips);
+  // sequence_ops.cpp
+  const std::vector<Tensor>& sequence(const onnx::NodeProto& n, int i);
+  size_t sequence_position(const onnx::NodeProto& n, int i, size_t length, bool past_end);
   bool trip_size_from_data(const onnx::NodeProto& n, int i);
 
   // nms_limit.cpp
@@ -250,6 +267,7 @@ class Translator {
   std::string file_;
   const OnnxOptions& options_;
   std::map<std::string, Tensor> tensors_;
+  std::map<std::string, std::vector<Tensor>> sequences_;  // ONNX sequences, by name (sequence_ops.cpp)
   std::map<std::string, Tensor> parameters_;
   std::map<std::string, int> initializer_types_;  // each initializer's ONNX element type
   std::set<std::string> counted_sources_;  // initializers whose elements a computed parameter counted
@@ -267,6 +285,7 @@ class Translator {
   std::map<std::string, std::string> conv_users_;  // a Conv's weight (+ bias) initializers -> the first layer reading them
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
+  std::string stacked_inputs_;  // the note on graph inputs stacked as one sample (stack_inputs); empty: one input
   const bool fixed_batch_is_sample_;
   std::vector<onnx::TensorProto> parameter_inputs_;  // graph inputs read as parameters (read_parameter_inputs)
   int64_t fixed_batch_ = 0;  // the batch the graph's shapes hold, read as one sample (read_input); 0: none

@@ -58,6 +58,7 @@ OpResult argmax(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult slice(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult cumsum(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult tile(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult grid_sample(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult pad(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult depth_to_space(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult space_to_depth(TomlFields& attrs, const std::vector<Shape>& in);
