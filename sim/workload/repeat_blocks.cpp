@@ -113,7 +113,7 @@ class Folder {
     return units;
   }
 
-  std::string local(const Instance& in, size_t i) const {
+  std::string local(size_t i) const {
     std::string rest = split(names_[i])->second;
     return rest.empty() ? text(layers_[i].as_table()->get("op")) : rest;
   }
@@ -122,12 +122,12 @@ class Folder {
   // it), or nothing when it reads anything else from outside.
   std::optional<toml::array> body_layers(const Instance& in) const {
     std::map<std::string, std::string> inside;
-    for (size_t i = in.begin; i < in.end; ++i) inside[names_[i]] = local(in, i);
+    for (size_t i = in.begin; i < in.end; ++i) inside[names_[i]] = local(i);
     std::string before = in.begin ? names_[in.begin - 1] : "";
     toml::array body;
     for (size_t i = in.begin; i < in.end; ++i) {
       toml::table t = *layers_[i].as_table();
-      t.insert_or_assign("name", local(in, i));
+      t.insert_or_assign("name", local(i));
       if (const toml::array* ins = t.get_as<toml::array>("inputs")) {
         toml::array mapped;
         for (const toml::node& r : *ins) {
