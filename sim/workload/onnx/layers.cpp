@@ -214,10 +214,8 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   toml::table attrs;
   attrs.insert("shape", to_array(s));
   if (!c.learned) {  // computed: its learned elements are its source's, counted once
-    int64_t learned = 0;
-    if (!c.source.empty() && counted_sources_.insert(c.source).second)
-      learned = element_count(tensors_.at(c.source).shape);
-    attrs.insert("learned", learned);
+    attrs.insert("learned", learned_elements(c));
+    if (!c.source.empty()) counted_sources_.insert(c.source);
   }
   Tensor out;
   out.activation = true;
@@ -225,6 +223,14 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   out.shape = emit(n, name, "parameter", {}, {}, std::move(attrs));
   note_weight_type(name, tensor_name);
   return parameters_[tensor_name] = out;
+}
+
+// The learned elements a new `parameter` layer of constant `c` counts: an initializer's
+// own; a computed constant's are those of the initializer it came from, the first time.
+int64_t Translator::learned_elements(const Tensor& c) const {
+  if (c.learned) return element_count(c.shape);
+  if (c.source.empty() || counted_sources_.count(c.source)) return 0;
+  return element_count(tensors_.at(c.source).shape);
 }
 
 void Translator::unknown(const onnx::NodeProto& n, int index) {

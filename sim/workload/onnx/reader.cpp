@@ -100,6 +100,7 @@ toml::array Translator::notes() const {
                     " parameters fewer than the PyTorch module (as many more where it was a FrozenBatchNorm2d, whose "
                     "statistics are buffers, as in torchvision's detection backbones); export in training mode to count "
                     "the module");
+  if (position_biases_.adds > 0) notes.push_back(position_bias_note());
   if (!assumptions_.empty()) {
     std::string sizes;
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;

@@ -23,6 +23,7 @@
 //   value_bounds.cpp       what bounds a data-dependent size: probabilities above a threshold, RoI levels
 //   loop_ops.cpp           Loop: its body once, counted per trip; a trip's data-dependent sizes
 //   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
+//   position_bias.cpp      relative position biases an eval-mode export folded (Swin's), named in a note
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -206,6 +207,10 @@ class Translator {
   std::string loop_note() const;
   bool trip_size_from_data(const onnx::NodeProto& n, int i);
 
+  // position_bias.cpp
+  void note_position_bias(const Shape& bias, int64_t learned);
+  std::string position_bias_note() const;
+
   // nms_limit.cpp
   std::optional<int64_t> kept_after_nms(const std::string& nms_output) const;
   std::string module_of(const onnx::NodeProto& n) const;
@@ -229,6 +234,7 @@ class Translator {
              toml::table attrs = {}, std::optional<Placement> at = std::nullopt);
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                              const Tensor& act);
+  int64_t learned_elements(const Tensor& c) const;
   void note_weight_type(const std::string& layer, const std::string& tensor_name);
   void weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x, toml::table attrs,
                     int weight_input, int64_t rows, int64_t cols, bool cols_first);
@@ -275,6 +281,14 @@ class Translator {
   struct FoldedBatchNorms {
     int64_t convs = 0, channels = 0;
   } folded_;
+  // Attention scores: the outputs of MatMuls / Einsums of two activations, and of their
+  // scalings (a relative position bias is added to them: position_bias.cpp).
+  std::set<std::string> scores_;
+  // Constants added to attention scores that look like gathered relative position biases:
+  // how many, their elements, and the table entries they were gathered from.
+  struct PositionBiases {
+    int64_t adds = 0, gathered = 0, tables = 0;
+  } position_biases_;
   // What a quantized graph quantizes (quantized_ops.cpp): the initializers of its
   // weights, and whether activations too.
   struct Quantized {
