@@ -160,12 +160,12 @@ void Translator::weight_layer(const onnx::NodeProto& n, int index, const std::st
 // of an untrained nn.TransformerEncoder are deep copies, equal but not tied.
 std::map<std::string, Translator::WeightUse>::iterator Translator::same_values(const std::string& name, int64_t rows,
                                                                                 int64_t cols, bool cols_first) {
-  auto raw = [&](const std::string& init) -> const std::string* {
+  auto raw = [&](const std::string& init) -> std::optional<std::string_view> {
     for (const onnx::TensorProto& t : model_.graph().initializer())
-      if (t.name() == init) return t.raw_data().empty() ? nullptr : &t.raw_data();
-    return nullptr;
+      if (t.name() == init) return raw_data(t).empty() ? std::nullopt : std::optional(raw_data(t));
+    return std::nullopt;
   };
-  const std::string* mine = raw(name);
+  const std::optional<std::string_view> mine = raw(name);
   const int64_t count = element_count({rows, cols});
   if (!mine || count <= 1 || mine->size() % static_cast<size_t>(count) != 0) return weight_users_.end();
   const size_t bytes = mine->size() / static_cast<size_t>(count);
@@ -178,8 +178,8 @@ std::map<std::string, Translator::WeightUse>::iterator Translator::same_values(c
     return static_cast<size_t>(transposed ? c * rows + r : r * cols + c) * bytes;
   };
   for (auto it = weight_users_.begin(); it != weight_users_.end(); ++it) {
-    const std::string* theirs =
-        it->second.embedding && it->second.rows == rows && it->second.cols == cols ? raw(it->first) : nullptr;
+    const std::optional<std::string_view> theirs =
+        it->second.embedding && it->second.rows == rows && it->second.cols == cols ? raw(it->first) : std::nullopt;
     if (!theirs || theirs->size() != mine->size()) continue;
     bool same = true;
     for (int64_t r = 0; r < rows && same; ++r)

@@ -32,6 +32,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -67,9 +68,10 @@ class Translator {
  public:
   // fixed_batch_is_sample: the input's fixed first axis is part of one sample (a retry,
   // reader.cpp's translate_model, for a graph whose shapes hold the batch it was exported at).
+  // raw: the raw data of initializers left in the file's mapping (weights_in_place.hpp).
   Translator(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options,
-             bool fixed_batch_is_sample = false)
-      : model_(model), file_(file), options_(options), fixed_batch_is_sample_(fixed_batch_is_sample) {}
+             bool fixed_batch_is_sample = false, const std::map<std::string, std::string_view>* raw = nullptr)
+      : model_(model), file_(file), options_(options), fixed_batch_is_sample_(fixed_batch_is_sample), raw_(raw) {}
 
   toml::table translate();
 
@@ -167,6 +169,7 @@ class Translator {
   toml::array notes() const;
 
   // initializers.cpp
+  std::string_view raw_data(const onnx::TensorProto& t) const;
   void constants_from(const onnx::TensorProto& t, bool learned);
   void read_parameter_inputs();
   void read_input();
@@ -274,6 +277,7 @@ class Translator {
   Shape input_shape_;
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
   const bool fixed_batch_is_sample_;
+  const std::map<std::string, std::string_view>* raw_;  // initializers' raw data left in the mapped file
   std::vector<onnx::TensorProto> parameter_inputs_;  // graph inputs read as parameters (read_parameter_inputs)
   int64_t fixed_batch_ = 0;  // the batch the graph's shapes hold, read as one sample (read_input); 0: none
   // Convs whose bias the exporter computed by folding a BatchNorm in (conv), and their
