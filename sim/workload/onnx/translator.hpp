@@ -24,6 +24,7 @@
 //   loop_ops.cpp           Loop: its body once, counted per trip; a trip's data-dependent sizes
 //   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
 //   position_bias.cpp      relative position biases an eval-mode export folded (Swin's), named in a note
+// (weights_in_place.hpp reads the file, its large raw data left in the mapping: raw_data()).
 // Internal to sim/workload/onnx/.
 #pragma once
 
