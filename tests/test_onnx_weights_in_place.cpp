@@ -87,5 +87,22 @@ TEST(OnnxWeightsInPlace, RawDataShorterThanItsShapeIsStillAnError) {
   fs::remove(path);
 }
 
+// A file cut inside E's raw data: the scan finds a length past the end and falls back to
+// a whole parse, whose error is the one reported.
+TEST(OnnxWeightsInPlace, AFileCutInsideItsWeightsIsUnreadable) {
+  std::string bytes = tied_heads(40 * 32 * 4).SerializeAsString();
+  const size_t cut = bytes.find(std::string(reinterpret_cast<const char*>(std::vector<float>{100.0f}.data()), 4));
+  ASSERT_NE(cut, std::string::npos);
+  const std::string path = (fs::temp_directory_path() / ("ridge-in-place-cut" + std::to_string(::getpid()) + ".onnx")).string();
+  std::ofstream(path, std::ios::binary) << bytes.substr(0, cut);
+  try {
+    load_model(path);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a readable ONNX model"), std::string::npos) << e.what();
+  }
+  fs::remove(path);
+}
+
 }  // namespace
 }  // namespace ridge
