@@ -137,6 +137,14 @@ std::optional<std::string> lean_model(std::string_view file, std::map<std::strin
 
 }  // namespace
 
+bool parse_in_place(std::string_view bytes, OnnxFile& f) {
+  std::optional<std::string> lean = lean_model(bytes, f.raw);
+  if (lean && f.model.ParseFromString(*lean)) return true;
+  f.raw.clear();
+  f.model.Clear();
+  return false;
+}
+
 OnnxFile read_onnx_in_place(const std::string& path) {
   OnnxFile f;
   const int fd = ::open(path.c_str(), O_RDONLY);
@@ -149,12 +157,9 @@ OnnxFile read_onnx_in_place(const std::string& path) {
   if (map != MAP_FAILED) {
     const auto size = static_cast<size_t>(st.st_size);
     f.mapping = std::shared_ptr<const void>(map, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
-    std::optional<std::string> lean = lean_model({static_cast<const char*>(map), size}, f.raw);
-    if (lean && f.model.ParseFromString(*lean)) return f;
-    f.raw.clear();
+    if (parse_in_place({static_cast<const char*>(map), size}, f)) return f;
   }
   // Not mapped or not as expected: the whole file, parsed as protobuf reads it.
-  f.model.Clear();
   std::ifstream in(path, std::ios::binary);
   if (!in || !f.model.ParseFromIstream(&in)) throw_unreadable(path);
   return f;

@@ -26,4 +26,8 @@ struct OnnxFile {
 // Reads the ONNX file at `path` (throws an InputError when it cannot be read or parsed).
 OnnxFile read_onnx_in_place(const std::string& path);
 
+// Parses `bytes` into `f` (model and raw, which points into `bytes`); false, with `f`
+// empty, when the scan or the parse fails.
+bool parse_in_place(std::string_view bytes, OnnxFile& f);
+
 }  // namespace ridge::onnx_import
