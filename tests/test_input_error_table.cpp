@@ -299,7 +299,7 @@ const Case kCases[] = {
     {"sim/engine/measurement_conditions.cpp", "# conditions: threads = 1\n" CSV_HEADER CSV_ROWS "# conditions: threads = 2\n",
      CALIBRATE, "measurements taken under different conditions: threads = '2' here, '1' on an earlier line", true, "in.csv"},
     // sim/workload/onnx/ (protobuf text, written as the binary in.onnx)
-    {"sim/workload/onnx/reader.cpp", "", "RIDGE import ./missing.onnx -o out.toml", "cannot read the ONNX file", false},
+    {"sim/workload/onnx/weights_in_place.cpp", "", "RIDGE import ./missing.onnx -o out.toml", "cannot read the ONNX file", false},
     {"sim/workload/onnx/reader.cpp", "", "printf 'not onnx' > in.onnx && " ONNX, "is not a readable ONNX model (truncated, or not ONNX)", false},
     {"sim/workload/onnx/reader.cpp", "ir_version: 8 graph { name: \"g\" }", ONNX, "is not an ONNX model: it holds no graph nodes", false, "in.onnx"},
     {"sim/workload/onnx/conv_attributes.cpp", ONNX_GRAPH("input: \"x\" output: \"y\" op_type: \"MaxPool\"", ""), ONNX, "node 'n' (MaxPool): has no 'kernel_shape' attribute", false, "in.onnx"},

@@ -242,6 +242,20 @@ TEST(OnnxImport, Resnet50ShapesOnlyMatchesTorchvisionAndTheZoo) {
     EXPECT_GE(onnx.find(name), 0) << name;
 }
 
+TEST(OnnxImport, Resnet50EvalExportHasTheZoosMacsAndNamesItsFoldedBatchNorms) {
+  // The eval-mode export (opset 17, constants folded; scripts/onnx-zoo's eval17, weights
+  // stripped): each of the 53 BatchNorms is folded into its conv, whose C biases stand for
+  // its 2C gamma and beta. Their channels by hand: stem 64; layer1 3 x (64 + 64 + 256) +
+  // 256; layer2 4 x (128 + 128 + 512) + 512; layer3 6 x (256 + 256 + 1024) + 1024;
+  // layer4 3 x (512 + 512 + 2048) + 2048 = 26,560, so torchvision's 25,557,032 less 26,560.
+  Model onnx = load_model(kDir + "resnet50-eval17-shapes.onnx");
+  EXPECT_EQ(total_params(onnx), 25'557'032 - 26'560);
+  ASSERT_EQ(onnx.notes.size(), 1u);
+  EXPECT_EQ(onnx.notes[0].rfind("53 conv(s) carry a BatchNorm folded in by an eval-mode export (26560 biases", 0), 0u)
+      << onnx.notes[0];
+  EXPECT_EQ(analyze_costs(onnx, RunSettings{}).totals.macs, analyze_costs(load_model("resnet50"), RunSettings{}).totals.macs);
+}
+
 TEST(OnnxImport, SevenBillionParameterDecoderShapesOnly) {
   // scripts/make-test-onnx's Llama-2-7B-sized decoder: D 4096, F 11008, 32 layers,
   // vocab 32000, S 2048. Params: embedding and lm_head 2*V*D, per layer q,k,v,o 4*D^2,

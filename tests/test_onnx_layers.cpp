@@ -3,7 +3,7 @@
 // reduction.cpp, recurrent.cpp): GroupNormalization, Tile, DepthToSpace / SpaceToDepth,
 // CumSum, Trilu, LSTM / GRU / RNN; quantized graphs (QDQ and the QLinear / Integer ops)
 // analysed at int8; and the notes an import leaves in the model's header (a BatchNorm an
-// eval-mode export folded into its conv).
+// eval-mode export folded into its conv, a relative position bias it folded).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -297,6 +297,30 @@ TEST(OnnxLayers, AFoldedBatchNormIsNotedInTheHeader) {
   ASSERT_EQ(imported.status, 0) << imported.err;
   ASSERT_EQ(again.status, 0) << again.err;
   EXPECT_EQ(nlohmann::json::parse(again.out)["notes"][0], expected);
+}
+
+// Swin's relative position bias as an eval-mode export folds it: scores Q.K^T of 2 heads
+// over N = 4 tokens (2 x 2 windows), plus a [1, 2, 4, 4] constant. The module's table has
+// (2w - 1)^2 = 9 rows per head, 18 parameters; the graph's 2 x 4 x 4 = 32 elements are
+// 14 more, which the header says. Not noted: the same constant added to a linear layer's
+// output (not scores), or scores of N = 3 tokens (no square window).
+TEST(OnnxLayers, AFoldedRelativePositionBiasIsNotedInTheHeader) {
+  auto scores = [](const std::string& bias_dims) {
+    return node("/attn/Transpose", "Transpose", "x", "kt", ints_attr("perm", "0 1 3 2")) +
+           node("/attn/MatMul", "MatMul", "x kt", "s") + node("/attn/Add", "Add", "s onnx::Add_1", "y") +
+           init("onnx::Add_1", bias_dims);
+  };
+  Model m = onnx_model(onnx_text(scores("1 2 4 4"), "1 2 4 8"));
+  EXPECT_EQ(total_params(m), 32);
+  EXPECT_EQ(m.notes, std::vector<std::string>{
+                         "1 [heads, N, N] constant(s) added to attention scores look like relative position biases "
+                         "gathered from tables and folded by an eval-mode export, as in Swin: with w x w windows (N = "
+                         "w^2) a table has (2w-1)^2 rows per head, so their 32 elements stand for 18 table entries: 14 "
+                         "parameters more than the PyTorch module; export in training mode to count the module"});
+  EXPECT_TRUE(onnx_model(onnx_text(scores("1 2 3 3"), "1 2 3 8")).notes.empty());
+  const std::string linear = node("/fc/MatMul", "MatMul", "x w", "s") + node("/fc/Add", "Add", "s onnx::Add_1", "y") +
+                             init("w", "8 4") + init("onnx::Add_1", "1 2 4 4");
+  EXPECT_TRUE(onnx_model(onnx_text(linear, "1 2 4 8")).notes.empty());
 }
 
 }  // namespace

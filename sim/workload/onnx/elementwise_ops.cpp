@@ -55,10 +55,13 @@ void Translator::binary(const onnx::NodeProto& n, int index, const std::string& 
     attrs.insert("factor", c.scalar.value_or(1.0));
     layer(n, index, "scale", {&act}, std::move(attrs));
     if (left && c.scalar) bound_by_constant(n, act, *c.scalar);
+    if ((op == "mul" || op == "div") && scores_.count(n.input(left ? 0 : 1))) scores_.insert(n.output(0));
     return;
   }
+  const int64_t learned = parameters_.count(c_name) ? 0 : learned_elements(c);
   // std::map keeps references valid as it grows.
   const Tensor& p = as_parameter(n, c_name, c, act);
+  if (op == "add" && scores_.count(n.input(left ? 0 : 1))) note_position_bias(c.shape, learned);
   if (left) layer(n, index, op, {&act, &p});
   else layer(n, index, op, {&p, &act}, {}, act.at);
 }

@@ -39,12 +39,12 @@ size_t element_bytes(int type) {
 // The number of values a tensor's data holds (raw bytes over the element size, or the
 // typed field's length), or nothing when it carries none (a shape-only initializer, or
 // data stored in an external file).
-std::optional<int64_t> values_held(const onnx::TensorProto& t) {
+std::optional<int64_t> values_held(const onnx::TensorProto& t, std::string_view raw) {
   if (t.data_location() == onnx::TensorProto::EXTERNAL) return std::nullopt;
-  if (!t.raw_data().empty()) {
+  if (!raw.empty()) {
     size_t bytes = element_bytes(t.data_type());
     if (bytes == 0) return std::nullopt;
-    return static_cast<int64_t>(t.raw_data().size() / bytes);
+    return static_cast<int64_t>(raw.size() / bytes);
   }
   int64_t typed = std::max({t.float_data_size(), t.int32_data_size(), t.int64_data_size(), t.double_data_size(),
                             t.uint64_data_size()});
@@ -72,13 +72,20 @@ double bfloat16_to_double(uint16_t b) {
 
 }  // namespace
 
+// A tensor's raw data: its own, or where the file's mapping kept it (weights_in_place.hpp).
+std::string_view Translator::raw_data(const onnx::TensorProto& t) const {
+  if (!t.raw_data().empty() || !raw_) return t.raw_data();
+  auto it = raw_->find(t.name());
+  return it == raw_->end() ? std::string_view{} : it->second;
+}
+
 void Translator::constants_from(const onnx::TensorProto& t, bool learned) {
   Tensor c;
   for (int64_t d : t.dims()) c.shape.push_back(d);
   c.learned = learned;
   int64_t count = 1;
   for (int64_t d : c.shape) count = checked_mul(count, d);
-  std::optional<int64_t> held = values_held(t);
+  std::optional<int64_t> held = values_held(t, raw_data(t));
   if (count > kMaxTensorElements)
     fail("tensor '" + t.name() + "' of shape " + shape_list(c.shape) + " has " + std::to_string(count) +
              " elements, more than the limit of 2^37", "a weight that large is no real model's: is the file corrupt?");

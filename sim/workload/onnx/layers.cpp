@@ -161,12 +161,12 @@ void Translator::weight_layer(const onnx::NodeProto& n, int index, const std::st
 // of an untrained nn.TransformerEncoder are deep copies, equal but not tied.
 std::map<std::string, Translator::WeightUse>::iterator Translator::same_values(const std::string& name, int64_t rows,
                                                                                 int64_t cols, bool cols_first) {
-  auto raw = [&](const std::string& init) -> const std::string* {
+  auto raw = [&](const std::string& init) -> std::optional<std::string_view> {
     for (const onnx::TensorProto& t : model_.graph().initializer())
-      if (t.name() == init) return t.raw_data().empty() ? nullptr : &t.raw_data();
-    return nullptr;
+      if (t.name() == init) return raw_data(t).empty() ? std::nullopt : std::optional(raw_data(t));
+    return std::nullopt;
   };
-  const std::string* mine = raw(name);
+  const std::optional<std::string_view> mine = raw(name);
   const int64_t count = element_count({rows, cols});
   if (!mine || count <= 1 || mine->size() % static_cast<size_t>(count) != 0) return weight_users_.end();
   const size_t bytes = mine->size() / static_cast<size_t>(count);
@@ -179,8 +179,8 @@ std::map<std::string, Translator::WeightUse>::iterator Translator::same_values(c
     return static_cast<size_t>(transposed ? c * rows + r : r * cols + c) * bytes;
   };
   for (auto it = weight_users_.begin(); it != weight_users_.end(); ++it) {
-    const std::string* theirs =
-        it->second.embedding && it->second.rows == rows && it->second.cols == cols ? raw(it->first) : nullptr;
+    const std::optional<std::string_view> theirs =
+        it->second.embedding && it->second.rows == rows && it->second.cols == cols ? raw(it->first) : std::nullopt;
     if (!theirs || theirs->size() != mine->size()) continue;
     bool same = true;
     for (int64_t r = 0; r < rows && same; ++r)
@@ -215,12 +215,8 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   toml::table attrs;
   attrs.insert("shape", to_array(s));
   if (!c.learned) {  // computed: its learned elements are its sources', each counted once
-    int64_t learned = 0;
-    std::vector<std::string> origins = c.also_from;
-    if (!c.source.empty()) origins.push_back(c.source);
-    for (const std::string& o : origins)
-      if (counted_sources_.insert(o).second) learned = checked_add(learned, element_count(tensors_.at(o).shape));
-    attrs.insert("learned", learned);
+    attrs.insert("learned", learned_elements(c));
+    for (const std::string& o : origins(c)) counted_sources_.insert(o);
   }
   Tensor out;
   out.activation = true;
@@ -228,6 +224,23 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
   out.shape = emit(n, name, "parameter", {}, {}, std::move(attrs));
   note_weight_type(name, tensor_name);
   return parameters_[tensor_name] = out;
+}
+
+// The initializers a computed constant came from.
+std::vector<std::string> Translator::origins(const Tensor& c) {
+  std::vector<std::string> out = c.also_from;
+  if (!c.source.empty()) out.push_back(c.source);
+  return out;
+}
+
+// The learned elements a new `parameter` layer of constant `c` counts: an initializer's
+// own; a computed constant's are those of the initializers it came from, each the first time.
+int64_t Translator::learned_elements(const Tensor& c) const {
+  if (c.learned) return element_count(c.shape);
+  int64_t learned = 0;
+  for (const std::string& o : origins(c))
+    if (!counted_sources_.count(o)) learned = checked_add(learned, element_count(tensors_.at(o).shape));
+  return learned;
 }
 
 void Translator::unknown(const onnx::NodeProto& n, int index) {

@@ -49,6 +49,7 @@ void Translator::matmul(const onnx::NodeProto& n, int index) {
     return weight_layer(n, index, "linear", a, std::move(t), 1, b.shape[1], b.shape[0], true);
   }
   Tensor ain = activation(n, 0), bin = activation(n, 1);
+  scores_.insert(n.output(0));
   return layer(n, index, "matmul", {&ain, &bin});
 }
 
@@ -96,6 +97,7 @@ void Translator::einsum(const onnx::NodeProto& n, int index) {
   if (ta) t.insert("transpose_a", true);
   if (tb) t.insert("transpose_b", true);
   Tensor ain = a, bin = b;
+  scores_.insert(n.output(0));
   layer(n, index, "matmul", {&ain, &bin}, std::move(t));
 }
 

@@ -101,6 +101,7 @@ toml::array Translator::notes() const {
                     " parameters fewer than the PyTorch module (as many more where it was a FrozenBatchNorm2d, whose "
                     "statistics are buffers, as in torchvision's detection backbones); export in training mode to count "
                     "the module");
+  if (position_biases_.adds > 0) notes.push_back(position_bias_note());
   if (!assumptions_.empty()) {
     std::string sizes;
     for (const std::string& a : assumptions_) sizes += (sizes.empty() ? "" : ", ") + a;
@@ -233,21 +234,13 @@ namespace onnx_import {
                    "export it again, e.g. torch.onnx.export(model, x, \"model.onnx\")");
 }
 
-onnx::ModelProto read_onnx_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path}, "cannot read the ONNX file", "check the path");
-  note_input_file(path);  // an --output naming it is refused
-  onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in)) throw_unreadable(path);
-  return model;
-}
-
-toml::table translate_model(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
+toml::table translate_model(const OnnxFile& onnx, const std::string& file, const OnnxOptions& options) {
+  const onnx::ModelProto& model = onnx.model;
   if (!model.has_graph() || model.graph().node_size() == 0)
     throw InputError({file}, "is not an ONNX model: it holds no graph nodes");
   auto translated = [&](bool fixed_batch_is_sample) {
     try {
-      return Translator(model, file, options, fixed_batch_is_sample).translate();
+      return Translator(model, file, options, fixed_batch_is_sample, &onnx.raw).translate();
     } catch (const CountOverflow&) {
       throw InputError({file}, "a tensor's element count overflows 64 bits", "check the graph's shapes");
     }
@@ -296,13 +289,13 @@ void set_onnx_option(OnnxOptions& options, const std::string& file, const std::s
 }
 
 toml::table onnx_model_table(const std::string& path, const OnnxOptions& options) {
-  return onnx_import::translate_model(onnx_import::read_onnx_file(path), path, options);
+  return onnx_import::translate_model(onnx_import::read_onnx_in_place(path), path, options);
 }
 
 toml::table onnx_model_table_from_bytes(const std::string& bytes, const std::string& file, const OnnxOptions& options) {
-  onnx::ModelProto model;
-  if (!model.ParseFromString(bytes)) onnx_import::throw_unreadable(file);
-  return onnx_import::translate_model(model, file, options);
+  onnx_import::OnnxFile onnx;  // (the fuzz target's path through the scan, too)
+  if (!onnx_import::parse_in_place(bytes, onnx) && !onnx.model.ParseFromString(bytes)) onnx_import::throw_unreadable(file);
+  return onnx_import::translate_model(onnx, file, options);
 }
 
 }  // namespace ridge

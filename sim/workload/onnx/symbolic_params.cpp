@@ -163,7 +163,7 @@ Fit fit(const std::vector<Dim>& dims, toml::node& out, const std::vector<const t
   return {same_leaf(check, out)};
 }
 
-toml::table kept_symbolic_dims(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options) {
+toml::table kept_symbolic_dims(const OnnxFile& model, const std::string& file, const OnnxOptions& options) {
   toml::table base = translate_model(model, file, options);
   if (options.dims.empty() || !options.inputs.empty()) return base;
   std::vector<Dim> dims;
@@ -221,7 +221,7 @@ toml::table kept_symbolic_dims(const onnx::ModelProto& model, const std::string&
 namespace ridge {
 
 toml::table onnx_import_table(const std::string& path, const OnnxOptions& options) {
-  return onnx_import::kept_symbolic_dims(onnx_import::read_onnx_file(path), path, options);
+  return onnx_import::kept_symbolic_dims(onnx_import::read_onnx_in_place(path), path, options);
 }
 
 }  // namespace ridge

@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "sim/workload/onnx/onnx_reader.hpp"
+#include "sim/workload/onnx/weights_in_place.hpp"
 
 namespace ridge {
 
@@ -24,11 +25,10 @@ namespace onnx_import {
 // (reader.cpp); an imported file with [params] says so its own way.
 constexpr std::string_view kSymbolicSizesNote = "sizes set for the input's symbolic dimensions: ";
 
-// The file's graph, parsed; unreadable or not ONNX is an InputError (reader.cpp).
-onnx::ModelProto read_onnx_file(const std::string& path);
 [[noreturn]] void throw_unreadable(const std::string& file);
-// The model table of a parsed graph (onnx_model_table's).
-toml::table translate_model(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options);
+// The model table of a parsed graph (onnx_model_table's), its large initializers' raw
+// data in place (weights_in_place.hpp).
+toml::table translate_model(const OnnxFile& onnx, const std::string& file, const OnnxOptions& options);
 
 }  // namespace onnx_import
 

@@ -25,6 +25,8 @@
 //                          sequence); a trip's data-dependent sizes
 //   sequence_ops.cpp       SequenceEmpty / SequenceInsert / SequenceAt / SequenceLength
 //   nms_limit.cpp          how many boxes the graph keeps after an NMS (the Slice that cuts them)
+//   position_bias.cpp      relative position biases an eval-mode export folded (Swin's), named in a note
+// (weights_in_place.hpp reads the file, its large raw data left in the mapping: raw_data()).
 // Internal to sim/workload/onnx/.
 #pragma once
 
@@ -33,6 +35,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -68,9 +71,10 @@ class Translator {
  public:
   // fixed_batch_is_sample: the input's fixed first axis is part of one sample (a retry,
   // reader.cpp's translate_model, for a graph whose shapes hold the batch it was exported at).
+  // raw: the raw data of initializers left in the file's mapping (weights_in_place.hpp).
   Translator(const onnx::ModelProto& model, const std::string& file, const OnnxOptions& options,
-             bool fixed_batch_is_sample = false)
-      : model_(model), file_(file), options_(options), fixed_batch_is_sample_(fixed_batch_is_sample) {}
+             bool fixed_batch_is_sample = false, const std::map<std::string, std::string_view>* raw = nullptr)
+      : model_(model), file_(file), options_(options), fixed_batch_is_sample_(fixed_batch_is_sample), raw_(raw) {}
 
   toml::table translate();
 
@@ -174,6 +178,7 @@ class Translator {
   toml::array notes() const;
 
   // initializers.cpp
+  std::string_view raw_data(const onnx::TensorProto& t) const;
   void constants_from(const onnx::TensorProto& t, bool learned);
   void read_parameter_inputs();
   void read_input();
@@ -223,6 +228,10 @@ class Translator {
   size_t sequence_position(const onnx::NodeProto& n, int i, size_t length, bool past_end);
   bool trip_size_from_data(const onnx::NodeProto& n, int i);
 
+  // position_bias.cpp
+  void note_position_bias(const Shape& bias, int64_t learned);
+  std::string position_bias_note() const;
+
   // nms_limit.cpp
   std::optional<int64_t> kept_after_nms(const std::string& nms_output) const;
   std::string module_of(const onnx::NodeProto& n) const;
@@ -246,6 +255,8 @@ class Translator {
              toml::table attrs = {}, std::optional<Placement> at = std::nullopt);
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                              const Tensor& act);
+  int64_t learned_elements(const Tensor& c) const;
+  static std::vector<std::string> origins(const Tensor& c);
   void note_weight_type(const std::string& layer, const std::string& tensor_name);
   void weight_layer(const onnx::NodeProto& n, int index, const std::string& op, const Tensor& x, toml::table attrs,
                     int weight_input, int64_t rows, int64_t cols, bool cols_first);
@@ -287,6 +298,7 @@ class Translator {
   bool unbatched_ = false;  // the graph input has no batch axis (read_input)
   std::string stacked_inputs_;  // the note on graph inputs stacked as one sample (stack_inputs); empty: one input
   const bool fixed_batch_is_sample_;
+  const std::map<std::string, std::string_view>* raw_;  // initializers' raw data left in the mapped file
   std::vector<onnx::TensorProto> parameter_inputs_;  // graph inputs read as parameters (read_parameter_inputs)
   int64_t fixed_batch_ = 0;  // the batch the graph's shapes hold, read as one sample (read_input); 0: none
   // Convs whose bias the exporter computed by folding a BatchNorm in (conv), and their
@@ -294,6 +306,14 @@ class Translator {
   struct FoldedBatchNorms {
     int64_t convs = 0, channels = 0;
   } folded_;
+  // Attention scores: the outputs of MatMuls / Einsums of two activations, and of their
+  // scalings (a relative position bias is added to them: position_bias.cpp).
+  std::set<std::string> scores_;
+  // Constants added to attention scores that look like gathered relative position biases:
+  // how many, their elements, and the table entries they were gathered from.
+  struct PositionBiases {
+    int64_t adds = 0, gathered = 0, tables = 0;
+  } position_biases_;
   // What a quantized graph quantizes (quantized_ops.cpp): the initializers of its
   // weights, and whether activations too.
   struct Quantized {
