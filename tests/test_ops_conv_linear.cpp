@@ -59,6 +59,26 @@ TEST(OpsConv2d, RectangularKernel) {
   EXPECT_EQ(l.counts.macs, 45);
 }
 
+TEST(OpsConv2d, InputBytesCountThePositionsTheWindowsRead) {
+  // ResNet-50's downsampling 1x1, stride 2 (DeepBench's conv_w56h56c256n16k128): output
+  // 28 x 28, each window reads one pixel, so 256 x 28 x 28 = 200,704 of the 802,816 inputs.
+  Layer pointwise = one_layer("[256, 56, 56]", "op = \"conv2d\"\nout_channels = 128\nkernel = 1\nstride = 2");
+  EXPECT_EQ(pointwise.counts.input_elems, 802816);  // the tensor (activation memory, input gradient)
+  EXPECT_EQ(pointwise.counts.unread_input_elems, 802816 - 200704);
+  // 3x3, stride 2, padding 1 on 10: windows start at -1, 1, ..., 7 and reach 9: all read.
+  Layer covering = one_layer("[3, 10, 10]", "op = \"conv2d\"\nout_channels = 4\nkernel = 3\nstride = 2\npadding = 1");
+  EXPECT_EQ(covering.counts.unread_input_elems, 0);
+  // 3x3, stride 2, no padding on 8: 3 windows per axis span positions 0..6; row and column 7 unread.
+  Layer edge = one_layer("[1, 8, 8]", "op = \"conv2d\"\nout_channels = 1\nkernel = 3\nstride = 2");
+  EXPECT_EQ(edge.counts.unread_input_elems, 64 - 49);
+  // conv1d, kernel 2, stride 3, padding 1 on 10: out = (10 + 2 - 2) / 3 + 1 = 4 windows over the
+  // padded positions {0,1}, {3,4}, {6,7}, {9,10}; input positions 0..9 are padded 1..10, so
+  // inputs 0, 2, 3, 5, 6, 8, 9 are read (7), inputs 1, 4, 7 are not.
+  Layer gaps = one_layer("[2, 10]", "op = \"conv1d\"\nout_channels = 1\nkernel = 2\nstride = 3\npadding = 1");
+  EXPECT_EQ(gaps.output, (Shape{1, 4}));
+  EXPECT_EQ(gaps.counts.unread_input_elems, 2 * 3);
+}
+
 TEST(OpsConvNd, Conv3dStridedOverHeightAndWidth) {
   // [2, 4, 6, 6], 3 kernels 3x3x3, stride [1, 2, 2], padding 1: Do = (4 + 2 - 3) / 1 + 1 = 4,
   // Ho = Wo = floor((6 + 2 - 3) / 2) + 1 = 3; 3 x 4 x 3 x 3 = 108 outputs, each reading

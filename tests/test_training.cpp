@@ -62,6 +62,34 @@ TEST(TrainingCosts, ConvBackwardIsTwiceForwardExceptTheFirstLayer) {
   EXPECT_EQ(conv2.backward_flops, 74'240);
 }
 
+// A 1x1 stride-2 convolution after a ReLU (so it has an input gradient) on [4, 8, 8]:
+// output [2, 4, 4]; its windows read 4 channels x 4 x 4 = 64 of the 256 input elements.
+const char* kStridedPointwise = R"(name = "strided-pointwise"
+[input]
+shape = [4, 8, 8]
+[[layer]]
+name = "relu"
+op = "relu"
+[[layer]]
+name = "down"
+op = "conv2d"
+out_channels = 2
+kernel = 1
+stride = 2
+bias = false
+)";
+
+TEST(TrainingCosts, AStridedPointwiseConvReadsTheSampledInputAndWritesAWholeGradient) {
+  Model m = read_model_string(kStridedPointwise, "strided-pointwise.toml");
+  CostAnalysis c = analyze_costs(m, training(2, Optimizer::sgd));
+  const LayerCost& down = c.layers[m.find("down")];
+  EXPECT_EQ(down.input_bytes, 2 * 64 * 4);  // forward: the 64 sampled elements per sample, fp32
+  // Backward reads the output gradient (32) and the saved input's sampled elements (64):
+  // 2 x 96 x 4 B; it writes the input gradient whole (256 per sample, zeros between samples).
+  EXPECT_EQ(down.backward_input_bytes, 2 * 96 * 4);
+  EXPECT_EQ(down.backward_output_bytes, 2 * 256 * 4);
+}
+
 TEST(TrainingCosts, MlpBackwardMacsAndBytes) {
   Model m = test_models::mlp();
   CostAnalysis c = analyze_costs(m, training(256));

@@ -40,7 +40,7 @@ void add_training(LayerCost& r, const Layer& layer, const RunSettings& s) {
   if (input_grad || weight_grad) {
     int64_t act = sizes.activation;
     int64_t read = c.output_elems;  // the output gradient
-    if (c.saves_input) read = checked_add(read, c.input_elems);
+    if (c.saves_input) read = checked_add(read, c.input_elems - c.unread_input_elems);  // the weight gradient's reads
     if (c.saves_output) read = checked_add(read, c.output_elems);
     read = checked_add(read, c.saved_aux_elems);
     r.backward_input_bytes = checked_add(checked_add(checked_product({read, b, act}), checked_mul(c.saved_aux_bytes, b)),
@@ -89,7 +89,7 @@ LayerCost layer_cost(const Layer& layer, const RunSettings& s, bool narrow, bool
   r.macs = checked_mul(c.macs, b);
   r.flops = checked_mul(c.flops, b);
   r.epilogue_flops = checked_mul(c.epilogue_flops, b);
-  r.input_bytes = checked_product({c.input_elems, b, size});
+  r.input_bytes = checked_product({c.input_elems - c.unread_input_elems, b, size});
   r.output_bytes = checked_product({c.output_elems, b, size});
   // Dense weights are read once per pass; gathered rows (embeddings) once per sample; out
   // of training (whose weights follow --dtype and --precision), in the layer's own weight

@@ -82,6 +82,10 @@ struct LayerCounts {
   int64_t epilogue_flops = 0;
   int64_t input_elems = 0;   // all inputs together
   int64_t output_elems = 0;
+  // Input elements no window reads: a convolution whose windows are narrower than its
+  // stride (a strided 1 x 1) steps over them, so its forward pass and its weight
+  // gradient do not read them. The input, and its gradient, are still whole tensors.
+  int64_t unread_input_elems = 0;
 
   // Per sample, backward. The gradient of the inputs and of the weights are apart
   // because the first layer of a network computes no input gradient.

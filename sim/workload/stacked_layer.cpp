@@ -14,7 +14,7 @@ namespace {
 void scale_work(OpResult& r, int64_t times) {
   LayerCounts& n = r.counts;
   for (int64_t* per_item : {&n.gathered_weight_elems, &n.macs, &n.flops, &n.epilogue_flops, &n.input_elems,
-                            &n.output_elems, &n.bwd_input_macs, &n.bwd_weight_macs, &n.bwd_input_other_flops,
+                            &n.unread_input_elems, &n.output_elems, &n.bwd_input_macs, &n.bwd_weight_macs, &n.bwd_input_other_flops,
                             &n.bwd_weight_other_flops, &n.saved_aux_bytes, &n.saved_aux_elems, &n.gemm_positions})
     *per_item = checked_mul(*per_item, times);
 }

@@ -9,7 +9,11 @@
 // input and the weight gradient are convolutions of the same size. tied_to = "LAYER":
 // the weight and bias are LAYER's (one head run on every level of a feature pyramid),
 // read every pass but counted as parameters once, by LAYER; the weight viewed as
-// [out, (C / groups) x prod(k)] must be the same shape.
+// [out, (C / groups) x prod(k)] must be the same shape. Input bytes count the input
+// positions some window reads: a window narrower than the stride (a strided 1 x 1)
+// skips the positions between windows (3 of 4 at stride 2), and a window that does not
+// reach the input's last positions leaves them unread; the weight gradient reads the
+// same positions, the input gradient is written whole.
 #include <algorithm>
 
 #include "sim/base/checked_math.hpp"
@@ -26,6 +30,24 @@ int64_t conv_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, const c
     throw ShapeMismatch(std::string("kernel ") + std::to_string(effective) + " (dilated) is larger than the padded input " +
                         axis + " " + std::to_string(padded));
   return (padded - effective) / s + 1;
+}
+
+// Positions along one axis of length `in` that some of the `out` windows read. Shifted by
+// the padding p, window o reads y = o s + j d (j < k) and the input is y in [p, in + p).
+// Undilated windows narrower than the stride leave gaps: y is read when y mod s < k and
+// y < out s. Otherwise the windows' span [0, (out - 1) s + (k - 1) d] counts as read
+// (dilated taps that skip positions are rare enough not to be told apart).
+int64_t positions_read(int64_t in, int64_t out, int64_t k, int64_t s, int64_t p, int64_t d) {
+  if (d == 1 && k < s) {
+    const int64_t end = checked_mul(out, s);
+    const auto read_below = [&](int64_t y) {
+      y = std::min(y, end);
+      return y / s * k + std::min(y % s, k);
+    };
+    return read_below(in + p) - read_below(p);
+  }
+  const int64_t span = checked_add(checked_add(checked_mul(out - 1, s), checked_mul(k - 1, d)), 1);
+  return std::max<int64_t>(0, std::min(in + p, span) - p);
 }
 }  // namespace
 
@@ -51,6 +73,9 @@ OpResult conv(TomlFields& a, const std::vector<Shape>& in) {
   n.weight_cols = per_output;
   n.output_elems = element_count(r.output);
   n.input_elems = element_count(x);
+  int64_t read = c;
+  for (size_t i = 0; i < R; ++i) read = checked_mul(read, positions_read(x[i + 1], r.output[i + 1], k[i], s[i], p[i], d[i]));
+  n.unread_input_elems = n.input_elems - read;
   n.macs = checked_mul(n.output_elems, per_output);
   n.flops = checked_add(checked_mul(2, n.macs), bias ? n.output_elems : 0);
   n.epilogue_flops = bias ? n.output_elems : 0;
