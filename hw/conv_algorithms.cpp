@@ -24,6 +24,11 @@ double padded_share(int64_t count, int64_t multiple) {
   return static_cast<double>(round_up(count, multiple)) / static_cast<double>(count);
 }
 
+double winograd_multiplies(int64_t tile, int64_t kernel) {
+  const double m = static_cast<double>(tile), r = static_cast<double>(kernel);
+  return (m + r - 1) * (m + r - 1) / (m * m * r * r);
+}
+
 std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType dtype, double peak_flops,
                                                     const ConvAlgorithmRule& rule) {
   const bool conv = work.op_class == OpClass::conv_kxk || work.op_class == OpClass::conv_1x1 ||
@@ -45,15 +50,18 @@ std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType
     return {{"padded_channels", padded_share(c.in_channels, channels) * k_tiles, peak_flops}};
   std::vector<ConvAlgorithm> out{{"implicit_gemm", k_tiles, peak_flops}};
   const bool winograd_dtype = rule.winograd_dtypes.empty() || names(rule.winograd_dtypes, dtype);
-  if (rule.winograd && winograd_dtype && c.spatial_dims == 2 && c.kernel_side == 3 && c.kernel_side_max == 3 && c.stride == 1)
-    out.push_back({"winograd", kWinogradF2x2_3x3, peak_flops});
+  const bool winograd_kernel = c.kernel_side == c.kernel_side_max &&
+                               std::find(rule.winograd_kernels.begin(), rule.winograd_kernels.end(), c.kernel_side) !=
+                                   rule.winograd_kernels.end();
+  if (rule.winograd && winograd_dtype && winograd_kernel && c.spatial_dims == 2 && c.stride == 1)
+    out.push_back({"winograd", winograd_multiplies(rule.winograd_tile, c.kernel_side), peak_flops});
   return out;
 }
 
 ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::string& file) {
   TomlFields f(table, file, "conv_algorithms");
-  for (const char* k : {"library", "source", "winograd", "winograd_dtypes", "tensor_core_channels", "tensor_core_output_tile",
-                        "gemm_1x1_dtypes"})
+  for (const char* k : {"library", "source", "winograd", "winograd_dtypes", "winograd_tile", "winograd_kernels",
+                        "tensor_core_channels", "tensor_core_output_tile", "gemm_1x1_dtypes"})
     f.accept(k);
   f.reject_unknown_keys();
   ConvAlgorithmRule r;
@@ -73,6 +81,10 @@ ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::stri
     if (!r.winograd) f.fail("winograd_dtypes", "is read only with winograd = true", "add winograd = true");
     r.winograd_dtypes = dtypes("winograd_dtypes");
   }
+  for (const char* key : {"winograd_tile", "winograd_kernels"})
+    if (f.has(key) && !r.winograd) f.fail(key, "is read only with winograd = true", "add winograd = true");
+  r.winograd_tile = f.positive("winograd_tile", 2);
+  if (f.has("winograd_kernels")) r.winograd_kernels = f.integer_list("winograd_kernels");
   if (f.has("gemm_1x1_dtypes")) r.gemm_1x1_dtypes = dtypes("gemm_1x1_dtypes");
   r.tensor_core_channels = f.positive("tensor_core_channels", 0, true);
   r.tensor_core_output_tile = f.positive("tensor_core_output_tile", 0, true);

@@ -7,14 +7,16 @@
 //                    tensor cores, with the output channels K rounded up to whole tiles
 //                    of `tensor_core_output_tile` (a layer with K = 32 in 64-wide tiles
 //                    does twice its count);
-//   winograd         Winograd's F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for
-//                    Convolutional Neural Networks", 2016): a 2 x 2 output tile of one
-//                    (input, output) channel pair takes 4 x 4 = 16 multiplies where the
-//                    direct count takes 2 x 2 x 9 = 36, so 4/9 of the direct count
-//                    (1 / 2.25; the input, filter and output transforms are additions
-//                    and are not counted); eligible for a 2-D, 3 x 3, unstrided,
-//                    undilated, ungrouped convolution, in the dtypes `winograd_dtypes`
-//                    names (every dtype when it names none);
+//   winograd         Winograd's F(m x m, r x r) (Lavin and Gray, "Fast Algorithms for
+//                    Convolutional Neural Networks", 2016): an m x m output tile of one
+//                    (input, output) channel pair takes (m + r - 1)^2 multiplies where the
+//                    direct count takes m^2 r^2 (F(2x2, 3x3): 16 per 36, 4/9; F(4x4, 3x3):
+//                    36 per 144, 1/4; F(4x4, 5x5): 64 per 400; the input, filter and
+//                    output transforms are additions and are not counted); m is
+//                    `winograd_tile` (2 unless given); eligible for a 2-D, r x r with r
+//                    in `winograd_kernels` (3 unless given), unstrided, undilated,
+//                    ungrouped convolution, in the dtypes `winograd_dtypes` names (every
+//                    dtype when it names none);
 //   padded_channels  an ungrouped fp16 convolution whose input or output channels are
 //                    not a multiple of `tensor_core_channels`: cuDNN pads C and K up to
 //                    multiples of it to run a tensor-core kernel (cuDNN 7.3.0 release
@@ -27,7 +29,9 @@
 //                    layers are (their calibrated class); then the only algorithm.
 // A calibration fits each algorithm's compute fraction apart (its class's library is the
 // algorithm's name; `gemm` shares the linear class); `ridge analyze` and `ridge calibrate`
-// both take the fastest.
+// both take the fastest. `--efficiency none` keeps only what does fewer multiplies than
+// the direct count (Winograd): padding, tiles and the GEMM rate are a library's
+// efficiency, not the bound (ConvAlgorithmRule::bound_only).
 #pragma once
 
 #include <string>
@@ -43,11 +47,20 @@ namespace ridge {
 struct ConvAlgorithmRule {
   std::string library;                 // what the rule describes ("cuDNN 7.6")
   std::string source;                  // where it comes from
-  bool winograd = false;               // Winograd F(2x2, 3x3) is eligible where the shape allows it
+  bool winograd = false;               // Winograd F(m x m, r x r) is eligible where the shape allows it
   std::vector<DType> winograd_dtypes;  // ... in these dtypes only (empty: every dtype)
+  int64_t winograd_tile = 2;           // m: the output tile
+  std::vector<int64_t> winograd_kernels{3};  // r: the square kernel sides it takes
   int64_t tensor_core_channels = 0;    // fp16 tensor-core kernels pad C and K to multiples of this (0: no rule)
   int64_t tensor_core_output_tile = 0; // fp16 tensor-core kernels compute K in tiles this wide (0: no rule)
   std::vector<DType> gemm_1x1_dtypes;  // 1 x 1 unstrided ungrouped convolutions run as GEMMs in these
+
+  // The rule as a bound (`--efficiency none`): only the algorithms that do fewer
+  // multiplies than the direct count.
+  void bound_only() {
+    tensor_core_channels = tensor_core_output_tile = 0;
+    gemm_1x1_dtypes.clear();
+  }
 };
 
 struct ConvAlgorithm {
@@ -60,8 +73,8 @@ struct ConvAlgorithm {
 // `count` rounded up to a whole number of `multiple`s, per one of `count` (1 when either is 0).
 double padded_share(int64_t count, int64_t multiple);
 
-// Winograd F(2x2, 3x3)'s multiplications per direct one: 16 / 36.
-inline constexpr double kWinogradF2x2_3x3 = 16.0 / 36.0;
+// Winograd F(m x m, r x r)'s multiplications per direct one: (m + r - 1)^2 / (m r)^2.
+double winograd_multiplies(int64_t tile, int64_t kernel);
 
 // The algorithms `rule` makes eligible for `work` in `dtype` on a device whose peak in
 // that dtype is `peak_flops`; empty for a layer that is not a convolution of known

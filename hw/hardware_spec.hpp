@@ -119,6 +119,7 @@ struct HardwareSpec {
     dequant_ops_per_weight = request_overhead_s = 0;
     compute_units = gemm_tile_rows = gemm_tile_cols = 0;
     efficiency_source.clear();
+    if (conv_algorithms) conv_algorithms->bound_only();
     drop_calibration();
   }
 };

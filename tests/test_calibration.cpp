@@ -430,16 +430,16 @@ TEST(Calibration, RidgePointAndBandwidthAreTheCalibratedClasss) {
   // AlexNet fc6 at batch 1, fp32: W = 2 x 9216 x 4096 = 75,497,472 FLOPs (the bias add is
   // not timed); bytes = (9,216 in + 4,096 out + 37,752,832 weights) x 4 = 151,064,576, far
   // more than the 6 MiB L2, so HBM2 serves them. configs/hw/v100-calibrated.toml, linear
-  // fp32 (a shared-term fit: no shape halves): compute 0.850587, n_half 1.48323e8 FLOPs,
-  // memory 0.682334 of HBM2; V100 fp32 15.7 TFLOP/s, HBM2 900 GB/s.
+  // fp32 (a shared-term fit: no shape halves): compute 0.848758, n_half 1.35095e8 FLOPs,
+  // memory 0.682275 of HBM2; V100 fp32 15.7 TFLOP/s, HBM2 900 GB/s.
   const double w = 75'497'472, bytes = 151'064'576;
-  const double rate = 15.7e12 * 0.850587 * w / (w + 1.48323e8);  // 4.504 TFLOP/s
-  const double bandwidth = 900e9 * 0.682334;                     // 614.1 GB/s
+  const double rate = 15.7e12 * 0.848758 * w / (w + 1.35095e8);  // 4.778 TFLOP/s
+  const double bandwidth = 900e9 * 0.682275;                     // 614.0 GB/s
   auto r = ridge_test::run_ridge("query alexnet --hw v100-calibrated --layer fc6 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_NEAR(j["available_bandwidth_Bps"].get<double>(), bandwidth, 1e-9 * bandwidth);
-  EXPECT_NEAR(j["ridge_point"].get<double>(), rate / bandwidth, 1e-6 * rate / bandwidth);  // 7.33 FLOP/B
+  EXPECT_NEAR(j["ridge_point"].get<double>(), rate / bandwidth, 1e-6 * rate / bandwidth);  // 7.78 FLOP/B
   // Its timing agrees: compute time / memory time = intensity / ridge point.
   EXPECT_NEAR(j["compute_time_s"].get<double>(), w / rate, 1e-6 * w / rate);
   EXPECT_NEAR(j["memory_time_s"].get<double>(), bytes / bandwidth, 1e-9 * bytes / bandwidth);

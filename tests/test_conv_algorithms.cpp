@@ -103,6 +103,42 @@ TEST(ConvAlgorithms, Winograd3x3CountWorkedByHand) {
   EXPECT_NEAR(compute_s(w, plain, DType::fp32), 231211008.0 / 10e12, 1e-18);
 }
 
+TEST(ConvAlgorithms, LargerWinogradTilesAndFiveByFiveKernels) {
+  // winograd_tile = 4, winograd_kernels = [3, 5]: F(4x4, 3x3) takes (4 + 2)^2 = 36
+  // multiplies per 4 x 4 x 9 = 144 direct ones (1/4), F(4x4, 5x5) (4 + 4)^2 = 64 per
+  // 4 x 4 x 25 = 400 (0.16).
+  EXPECT_DOUBLE_EQ(winograd_multiplies(4, 3), 0.25);
+  EXPECT_DOUBLE_EQ(winograd_multiplies(4, 5), 0.16);
+  EXPECT_DOUBLE_EQ(winograd_multiplies(2, 3), 16.0 / 36.0);
+  const HardwareSpec hw = gpu("winograd_tile = 4\nwinograd_kernels = [3, 5]\n");
+  // The 3 x 3, 64 -> 64 convolution on 56 x 56: 231,211,008 / 4 FLOPs at 10 TFLOP/s.
+  EXPECT_NEAR(compute_s(conv(64, 64, 3, 1, 56 * 56), hw, DType::fp32), 57802752.0 / 10e12, 1e-18);
+  // GoogLeNet's 5 x 5, 32 -> 96 on 28 x 28: 2 x 784 x 96 x 32 x 25 = 120,422,400 direct,
+  // x 0.16 = 19,267,584 FLOPs at 10 TFLOP/s.
+  const LayerWork five = conv(32, 96, 5, 1, 28 * 28);
+  ASSERT_DOUBLE_EQ(five.flops, 120422400.0);
+  EXPECT_EQ(kernel_choice(five, hw, DType::fp32).algorithm, "winograd");
+  EXPECT_NEAR(compute_s(five, hw, DType::fp32), 19267584.0 / 10e12, 1e-18);
+  // A 5 x 3 kernel is not square: the direct count.
+  LayerWork oblong = five;
+  oblong.conv.kernel_side = 3;
+  EXPECT_EQ(kernel_choice(oblong, hw, DType::fp32).algorithm, "implicit_gemm");
+}
+
+TEST(ConvAlgorithms, WithoutEfficiencyOnlyFewerMultipliesRemain) {
+  // `--efficiency none` (drop_efficiency): Winograd stays (it is fewer multiplies, the
+  // bound), the fp16 padding to 8 channels and 64-wide tiles go (a library's efficiency).
+  HardwareSpec hw = gpu();
+  hw.drop_efficiency();
+  // fp16, 3 -> 32 channels, 3 x 3 stride 2 on 112 x 112 outputs: 2 x 12544 x 32 x 3 x 9 =
+  // 21,676,032 FLOPs, direct, at 100 TFLOP/s (with the rule: x 8/3 x 64/32).
+  const LayerWork first = conv(3, 32, 3, 2, 112 * 112);
+  EXPECT_EQ(kernel_choice(first, hw, DType::fp16).algorithm, "implicit_gemm");
+  EXPECT_NEAR(compute_s(first, hw, DType::fp16), 21676032.0 / 100e12, 1e-18);
+  EXPECT_EQ(kernel_choice(conv(64, 64, 3, 1, 56 * 56), hw, DType::fp32).algorithm, "winograd");
+  EXPECT_NEAR(compute_s(conv(64, 64, 3, 1, 56 * 56), hw, DType::fp32), 102760448.0 / 10e12, 1e-18);
+}
+
 TEST(ConvAlgorithms, WinogradOnlyInTheDtypesTheRuleNames) {
   // winograd_dtypes = ["fp32"]: the same 3 x 3, 64 -> 64 convolution on 56 x 56 takes
   // Winograd in fp32 (231,211,008 x 4 / 9 FLOPs at 10 TFLOP/s) and the direct count in

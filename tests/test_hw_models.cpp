@@ -287,7 +287,10 @@ TEST(TimingAnalysis, EveryShippedDescriptorTimesEveryZooModel) {
   ASSERT_FALSE(zoo.empty());
   for (const std::string& hw_name : hardware) {
     HardwareSpec hw = load_hardware(hw_name);
-    const double most = hw.conv_algorithms && hw.conv_algorithms->winograd ? 1 / kWinogradF2x2_3x3 : 1.0;
+    double most = 1.0;  // the most a Winograd rule speeds a layer's compute up
+    if (hw.conv_algorithms && hw.conv_algorithms->winograd)
+      for (int64_t r : hw.conv_algorithms->winograd_kernels)
+        most = std::max(most, 1 / winograd_multiplies(hw.conv_algorithms->winograd_tile, r));
     for (const std::string& model_name : zoo) {
       Model m = load_model(model_name);
       for (const auto& [dtype, peak] : hw.peak_flops) {

@@ -826,6 +826,8 @@ const Case kCases[] = {
      "conv_algorithms: 'gemm_1x1_dtypes' names an unknown dtype 'fp33'", true},
     {"hw/conv_algorithms.cpp", CONV_ALG "winograd_dtypes = [\"fp32\"]\n", ANALYZE_HW,
      "conv_algorithms: 'winograd_dtypes' is read only with winograd = true", true},
+    {"hw/conv_algorithms.cpp", CONV_ALG "winograd_tile = 4\n", ANALYZE_HW,
+     "conv_algorithms: 'winograd_tile' is read only with winograd = true", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"
