@@ -48,5 +48,32 @@ TEST(CalibrateCheck, PredictsEachRowByTheRooflineAndByTheCalibrationWithoutFitti
   fs::remove_all(dir);
 }
 
+TEST(CalibrateCheck, OverheadNoneChecksTheRooflineWithoutTheLaunchTime) {
+  namespace fs = std::filesystem;
+  ridge_test::TempDir temp;
+  const fs::path dir = temp.path();
+  // The test chip with a 5 us launch per kernel: 100 GFLOP/s fp32, 1 GB/s from its one memory.
+  std::ofstream(dir / "chip.toml") << "name = \"launching chip\"\nkind = \"gpu\"\nsource = \"test\"\n[compute]\nfp32 = \"100 GFLOPS\"\n"
+                                      "[[memory]]\nname = \"DRAM\"\ncapacity = \"1 GiB\"\nbandwidth = \"1 GB/s\"\n"
+                                      "[overhead]\nkernel_launch = \"5 us\"\n";
+  // 1 MFLOP and 8 kB: 10 us of compute, 8 us of bytes; measured 12 us, as a kernel from a CUDA graph.
+  std::ofstream(dir / "m.csv") << "model,layer,op_class,dtype,flops,bytes,seconds\na,small,linear,fp32,1e6,8000,1.2e-5\n";
+  auto check = [&](const std::string& overhead) {
+    auto r = ridge_test::run_ridge("calibrate " + (dir / "m.csv").string() + " --hw " + (dir / "chip.toml").string() +
+                                   " --check --predictions " + (dir / "p.csv").string() + overhead);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::ifstream in(dir / "p.csv");
+    std::string header, row;
+    std::getline(in, header);
+    std::getline(in, row);
+    return row;
+  };
+  // kernel: 5 us + max(10 us, 8 us) = 15 us, slower than the 12 us measured: no bound.
+  EXPECT_EQ(check(""), "a,small,linear,fp32,1,1000000,1.2e-05,1.5e-05,1.5e-05");
+  // none: max(10 us, 8 us) = 10 us, at or below the measurement.
+  EXPECT_EQ(check(" --overhead none"), "a,small,linear,fp32,1,1000000,1.2e-05,1e-05,1e-05");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ridge

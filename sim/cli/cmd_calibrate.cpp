@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "sim/engine/measured_layers.hpp"
 #include "sim/engine/measurement_conditions.hpp"
 #include "sim/views/calibration_report.hpp"
+#include "sim/workload/run_settings.hpp"
 
 namespace ridge::cli {
 
@@ -67,7 +69,7 @@ const CommandHelp kHelp = {
 }  // namespace
 
 int run_calibrate(const Args& args) {
-  std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds";
+  std::string csv, hw_name, hw_model, output, predictions, data, cv_by = "model", time_column = "seconds", overhead;
   bool quiet = false, fit_peaks = false, shared = false, check = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("measured", po::value(&csv), "CSV of measured layer times (columns: docs/guide/calibrate.md)")(
@@ -87,7 +89,10 @@ int run_calibrate(const Args& args) {
       "(docs/guide/calibrate.md)")(
       "check", po::bool_switch(&check),
       "fit nothing: predict every row with the descriptor as it is (its [calibration] applied) and by the datasheet "
-      "roofline, and report the errors (data the calibration never saw)");
+      "roofline, and report the errors (data the calibration never saw)")(
+      "overhead", po::value(&overhead),
+      "with --check: kernel (each row pays its kernels' launch time, the default) | none (no launch time: the "
+      "roofline alone, the bound for kernels launched back to back or from a CUDA graph)");
   add_quiet_option(visible, quiet);
   po::positional_options_description pos;
   pos.add("measured", 1);
@@ -104,11 +109,22 @@ int run_calibrate(const Args& args) {
     if (!output.empty() || fit_peaks || shared)
       throw InputError({}, "calibrate --check fits nothing, so it takes no --output, --fit-peaks or --shared",
                        "drop them to check the descriptor, or drop --check to fit one");
+    if (!overhead.empty()) {
+      std::optional<LaunchOverhead> launches = parse_launch_overhead(overhead);
+      if (!launches || *launches == LaunchOverhead::per_step)
+        throw InputError({}, "calibrate --check: unknown --overhead '" + overhead + "'", "use kernel or none");
+      if (*launches == LaunchOverhead::none) {
+        for (MeasuredLayer& r : rows) r.work.kernels = 0;
+        data = (data.empty() ? std::filesystem::path(csv).filename().string() : data) + " (--overhead none: no launch time)";
+      }
+    }
     const std::vector<CheckedRow> checked = check_descriptor(rows, hw, model);
     if (!predictions.empty()) write_file_atomically(predictions, calibration_check_csv(rows, checked, time_column));
     std::cout << calibration_check_report(hw, rows, checked, data.empty() ? std::filesystem::path(csv).filename().string() : data);
     return 0;
   }
+  if (!overhead.empty())
+    throw InputError({}, "calibrate: --overhead goes with --check", "a fit keeps each row's launches: its fixed time per kernel is fitted");
   CalibrationOptions options;
   options.cv_column = cv_by;
   options.data = data.empty() ? std::filesystem::path(csv).filename().string() : data;
