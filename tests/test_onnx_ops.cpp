@@ -3,7 +3,8 @@
 // the README's "Layer types" table): the graphs are written here in protobuf text, so the
 // suite needs neither torch nor the onnx Python package. Also: a weight shared by an
 // embedding and an output head counted once, GroupNorm's exporter constants not counted
-// as parameters, and shapes that disagree refused.
+// as parameters, a general Einsum (MViT v2), and shapes that
+// disagree refused.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -250,6 +251,35 @@ TEST(OnnxOps, AnInputWithoutABatchAxisIsOneSample) {
                                            "initializer { name: \"w\" data_type: 1 dims: 8 dims: 4 } ",
                                        "2 8"));
   EXPECT_EQ(batched.input, (Shape{8}));
+}
+
+std::string equation(const std::string& e) { return "attribute { name: \"equation\" type: STRING s: \"" + e + "\" } "; }
+
+// MViT's decomposed relative position Einsums, small: x [N, h 2, w 3, c 4] by a learned
+// R [h 2, k 5, c 4] ("bhwc,hkc->bhwk": b and h batch letters, c contracted, w and k
+// free): per sample [2, 3, 5], 2 x 3 x 4 x 5 = 120 MACs. Again with the output's batch
+// second ("...->hbwk"), the same product: R's 40 elements counted once. Two activations,
+// x and its transpose t [N, w 3, h 2, c 4] read as "bwkc" (k = 2): "bhwc,bwkc->bhwk",
+// no matmul (the operands' leading letters differ), per sample [2, 3, 2], 2 x 3 x 4 x 2
+// = 48 MACs.
+TEST(OnnxOps, AnEinsumIsTheProductOfItsLetters) {
+  const std::string body =
+      node("/rel_h/Einsum", "Einsum", "x r", "e1", equation("bhwc,hkc->bhwk")) +
+      node("/rel_w/Einsum", "Einsum", "x r", "e2", equation("bhwc,hkc->hbwk")) +
+      node("/t/Transpose", "Transpose", "x", "t", ints_attr("perm", "0 2 1 3")) +
+      node("/pair/Einsum", "Einsum", "x t", "y", equation("bhwc,bwkc->bhwk")) + init("r", "2 5 4");
+  Model m = onnx_model(onnx_text(body, "1 2 3 4"));
+  for (const char* name : {"rel_h", "rel_w"}) {
+    const Layer& l = m.layers[m.find(name)];
+    EXPECT_EQ(l.op, "einsum") << name;
+    EXPECT_EQ(l.output, (Shape{2, 3, 5})) << name;
+    EXPECT_EQ(l.counts.macs, 120) << name;
+  }
+  const Layer& pair = m.layers[m.find("pair")];
+  EXPECT_EQ(pair.op, "einsum");
+  EXPECT_EQ(pair.output, (Shape{2, 3, 2}));
+  EXPECT_EQ(pair.counts.macs, 48);
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.params, 40);
 }
 
 TEST(OnnxOps, ShapesThatDisagreeAreRefused) {
