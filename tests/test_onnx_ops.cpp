@@ -3,7 +3,7 @@
 // the README's "Layer types" table): the graphs are written here in protobuf text, so the
 // suite needs neither torch nor the onnx Python package. Also: a weight shared by an
 // embedding and an output head counted once, GroupNorm's exporter constants not counted
-// as parameters, a general Einsum (MViT v2), and shapes that
+// as parameters, a general Einsum and ScatterND's indices (MViT v2), and shapes that
 // disagree refused.
 #include <gtest/gtest.h>
 
@@ -280,6 +280,32 @@ TEST(OnnxOps, AnEinsumIsTheProductOfItsLetters) {
   EXPECT_EQ(pair.output, (Shape{2, 3, 2}));
   EXPECT_EQ(pair.counts.macs, 48);
   EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.params, 40);
+}
+
+// torch's `attn[:, :, 1:, 1:] = u` on x [N, 4, 2, 2]: ScatterND of the activation u
+// [N, 4, 1, 1] (a Slice of x) at indices [N, 4, 1, 1, 4] (computed, as the exporter's
+// are from shapes): the indices' first axis is the updates' batch, not x's second
+// (broadcasting would align it so), and they are no parameters. Per sample it reads x's
+// 16, the indices' 4 x 4 = 16 and u's 4 elements, and writes 16.
+TEST(OnnxOps, AScatterNdsIndicesMeetTheBatchWhereItsUpdatesDo) {
+  std::string idx;
+  for (int c = 0; c < 4; ++c) idx += "int64_data: 0 int64_data: " + std::to_string(c) + " int64_data: 1 int64_data: 1 ";
+  const std::string body =
+      node("/attn/Slice", "Slice", "x starts ends axes", "u") +
+      node("/attn/Constant", "Constant", "", "idx",
+           "attribute { name: \"value\" type: TENSOR t { data_type: 7 dims: 1 dims: 4 dims: 1 dims: 1 dims: 4 " + idx +
+               "} } ") +
+      node("/attn/ScatterND", "ScatterND", "x idx u", "y") +
+      "initializer { name: \"starts\" data_type: 7 dims: 2 int64_data: 1 int64_data: 1 } "
+      "initializer { name: \"ends\" data_type: 7 dims: 2 int64_data: 2 int64_data: 2 } "
+      "initializer { name: \"axes\" data_type: 7 dims: 2 int64_data: 2 int64_data: 3 } ";
+  Model m = onnx_model(onnx_text(body));
+  const Layer& l = m.layers.back();
+  EXPECT_EQ(l.op, "scatter");
+  EXPECT_EQ(l.output, (Shape{4, 2, 2}));
+  EXPECT_EQ(l.counts.input_elems, 16 + 16 + 4);
+  EXPECT_EQ(l.counts.output_elems, 16);
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.params, 0);
 }
 
 TEST(OnnxOps, ShapesThatDisagreeAreRefused) {

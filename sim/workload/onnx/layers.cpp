@@ -203,7 +203,7 @@ const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::stri
 }
 
 // The same, where the op says which axis of the constant meets the batch (none: -1), as
-// an Einsum's letters do rather than broadcasting.
+// an Einsum's letters or ScatterND's indices do rather than broadcasting.
 const Tensor& Translator::as_parameter_at(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                                           int64_t at) {
   auto it = parameters_.find(tensor_name);

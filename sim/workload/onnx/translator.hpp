@@ -142,6 +142,7 @@ class Translator {
   void roi_align(const onnx::NodeProto& n, int index);
   void gather_computed(const onnx::NodeProto& n, int index, const std::string& op);
   void scatter(const onnx::NodeProto& n, int index);
+  void scatter_nd(const onnx::NodeProto& n, int index);
   void if_node(const onnx::NodeProto& n, int index);
   void loop(const onnx::NodeProto& n, int index);
   void sequence_empty(const onnx::NodeProto& n, int index);
