@@ -3,7 +3,8 @@
 // the README's "Layer types" table): the graphs are written here in protobuf text, so the
 // suite needs neither torch nor the onnx Python package. Also: a weight shared by an
 // embedding and an output head counted once, GroupNorm's exporter constants not counted
-// as parameters, and shapes that disagree refused.
+// as parameters, a general Einsum and ScatterND's indices (MViT v2), and shapes that
+// disagree refused.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -250,6 +251,61 @@ TEST(OnnxOps, AnInputWithoutABatchAxisIsOneSample) {
                                            "initializer { name: \"w\" data_type: 1 dims: 8 dims: 4 } ",
                                        "2 8"));
   EXPECT_EQ(batched.input, (Shape{8}));
+}
+
+std::string equation(const std::string& e) { return "attribute { name: \"equation\" type: STRING s: \"" + e + "\" } "; }
+
+// MViT's decomposed relative position Einsums, small: x [N, h 2, w 3, c 4] by a learned
+// R [h 2, k 5, c 4] ("bhwc,hkc->bhwk": b and h batch letters, c contracted, w and k
+// free): per sample [2, 3, 5], 2 x 3 x 4 x 5 = 120 MACs. Again with the output's batch
+// second ("...->hbwk"), the same product: R's 40 elements counted once. Two activations,
+// x and its transpose t [N, w 3, h 2, c 4] read as "bwkc" (k = 2): "bhwc,bwkc->bhwk",
+// no matmul (the operands' leading letters differ), per sample [2, 3, 2], 2 x 3 x 4 x 2
+// = 48 MACs.
+TEST(OnnxOps, AnEinsumIsTheProductOfItsLetters) {
+  const std::string body =
+      node("/rel_h/Einsum", "Einsum", "x r", "e1", equation("bhwc,hkc->bhwk")) +
+      node("/rel_w/Einsum", "Einsum", "x r", "e2", equation("bhwc,hkc->hbwk")) +
+      node("/t/Transpose", "Transpose", "x", "t", ints_attr("perm", "0 2 1 3")) +
+      node("/pair/Einsum", "Einsum", "x t", "y", equation("bhwc,bwkc->bhwk")) + init("r", "2 5 4");
+  Model m = onnx_model(onnx_text(body, "1 2 3 4"));
+  for (const char* name : {"rel_h", "rel_w"}) {
+    const Layer& l = m.layers[m.find(name)];
+    EXPECT_EQ(l.op, "einsum") << name;
+    EXPECT_EQ(l.output, (Shape{2, 3, 5})) << name;
+    EXPECT_EQ(l.counts.macs, 120) << name;
+  }
+  const Layer& pair = m.layers[m.find("pair")];
+  EXPECT_EQ(pair.op, "einsum");
+  EXPECT_EQ(pair.output, (Shape{2, 3, 2}));
+  EXPECT_EQ(pair.counts.macs, 48);
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.params, 40);
+}
+
+// torch's `attn[:, :, 1:, 1:] = u` on x [N, 4, 2, 2]: ScatterND of the activation u
+// [N, 4, 1, 1] (a Slice of x) at indices [N, 4, 1, 1, 4] (computed, as the exporter's
+// are from shapes): the indices' first axis is the updates' batch, not x's second
+// (broadcasting would align it so), and they are no parameters. Per sample it reads x's
+// 16, the indices' 4 x 4 = 16 and u's 4 elements, and writes 16.
+TEST(OnnxOps, AScatterNdsIndicesMeetTheBatchWhereItsUpdatesDo) {
+  std::string idx;
+  for (int c = 0; c < 4; ++c) idx += "int64_data: 0 int64_data: " + std::to_string(c) + " int64_data: 1 int64_data: 1 ";
+  const std::string body =
+      node("/attn/Slice", "Slice", "x starts ends axes", "u") +
+      node("/attn/Constant", "Constant", "", "idx",
+           "attribute { name: \"value\" type: TENSOR t { data_type: 7 dims: 1 dims: 4 dims: 1 dims: 1 dims: 4 " + idx +
+               "} } ") +
+      node("/attn/ScatterND", "ScatterND", "x idx u", "y") +
+      "initializer { name: \"starts\" data_type: 7 dims: 2 int64_data: 1 int64_data: 1 } "
+      "initializer { name: \"ends\" data_type: 7 dims: 2 int64_data: 2 int64_data: 2 } "
+      "initializer { name: \"axes\" data_type: 7 dims: 2 int64_data: 2 int64_data: 3 } ";
+  Model m = onnx_model(onnx_text(body));
+  const Layer& l = m.layers.back();
+  EXPECT_EQ(l.op, "scatter");
+  EXPECT_EQ(l.output, (Shape{4, 2, 2}));
+  EXPECT_EQ(l.counts.input_elems, 16 + 16 + 4);
+  EXPECT_EQ(l.counts.output_elems, 16);
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.params, 0);
 }
 
 TEST(OnnxOps, ShapesThatDisagreeAreRefused) {

@@ -1,4 +1,4 @@
-// softmax, embedding, matmul and the layout ops (transpose, reshape, concat, select)
+// softmax, embedding, matmul, einsum and the layout ops (transpose, reshape, concat, select)
 // against counts worked out by hand.
 #include <gtest/gtest.h>
 
@@ -101,6 +101,52 @@ TEST(OpsMatmul, ShapeMismatches) {
   EXPECT_THROW(model_of("[3, 4, 4]", "[[layer]]\nname = \"k\"\nop = \"slice\"\naxes = [0]\nstarts = [0]\nends = [2]\n"
                                      "[[layer]]\nname = \"s\"\nop = \"matmul\"\ninputs = [\"@input\", \"k\"]\n"),
                InputError);
+}
+
+TEST(OpsEinsum, ARelativePositionProductCountsEveryLetter) {
+  // MViT's decomposed relative position, per sample: q [h 2, w 3, c 4] (the input) by a
+  // learned R [h 2, k 5, c 4] ("hwc,hkc->hwk"): h a batch letter, c contracted, w and k
+  // free. Output [2, 3, 5]; MACs = h x w x c x k = 2 x 3 x 4 x 5 = 120, each output element
+  // a sum over c = 4 (30 x 4); R's 40 elements are parameters.
+  Model m = model_of("[2, 3, 4]", R"(
+[[layer]]
+name = "r"
+op = "parameter"
+shape = [2, 5, 4]
+[[layer]]
+name = "e"
+op = "einsum"
+inputs = ["@input", "r"]
+equation = "hwc,hkc->hwk"
+)");
+  const Layer& l = m.layers.back();
+  EXPECT_EQ(l.output, (Shape{2, 3, 5}));
+  EXPECT_EQ(l.counts.macs, 120);
+  EXPECT_EQ(l.counts.flops, 240);
+  EXPECT_EQ(l.counts.input_elems, 24 + 40);
+  EXPECT_EQ(l.counts.output_elems, 30);
+  EXPECT_EQ(l.counts.bwd_input_macs, 240);  // each operand's gradient, 120 each
+  EXPECT_TRUE(l.counts.saves_input);
+  EXPECT_EQ(analyze_costs(m, RunSettings{}).totals.params, 40);
+}
+
+TEST(OpsEinsum, MalformedEquationsAndShapesAreRefused) {
+  const std::string with_r = "[[layer]]\nname = \"r\"\nop = \"parameter\"\nshape = [2, 5, 4]\n"
+                             "[[layer]]\nname = \"e\"\nop = \"einsum\"\ninputs = [\"@input\", \"r\"]\nequation = ";
+  EXPECT_NO_THROW(model_of("[2, 3, 4]", with_r + "\"hwc,hkc->hwk\"\n"));
+  for (const char* bad : {"\"hwc,hkc\"",            // no output
+                          "\"...c,hkc->...k\"",     // broadcast axes
+                          "\"hhc,hkc->hk\"",        // a diagonal
+                          "\"hwc,hkc->hwkz\"",      // an output letter in neither operand
+                          "\"hwc,hkc->hk\"",        // w summed in operand 1 alone
+                          "\"hw1,hk1->hwk\"",       // not a letter
+                          "\"hwc,hkc,c->hwk\""}) {  // three operands
+    EXPECT_THROW(model_of("[2, 3, 4]", with_r + bad + "\n"), InputError) << bad;
+  }
+  // The input's c is 4, R's is 4, but its h is 2 against the input's 3 here; and a rank
+  // that is not the term's.
+  EXPECT_THROW(model_of("[3, 3, 4]", with_r + "\"hwc,hkc->hwk\"\n"), InputError);
+  EXPECT_THROW(model_of("[2, 3, 4, 1]", with_r + "\"hwc,hkc->hwk\"\n"), InputError);
 }
 
 TEST(OpsTranspose, PermutesAndMovesEveryElement) {

@@ -78,6 +78,7 @@ const std::vector<OpInfo>& all_ops() {
       {"softmax", ops::softmax, 1, 1, attention, "softmax over the last dimension"},
       {"embedding", ops::embedding, 1, 1, data_movement, "table lookup: ids [...] -> [..., embedding_dim]"},
       {"matmul", ops::matmul, 2, 2, attention, "batched product of two activations (transpose_a, transpose_b)"},
+      {"einsum", ops::einsum, 2, 2, attention, "product of two operands written as an Einsum equation (equation, per sample)"},
       {"dropout", ops::dropout, 1, 1, elementwise, "random zeroing in training; identity at inference"},
       {"flatten", ops::flatten, 1, 1, data_movement, "view as one dimension from start_dim on"},
       {"add", ops::add, 2, -1, elementwise, "element-wise sum, numpy broadcasting"},

@@ -159,6 +159,7 @@ void Translator::gather_computed(const onnx::NodeProto& n, int index, const std:
 // pooled RoIs into zeros [R, C, oh, ow]): the result is an activation of the data's
 // shape, its batch where the data's elements make one sample.
 void Translator::scatter(const onnx::NodeProto& n, int index) {
+  if (tensor(n, 0).activation && n.op_type() == "ScatterND") return scatter_nd(n, index);
   if (tensor(n, 0).activation) {
     const Tensor& data = activation(n, 0);
     const Tensor idx = indexing_input(n, 1, data), upd = indexing_input(n, 2, data);
@@ -170,6 +171,31 @@ void Translator::scatter(const onnx::NodeProto& n, int index) {
   const Tensor data = indexing_input(n, 0, act), idx = indexing_input(n, 1, act), upd = indexing_input(n, 2, act);
   const Placement at = place(n, full, element_count(full), 0);
   layer(n, index, "scatter", {&data, &idx, &upd}, {}, at);
+}
+
+// ScatterND into computed data [*D]: its indices [*U, k] (k of the data's axes each
+// tuple names) and updates [*U, *D[k:]] do not broadcast with the data, so a constant
+// one does not meet the batch where its last axes meet the data's. The indices' axes
+// but the last are the updates' leading axes: an activation's update (torch's
+// `attn[:, :, 1:, 1:] = ...`, indices computed from shapes) has the batch there, on the
+// same axis of the indices; a constant update has the data's batch among its trailing
+// axes when the tuples do not index it, and the indices then none.
+void Translator::scatter_nd(const onnx::NodeProto& n, int index) {
+  const Tensor& data = activation(n, 0);
+  const Tensor& indices = tensor(n, 1);
+  const Tensor& updates = tensor(n, 2);
+  const int64_t lead = static_cast<int64_t>(indices.shape.size()) - 1;  // the updates' leading axes
+  int64_t idx_at = -1, upd_at = -1;
+  if (updates.activation && !updates.at.merged) {
+    if (updates.at.batch < lead) idx_at = updates.at.batch;
+  } else if (!updates.activation && !data.at.merged && lead >= 0 && !indices.shape.empty()) {
+    const int64_t k = indices.shape.back();
+    if (data.at.batch >= k) upd_at = lead + data.at.batch - k;
+  }
+  const Tensor idx = indices.activation ? indices : as_parameter_at(n, n.input(1), indices, idx_at);
+  const Tensor upd = updates.activation ? updates : as_parameter_at(n, n.input(2), updates, upd_at);
+  Tensor x = data;
+  layer(n, index, "scatter", {&x, &idx, &upd});
 }
 
 // If: a condition ridge folds takes its branch, translated in place (its nodes see the

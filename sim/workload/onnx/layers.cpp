@@ -197,11 +197,18 @@ std::map<std::string, Translator::WeightUse>::iterator Translator::same_values(c
 // act's own batch axis, if it reaches it, must be 1 and is dropped.
 const Tensor& Translator::as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                                        const Tensor& act) {
+  int64_t full_rank = static_cast<int64_t>(full_shape(act).size());
+  int64_t at = act.at.merged ? -1 : act.at.batch - (full_rank - static_cast<int64_t>(c.shape.size()));
+  return as_parameter_at(n, tensor_name, c, at);
+}
+
+// The same, where the op says which axis of the constant meets the batch (none: -1), as
+// an Einsum's letters or ScatterND's indices do rather than broadcasting.
+const Tensor& Translator::as_parameter_at(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
+                                          int64_t at) {
   auto it = parameters_.find(tensor_name);
   if (it != parameters_.end()) return it->second;
   Shape s = c.shape;
-  int64_t full_rank = static_cast<int64_t>(full_shape(act).size());
-  int64_t at = act.at.merged ? -1 : act.at.batch - (full_rank - static_cast<int64_t>(s.size()));
   if (at >= 0 && at < static_cast<int64_t>(s.size())) {
     if (s[at] != 1) fail(n, "a constant of shape " + shape_list(s) + " varies along the batch axis");
     s.erase(s.begin() + at);

@@ -1,8 +1,7 @@
 // Matrix products: Gemm and MatMul by a 2-D initializer -> linear, MatMul of two
-// activations, by a batched (3-D and up) constant or by a constant on the left -> matmul, and a two-operand Einsum as the product it is.
+// activations, by a batched (3-D and up) constant or by a constant on the left -> matmul,
+// and a two-operand Einsum as the product it is (linear, matmul or einsum).
 #include "sim/workload/onnx/translator.hpp"
-
-#include <algorithm>
 
 namespace ridge::onnx_import {
 
@@ -53,52 +52,103 @@ void Translator::matmul(const onnx::NodeProto& n, int index) {
   return layer(n, index, "matmul", {&ain, &bin});
 }
 
-// Einsum of two operands as the product it is: batch letters (in both operands and the
-// output, leading and in the same order), then one row letter, one contracted letter
-// and one column letter; the operand's last two axes in either order. An activation by
-// a 2-D constant ("...k,kn->...n" or "...k,nk->...n") is a linear layer.
+// Einsum of two operands as the product it is (sim/workload/einsum_equation.hpp).
+// An activation by a 2-D constant ("...k,kn->...n" or "...k,nk->...n") is a linear
+// layer; two activations with the same batch letters leading, then one row letter, one
+// contracted letter and one column letter (the operands' last two axes in either order)
+// a matmul; any other product an einsum, its equation per sample (the batch's letter,
+// which must be in the output, taken out) and a constant operand a `parameter`.
 void Translator::einsum(const onnx::NodeProto& n, int index) {
-  const onnx::AttributeProto* eq = attr(n, "equation");
-  std::string e = eq ? eq->s() : "";
-  e.erase(std::remove(e.begin(), e.end(), ' '), e.end());
-  size_t comma = e.find(','), arrow = e.find("->");
-  if (n.input_size() != 2 || comma == std::string::npos || arrow == std::string::npos || arrow < comma ||
-      e.find("...") != std::string::npos)
-    fail(n, "equation '" + e + "' is not modelled", "ridge models two-operand Einsums written without '...'");
-  std::string x = e.substr(0, comma), y = e.substr(comma + 1, arrow - comma - 1), z = e.substr(arrow + 2);
-  auto unsupported = [&]() { fail(n, "equation '" + e + "' is not a (batched) matrix product ridge models"); };
+  const onnx::AttributeProto* attribute = attr(n, "equation");
+  const std::string text = attribute ? attribute->s() : "";
+  if (n.input_size() != 2) fail(n, "has " + std::to_string(n.input_size()) + " operands", "ridge models two-operand Einsums");
+  EinsumEquation e;
+  try {
+    e = parse_einsum(text);
+  } catch (const EinsumError& err) {
+    fail(n, "equation '" + text + "' " + err.what());
+  }
   const Tensor& a = tensor(n, 0);
   const Tensor& b = tensor(n, 1);
-  if (a.activation && !b.activation && y.size() == 2 && b.shape.size() == 2) {
-    // ...k,kn->...n or ...k,nk->...n
-    if (x.empty()) unsupported();
-    char k = x.back();
-    size_t kat = y.find(k);
-    char out = y[1 - kat];
-    if (kat == std::string::npos || z != x.substr(0, x.size() - 1) + out) unsupported();
-    toml::table t;
-    t.insert("out_features", b.shape[1 - kat]);
-    t.insert("bias", false);
-    Tensor ain = a;
-    return layer(n, index, "linear", {&ain}, std::move(t));
+  if (einsum_linear(n, index, e) || einsum_matmul(n, index, e)) return;
+  if (!a.activation && !b.activation) fail(n, "both operands are constants");
+  auto check_rank = [&](const std::string& term, const Shape& full) {
+    if (full.size() != term.size())
+      fail(n, "operand '" + term + "' names " + std::to_string(term.size()) + " axes, but its shape is " +
+                  shape_list(full));
+  };
+  // The batch's letter: the same in each activation operand, and in the output.
+  char batch = 0;
+  for (const auto& [t, term] : {std::pair{&a, &e.a}, std::pair{&b, &e.b}}) {
+    if (!t->activation) continue;
+    check_rank(*term, full_shape(*t));
+    if (t->at.merged) fail(n, "an operand's batch is merged into its axis " + std::to_string(t->at.batch) +
+                                  ", which ridge's Einsum does not follow");
+    const char c = (*term)[static_cast<size_t>(t->at.batch)];
+    if (batch && c != batch)
+      fail(n, "the operands' batch axes are different letters ('" + std::string(1, batch) + "' and '" +
+                  std::string(1, c) + "')");
+    batch = c;
   }
-  if (!a.activation || !b.activation || x.size() != y.size() || x.size() != z.size() || x.size() < 3) unsupported();
-  size_t lead = x.size() - 2;
-  if (x.substr(0, lead) != y.substr(0, lead) || x.substr(0, lead) != z.substr(0, lead)) unsupported();
-  std::string xl = x.substr(lead), yl = y.substr(lead), zl = z.substr(lead);
-  char m = zl[0], c = zl[1];
-  char k = xl[0] == m ? xl[1] : xl[0];
-  if (k == m || k == c || m == c) unsupported();
-  if (xl != std::string{m, k} && xl != std::string{k, m}) unsupported();
-  if (yl != std::string{k, c} && yl != std::string{c, k}) unsupported();
-  bool ta = xl[0] == k;  // A read as [..., K, M]
-  bool tb = yl[0] == c;  // B read as [..., N, K]
+  const size_t out_at = e.out.find(batch);
+  if (out_at == std::string::npos)
+    fail(n, "equation '" + e.text() + "' sums over the batch axis ('" + std::string(1, batch) + "')");
+  // A constant operand's axis of the batch's letter (extent 1) is dropped.
+  auto operand = [&](int i, const std::string& term) {
+    const Tensor& t = tensor(n, i);
+    if (t.activation) return t;
+    check_rank(term, t.shape);
+    const size_t at = term.find(batch);
+    return as_parameter_at(n, n.input(i), t, at == std::string::npos ? -1 : static_cast<int64_t>(at));
+  };
+  const Tensor x = operand(0, e.a), y = operand(1, e.b);
+  toml::table attrs;
+  attrs.insert("equation", e.without(batch).text());
+  Placement at;
+  at.batch = static_cast<int64_t>(out_at);
+  layer(n, index, "einsum", {&x, &y}, std::move(attrs), at);
+}
+
+// An activation by a 2-D constant over its last axis as a linear layer; false where the
+// equation is not one.
+bool Translator::einsum_linear(const onnx::NodeProto& n, int index, const EinsumEquation& e) {
+  const Tensor& a = tensor(n, 0);
+  const Tensor& b = tensor(n, 1);
+  if (!a.activation || b.activation || e.b.size() != 2 || b.shape.size() != 2 || e.a.empty()) return false;
+  // ...k,kn->...n or ...k,nk->...n
+  const char k = e.a.back();
+  const size_t kat = e.b.find(k);
+  if (kat == std::string::npos || e.out != e.a.substr(0, e.a.size() - 1) + e.b[1 - kat]) return false;
   toml::table t;
-  if (ta) t.insert("transpose_a", true);
-  if (tb) t.insert("transpose_b", true);
+  t.insert("out_features", b.shape[1 - kat]);
+  t.insert("bias", false);
+  Tensor ain = a;
+  layer(n, index, "linear", {&ain}, std::move(t));
+  return true;
+}
+
+// Two activations as a batched matmul (batch letters leading, then row / contracted /
+// column, either order of the operands' last two axes); false where the equation is not one.
+bool Translator::einsum_matmul(const onnx::NodeProto& n, int index, const EinsumEquation& e) {
+  const Tensor& a = tensor(n, 0);
+  const Tensor& b = tensor(n, 1);
+  const std::string &x = e.a, &y = e.b, &z = e.out;
+  if (!a.activation || !b.activation || x.size() != y.size() || x.size() != z.size() || x.size() < 3) return false;
+  const size_t lead = x.size() - 2;
+  if (x.substr(0, lead) != y.substr(0, lead) || x.substr(0, lead) != z.substr(0, lead)) return false;
+  const std::string xl = x.substr(lead), yl = y.substr(lead), zl = z.substr(lead);
+  const char m = zl[0], c = zl[1];
+  const char k = xl[0] == m ? xl[1] : xl[0];
+  if (k == m || k == c) return false;
+  if (xl != std::string{m, k} && xl != std::string{k, m}) return false;
+  if (yl != std::string{k, c} && yl != std::string{c, k}) return false;
+  toml::table t;
+  if (xl[0] == k) t.insert("transpose_a", true);  // A read as [..., K, M]
+  if (yl[0] == c) t.insert("transpose_b", true);  // B read as [..., N, K]
   Tensor ain = a, bin = b;
   scores_.insert(n.output(0));
   layer(n, index, "matmul", {&ain, &bin}, std::move(t));
+  return true;
 }
 
 }  // namespace ridge::onnx_import

@@ -43,6 +43,7 @@
 #include <toml++/toml.h>
 
 #include "sim/base/error.hpp"
+#include "sim/workload/einsum_equation.hpp"
 #include "sim/workload/onnx/onnx_reader.hpp"
 #include "sim/workload/onnx/patterns.hpp"
 #include "sim/workload/onnx/tensor.hpp"
@@ -98,6 +99,8 @@ class Translator {
   void gemm(const onnx::NodeProto& n, int index);
   void matmul(const onnx::NodeProto& n, int index);
   void einsum(const onnx::NodeProto& n, int index);
+  bool einsum_linear(const onnx::NodeProto& n, int index, const EinsumEquation& e);
+  bool einsum_matmul(const onnx::NodeProto& n, int index, const EinsumEquation& e);
   void unary(const onnx::NodeProto& n, int index, const std::string& op);
   void binary(const onnx::NodeProto& n, int index, const std::string& op);
   void one_per_element(const onnx::NodeProto& n, int index);
@@ -139,6 +142,7 @@ class Translator {
   void roi_align(const onnx::NodeProto& n, int index);
   void gather_computed(const onnx::NodeProto& n, int index, const std::string& op);
   void scatter(const onnx::NodeProto& n, int index);
+  void scatter_nd(const onnx::NodeProto& n, int index);
   void if_node(const onnx::NodeProto& n, int index);
   void loop(const onnx::NodeProto& n, int index);
   void sequence_empty(const onnx::NodeProto& n, int index);
@@ -255,6 +259,8 @@ class Translator {
              toml::table attrs = {}, std::optional<Placement> at = std::nullopt);
   const Tensor& as_parameter(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
                              const Tensor& act);
+  const Tensor& as_parameter_at(const onnx::NodeProto& n, const std::string& tensor_name, const Tensor& c,
+                                int64_t batch_axis);
   int64_t learned_elements(const Tensor& c) const;
   static std::vector<std::string> origins(const Tensor& c);
   void note_weight_type(const std::string& layer, const std::string& tensor_name);

@@ -87,6 +87,7 @@ double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens);
 OpResult softmax(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult embedding(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult matmul(TomlFields& attrs, const std::vector<Shape>& in);
+OpResult einsum(TomlFields& attrs, const std::vector<Shape>& in);
 
 OpResult resize(TomlFields& attrs, const std::vector<Shape>& in);
 OpResult transpose(TomlFields& attrs, const std::vector<Shape>& in);
