@@ -105,7 +105,8 @@ double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DTy
 }
 
 double layer_ridge_point(const LayerWork& work, const HardwareSpec& hw, DType dtype, int level) {
-  return ratio(attainable_flops_per_s(work, hw, dtype), attainable_level_Bps(hw, level, calibrated(work, hw, dtype)));
+  const KernelChoice choice = kernel_choice(work, hw, dtype);
+  return ratio(attainable_flops_per_s(work, hw, dtype) * choice.multiplies, attainable_level_Bps(hw, level, choice.cal));
 }
 
 }  // namespace ridge

@@ -79,7 +79,9 @@ double gemm_shape_factor(const LayerWork& work, const ClassEfficiency& cal);
 double attainable_flops_per_s(const LayerWork& work, const HardwareSpec& hw, DType dtype);
 
 // The layer's ridge point at `level`: the arithmetic intensity at which its compute
-// time equals its traffic time there, attainable FLOP/s over attainable bandwidth.
+// time equals its traffic time there, attainable FLOP/s over attainable bandwidth, in
+// the FLOPs its kernel runs (a Winograd convolution's fewer multiplies), as
+// LayerResult::arithmetic_intensity counts them.
 double layer_ridge_point(const LayerWork& work, const HardwareSpec& hw, DType dtype, int level);
 
 }  // namespace ridge

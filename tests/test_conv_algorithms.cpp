@@ -16,6 +16,7 @@
 #include "hw/descriptor_reader.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/measured_layers.hpp"
+#include "sim/engine/result.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/workload/layer_work.hpp"
 #include "sim/workload/model_catalog.hpp"
@@ -275,6 +276,27 @@ TEST(ConvAlgorithms, ModelLayersAndMeasuredRowsCarryTheGeometry) {
                                      "m,a,conv_kxk,fp32,1,1,1,1,1,5,3\n",
                                      "rows.csv"),
                InputError);
+}
+
+TEST(ConvAlgorithms, AWinogradLayerIsPlacedUnderTheRoofItIsTimedBy) {
+  // resnet50's layer1.0.conv2 (3 x 3, 64 -> 64 on 56 x 56) at batch 1 in fp32 on the test GPU
+  // (10 TFLOP/s, memory so fast it is compute-bound): timed at F(2x2, 3x3)'s 102,760,448 of its
+  // 231,211,008 direct FLOPs (Winograd3x3CountWorkedByHand), 10.2760448 us. Its rate, intensity
+  // and ridge point count those executed FLOPs: it attains the 10 TFLOP/s peak, not the
+  // direct count's 22.5 TFLOP/s above the roof, and sits above its ridge point.
+  const Model m = load_model("resnet50");
+  const HardwareSpec hw = gpu();
+  RunSettings settings;
+  settings.dtype = DType::fp32;
+  const RunResult r = derive(m, analyze_costs(m, settings), hw, find_hardware_model("roofline"));
+  const LayerResult* conv2 = nullptr;
+  for (const LayerResult& l : r.layers)
+    if (l.name == "layer1.0.conv2") conv2 = &l;
+  ASSERT_NE(conv2, nullptr);
+  EXPECT_DOUBLE_EQ(conv2->executed_flops, 102760448.0);
+  EXPECT_NEAR(conv2->roofline_attained_flops, 10e12, 1e3);
+  EXPECT_NEAR(conv2->arithmetic_intensity, 102760448.0 / conv2->level_bytes, 1e-6);
+  EXPECT_GT(conv2->arithmetic_intensity, conv2->ridge_point);
 }
 
 }  // namespace

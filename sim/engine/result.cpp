@@ -56,8 +56,11 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
   r.timed = true;
   r.timing = t;
   r.bound = bound_of(t, r.work, hw);
-  r.attained_flops = ratio(r.work.flops, t.time_s);
-  r.roofline_attained_flops = ratio(r.work.flops, t.roof_s());
+  // Rates and intensities count the FLOPs the layer's kernel runs: a convolution a [conv_algorithms] rule
+  // times as Winograd runs fewer multiplies than its direct count, and is placed under the roof it is timed by.
+  r.executed_flops = r.work.flops * kernel_choice(r.work, hw, dtype).multiplies;
+  r.attained_flops = ratio(r.executed_flops, t.time_s);
+  r.roofline_attained_flops = ratio(r.executed_flops, t.roof_s());
   // Memory time not hidden under compute (all of it where the two do not overlap).
   r.exposed_memory_s = t.overlapped ? std::max(0.0, t.memory_s - t.compute_s) : t.memory_s;
   r.peak_fraction = ratio(r.attained_flops, peak);
@@ -86,8 +89,8 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
   }
   r.intensity_level = level;
   r.intensity_by_level.assign(hw.memory.size(), 0.0);
-  for (size_t k = 0; k < hw.memory.size(); ++k) r.intensity_by_level[k] = ratio(r.work.flops, level_bytes[k]);
-  r.arithmetic_intensity = hw.memory.empty() ? ratio(r.work.flops, r.work.bytes())
+  for (size_t k = 0; k < hw.memory.size(); ++k) r.intensity_by_level[k] = ratio(r.executed_flops, level_bytes[k]);
+  r.arithmetic_intensity = hw.memory.empty() ? ratio(r.executed_flops, r.work.bytes())
                                              : r.intensity_by_level[static_cast<size_t>(level)];
   for (const StreamResult& s : r.streams)
     if (s.level == level) {

@@ -67,6 +67,8 @@ struct LayerResult {
   bool timed = false;
   LayerTiming timing;
   Bound bound;
+  double executed_flops = 0;                // the FLOPs its kernel runs: work.flops, fewer for a convolution a
+                                            // [conv_algorithms] rule times as Winograd (the timed FLOPs below)
   int intensity_level = 0;                  // the level in question
   std::vector<double> intensity_by_level;   // timed FLOPs / bytes each level serves (0 where none)
   double attained_flops = 0;                // timed FLOPs / time
