@@ -24,6 +24,7 @@ inline double kernel_time_s(double compute_s, double memory_s, bool overlapped) 
 struct LayerTiming {
   double compute_s = 0;         // flops / (peak x efficiency)
   std::vector<double> level_s;  // traffic time per memory level (parallel to HardwareSpec::memory; 0 = unused)
+  std::vector<double> level_bytes;  // bytes each level serves (a stream may be split over levels)
   double memory_s = 0;          // the slowest level's time
   double link_s = 0;            // host transfer, added
   double overhead_s = 0;        // kernel launch, added
@@ -33,7 +34,8 @@ struct LayerTiming {
   // calibrated class whose kernel waits on its loads, where they add.
   bool overlapped = true;
   int bound_level = -1;         // -1: compute-bound; else the index of the binding memory level
-  // The memory level each stream was placed in (index into HardwareSpec::memory).
+  // The memory level each stream was placed in (index into HardwareSpec::memory): a stream
+  // split over levels (hierarchical, activations that fit a cache only in part) names DRAM.
   int input_level = 0;
   int output_level = 0;
   int weight_level = 0;

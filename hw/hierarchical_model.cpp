@@ -7,13 +7,19 @@
 //      one step to the next: each layer's weights evict the last's, and come from DRAM;
 //   2. the step's KV cache (every layer's), against what the weights left free (a cache
 //      that fits on chip stays there between steps);
-//   3. activations: the layer's input and output bytes together against what is left of
-//      a level's capacity after the weights and the KV cache placed in it (they pass
-//      from one layer to the next within the step);
-// anything that fits nowhere nearer is served by DRAM (memory[0]). Memory time is the
-// slowest level's traffic over its bandwidth, and a memory-bound layer names that level.
-// A calibration's per-class efficiencies apply as in the roofline model; placement
-// stays this model's own.
+//   3. activations: the layer's input and output (LayerWork::activation_footprint: one
+//      buffer for an in-place layer) against what is left of each level's capacity
+//      after the weights and the KV cache placed in it (they pass from one layer to the
+//      next within the step). Each level, nearest first, holds as much of them as it has
+//      room for and serves that share of their traffic; what no level holds comes from
+//      DRAM (memory[0]). So activations that fit a cache only in part are served from
+//      it in part: the most any replacement policy can keep there (Belady's optimal one
+//      keeps exactly that), which a policy that resists thrashing approaches, and so the
+//      least DRAM traffic, as a bound needs. Weights and the KV cache are not split:
+//      across steps nothing stays in a level they do not fit (1, 2).
+// Memory time is the slowest level's traffic over its bandwidth, and a memory-bound
+// layer names that level. A calibration's per-class efficiencies apply as in the
+// roofline model; placement stays this model's own.
 #include <algorithm>
 
 #include "hw/timing_terms.hpp"
@@ -33,7 +39,7 @@ class HierarchicalModel final : public HardwareModel {
  public:
   std::string_view name() const override { return "hierarchical"; }
   std::string_view summary() const override {
-    return "each stream from the nearest level that holds it (the step's weights, then its KV cache, then input+output); the slowest level binds";
+    return "each stream from the nearest level that holds it (the step's weights, then its KV cache, then input+output, split over levels where they fit in part); the slowest level binds";
   }
   LayerTiming time_layer(const LayerWork& work, const HardwareSpec& hw, DType dtype) const override {
     LayerTiming t = begin_timing(work, hw, dtype);
@@ -47,10 +53,19 @@ class HierarchicalModel final : public HardwareModel {
       free_bytes[t.weight_level] -= resident_weights;
       t.kv_level = nearest_fit(resident_kv, free_bytes);
       free_bytes[t.kv_level] -= resident_kv;
-      t.input_level = t.output_level = nearest_fit(work.input_bytes + work.output_bytes, free_bytes);
       level_bytes[t.weight_level] += work.weight_bytes;
       level_bytes[t.kv_level] += work.kv_bytes;
-      level_bytes[t.input_level] += work.input_bytes + work.output_bytes;
+      const double footprint = work.activation_footprint(), traffic = work.input_bytes + work.output_bytes;
+      t.input_level = t.output_level = nearest_fit(footprint, free_bytes);  // DRAM where split
+      double left = footprint, traffic_left = traffic;
+      for (size_t i = free_bytes.size(); i-- > 1;) {
+        const double held = std::min(left, std::max(0.0, free_bytes[i]));
+        const double share = held >= left ? traffic_left : traffic * held / footprint;
+        level_bytes[i] += share;
+        traffic_left -= share;
+        left -= held;
+      }
+      level_bytes[0] += traffic_left;
     }
     finish_timing(t, level_bytes, hw, calibrated(work, hw, dtype));
     return t;
@@ -62,14 +77,15 @@ class HierarchicalModel final : public HardwareModel {
     if (hw.calibration || hw.conv_algorithms) return time_layers_one_by_one(*this, work, hw, dtype, out);  // per-class efficiencies
     begin_batch(work, hw, dtype, out);
     if (hw.memory.empty()) return end_batch(out);
-    thread_local Eigen::ArrayXi weight_level, kv_level, io_level;  // scratch, reused across calls
-    thread_local Eigen::ArrayXd io_bytes;
-    io_bytes = work.input_bytes + work.output_bytes;
+    thread_local Eigen::ArrayXi weight_level, kv_level;  // scratch, reused across calls
+    thread_local Eigen::ArrayXd traffic, footprint, left, traffic_left;
+    thread_local std::vector<Eigen::ArrayXd> io_at;
+    traffic = work.input_bytes + work.output_bytes;
+    footprint = (work.in_place != 0).select(work.input_bytes.max(work.output_bytes), traffic);
     const Eigen::ArrayXd resident_weights = work.weight_bytes.max(work.step_weight_bytes);
     const Eigen::ArrayXd resident_kv = work.kv_bytes.max(work.step_kv_bytes);
     weight_level.setZero(work.size());
     kv_level.setZero(work.size());
-    io_level.setZero(work.size());
     const int levels = static_cast<int>(hw.memory.size());
     for (int i = 1; i < levels; ++i)
       weight_level = (resident_weights <= hw.memory[static_cast<size_t>(i)].capacity_bytes).select(i, weight_level);
@@ -78,16 +94,24 @@ class HierarchicalModel final : public HardwareModel {
       const auto free_bytes = (weight_level == i).select(capacity - resident_weights, capacity);
       kv_level = (resident_kv <= free_bytes).select(i, kv_level);
     }
-    for (int i = 1; i < levels; ++i) {
+    io_at.resize(static_cast<size_t>(levels));
+    left = footprint;
+    traffic_left = traffic;
+    for (int i = levels - 1; i >= 1; --i) {
       const double capacity = hw.memory[static_cast<size_t>(i)].capacity_bytes;
-      const auto free_bytes = (weight_level == i).select(capacity - resident_weights, capacity) -
-                              (kv_level == i).select(resident_kv, 0.0);
-      io_level = (io_bytes <= free_bytes).select(i, io_level);
+      const Eigen::ArrayXd free_bytes = ((weight_level == i).select(capacity - resident_weights, capacity) -
+                                         (kv_level == i).select(resident_kv, 0.0))
+                                            .max(0.0);
+      const Eigen::ArrayXd held = left.min(free_bytes);
+      io_at[static_cast<size_t>(i)] = (held >= left).select(traffic_left, traffic * held / footprint);
+      traffic_left -= io_at[static_cast<size_t>(i)];
+      left -= held;
     }
+    io_at[0] = traffic_left;
     for (int i = 0; i < levels; ++i)
       add_level_batch(out,
                       (weight_level == i).select(work.weight_bytes, 0.0) + (kv_level == i).select(work.kv_bytes, 0.0) +
-                          (io_level == i).select(io_bytes, 0.0),
+                          io_at[static_cast<size_t>(i)],
                       hw, i);
     return end_batch(out);
   }

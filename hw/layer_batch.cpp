@@ -22,6 +22,7 @@ LayerWork LayerWorkArrays::layer(Eigen::Index i) const {
   w.step_kv_bytes = step_kv_bytes[i];
   w.batch = batch[i];
   w.input_elements = input_elements[i];
+  w.in_place = in_place[i] != 0;
   w.conv = conv[static_cast<size_t>(i)];
   return w;
 }
@@ -31,7 +32,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
   LayerWorkArrays a;
   for (Eigen::ArrayXd* col : {&a.flops, &a.input_bytes, &a.output_bytes, &a.weight_bytes, &a.kv_bytes, &a.dequant_weights, &a.link_bytes,
                                &a.kernels, &a.gemm_positions, &a.gemm_reduction, &a.step_weight_bytes,
-                               &a.step_kv_bytes, &a.batch, &a.input_elements})
+                               &a.step_kv_bytes, &a.batch, &a.input_elements, &a.in_place})
     col->resize(n);
   a.op_class.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -51,6 +52,7 @@ LayerWorkArrays to_arrays(const std::vector<LayerWork>& work) {
     a.step_kv_bytes[i] = w.step_kv_bytes;
     a.batch[i] = w.batch;
     a.input_elements[i] = w.input_elements;
+    a.in_place[i] = w.in_place ? 1.0 : 0.0;
     a.conv.push_back(w.conv);
   }
   return a;
@@ -63,12 +65,9 @@ void LayerTimingArrays::resize(Eigen::Index n) {
 
 namespace {
 
-// Adds a timed layer's stream bytes to the memory level serving each (as RunResult's streams count them).
-void add_stream_bytes(std::vector<double>& level_bytes, const LayerTiming& t, const LayerWork& w) {
-  const std::pair<int, double> streams[] = {
-      {t.input_level, w.input_bytes}, {t.output_level, w.output_bytes}, {t.weight_level, w.weight_bytes}, {t.kv_level, w.kv_bytes}};
-  for (const auto& [level, bytes] : streams)
-    if (level >= 0 && static_cast<size_t>(level) < level_bytes.size()) level_bytes[static_cast<size_t>(level)] += bytes;
+// Adds a timed layer's bytes to the memory levels serving them (as RunResult counts them).
+void add_level_bytes(std::vector<double>& level_bytes, const LayerTiming& t) {
+  for (size_t k = 0; k < level_bytes.size() && k < t.level_bytes.size(); ++k) level_bytes[k] += t.level_bytes[k];
 }
 
 }  // namespace
@@ -81,7 +80,7 @@ TimingSums time_layers_one_by_one(const HardwareModel& model, const LayerWorkArr
   for (Eigen::Index i = 0; i < work.size(); ++i) {
     const LayerWork w = work.layer(i);
     LayerTiming t = model.time_layer(w, hw, dtype);
-    add_stream_bytes(s.level_bytes, t, w);
+    add_level_bytes(s.level_bytes, t);
     out.compute_s[i] = t.compute_s;
     out.memory_s[i] = t.memory_s;
     out.link_s[i] = t.link_s;

@@ -34,6 +34,7 @@ struct LayerWorkArrays {
   Eigen::ArrayXd step_kv_bytes;
   Eigen::ArrayXd batch;
   Eigen::ArrayXd input_elements;
+  Eigen::ArrayXd in_place;  // 1: LayerWork::in_place
   std::vector<ConvShape> conv;  // only the kernel-library rule reads it, layer by layer
 
   Eigen::Index size() const { return flops.size(); }

@@ -64,6 +64,8 @@ std::vector<double> cache_rule_placement(const LayerWork& work, const HardwareSp
 void finish_timing(LayerTiming& t, const std::vector<double>& level_bytes, const HardwareSpec& hw,
                    const ClassEfficiency* cal) {
   t.level_s.assign(hw.memory.size(), 0.0);
+  t.level_bytes.assign(hw.memory.size(), 0.0);
+  std::copy_n(level_bytes.begin(), std::min(level_bytes.size(), hw.memory.size()), t.level_bytes.begin());
   t.memory_s = 0;
   int slowest = -1;
   for (size_t i = 0; i < hw.memory.size() && i < level_bytes.size(); ++i) {

@@ -191,6 +191,19 @@ TEST(Calibration, CacheRuleStreamsAWorkingSetThatFitsFromTheCache) {
   EXPECT_EQ(in_dram.bound_level, 0);
 }
 
+TEST(MeasuredLayers, AnInPlaceRowIsOneBuffer) {
+  // scripts/measure-layers writes in_place = 1 for torch's inplace=True modules.
+  auto rows = parse_measured_layers(
+      "model,layer,op_class,dtype,flops,input_bytes,output_bytes,weight_bytes,seconds,in_place\n"
+      "m,relu,elementwise,fp32,100,400,400,0,1e-6,1\nm,bn,normalization,fp32,200,400,400,8,1e-6,0\n",
+      "rows.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].work.in_place);
+  EXPECT_DOUBLE_EQ(rows[0].work.activation_footprint(), 400);
+  EXPECT_FALSE(rows[1].work.in_place);
+  EXPECT_DOUBLE_EQ(rows[1].work.activation_footprint(), 800);
+}
+
 // A fit that kept no class (each no better than the pure roofline held out) is written as
 // a section without classes; it must read back, every class timed as the pure roofline
 // (1 GFLOP / 100 GFLOP/s). It did not: `ridge calibrate -o` failed its own read-back check

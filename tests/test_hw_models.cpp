@@ -10,6 +10,7 @@
 #include "tests/test_chips.hpp"
 #include "sim/workload/cost_analysis.hpp"
 #include "sim/base/error.hpp"
+#include "sim/workload/layer_work.hpp"
 #include "sim/workload/model_catalog.hpp"
 #include "sim/engine/result.hpp"
 
@@ -103,19 +104,21 @@ HardwareSpec chip_with_sram(double sram_bytes, double sram_Bps) {
   return hw;
 }
 
-TEST(Hierarchical, WeightsThatFitStayOnChip) {
+TEST(Hierarchical, WeightsThatFitStayOnChipAndActivationsFillWhatIsLeft) {
   // 1 MB at 10 TB/s: the 139,776 B of weights fit; input+output (1,779,948 B) do not fit
-  // in the 860,224 B left, so they come from the HBM2.
+  // in the 860,224 B left, so the level holds 860,224 B of them and serves that share of
+  // their traffic, and the other 919,724 B come from the HBM2.
   LayerTiming t = find_hardware_model("hierarchical").time_layer(conv1_design(), chip_with_sram(1e6, 10e12), DType::fp32);
   EXPECT_EQ(t.weight_level, 1);
-  EXPECT_EQ(t.input_level, 0);
+  EXPECT_EQ(t.input_level, 0);  // split: named by DRAM, where they do not fit whole
   EXPECT_EQ(t.output_level, 0);
-  ASSERT_EQ(t.level_s.size(), 2u);
-  EXPECT_NEAR(t.level_s[1], 139'776 / 10e12, 1e-18);    // 13.98 ns
-  EXPECT_NEAR(t.level_s[0], 1'779'948 / 900e9, 1e-15);  // 1.97772 us
-  EXPECT_NEAR(t.memory_s, 1.97772e-6, 0.00001e-6);
-  EXPECT_EQ(t.bound_level, 0);  // still DRAM-bound: 1.97772 us > 1.75692 us
-  EXPECT_NEAR(t.time_s, 1.97772e-6, 0.00001e-6);
+  ASSERT_EQ(t.level_bytes.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.level_bytes[1], 139'776 + 860'224);
+  EXPECT_DOUBLE_EQ(t.level_bytes[0], 919'724);
+  EXPECT_NEAR(t.level_s[1], 1e6 / 10e12, 1e-18);      // 100 ns
+  EXPECT_NEAR(t.level_s[0], 919'724 / 900e9, 1e-15);  // 1.02192 us
+  EXPECT_EQ(t.bound_level, -1);  // under the 1.75692 us of compute
+  EXPECT_NEAR(t.time_s, 210'830'400 / 120e12, 1e-15);
 }
 
 TEST(Hierarchical, EverythingOnChipIsComputeBound) {
@@ -136,32 +139,77 @@ TEST(Hierarchical, ASlowNearLevelBindsAndIsNamed) {
   EXPECT_NEAR(t.memory_s, 3.839448e-6, 1e-12);
 }
 
-TEST(Hierarchical, NothingFitsMeansRoofline) {
-  HardwareSpec hw = chip_with_sram(100e3, 10e12);  // 100 kB: not even the weights fit
+TEST(Hierarchical, ActivationsThatFitInPartAreServedInPart) {
+  // 100 kB: the weights do not fit, and the level holds 100,000 B of the 1,779,948 B of
+  // input+output. DRAM: 139,776 + 1,679,948 = 1,819,724 B / 900 GB/s = 2.02192 us, which is
+  // the roofline's 1,919,724 B less the 100 kB the level serves.
+  HardwareSpec hw = chip_with_sram(100e3, 10e12);
   LayerTiming h = find_hardware_model("hierarchical").time_layer(conv1_design(), hw, DType::fp32);
   LayerTiming r = find_hardware_model("roofline").time_layer(conv1_design(), hw, DType::fp32);
   EXPECT_EQ(h.weight_level, 0);
-  EXPECT_DOUBLE_EQ(h.time_s, r.time_s);
+  EXPECT_DOUBLE_EQ(h.level_bytes[0], 1'819'724);
+  EXPECT_DOUBLE_EQ(h.level_bytes[1], 100'000);
+  EXPECT_NEAR(h.time_s, 1'819'724 / 900e9, 1e-15);
+  EXPECT_NEAR(r.time_s - h.time_s, 100e3 / 900e9, 1e-15);
   EXPECT_EQ(h.bound_level, 0);
+}
+
+TEST(Hierarchical, AnInPlaceLayerOccupiesOneBuffer) {
+  // A ReLU over 6 MB that overwrites its input moves 12 MB but occupies 6 MB: it fits an
+  // 8 MB level whole, 12 MB / 10 TB/s = 1.2 us. Not in place, its 12 MB fit in part: the
+  // level serves 8/12 of the traffic (8 MB, 0.8 us) and DRAM 4 MB, 4e6 / 900e9 = 4.444 us.
+  LayerWork w;
+  w.flops = 1.5e6;
+  w.input_bytes = 6e6;
+  w.output_bytes = 6e6;
+  w.in_place = true;
+  const HardwareSpec hw = chip_with_sram(8e6, 10e12);
+  LayerTiming t = find_hardware_model("hierarchical").time_layer(w, hw, DType::fp32);
+  EXPECT_EQ(t.input_level, 1);
+  EXPECT_DOUBLE_EQ(t.level_bytes[0], 0.0);
+  EXPECT_NEAR(t.memory_s, 12e6 / 10e12, 1e-18);
+  w.in_place = false;
+  t = find_hardware_model("hierarchical").time_layer(w, hw, DType::fp32);
+  EXPECT_EQ(t.input_level, 0);
+  EXPECT_DOUBLE_EQ(t.level_bytes[1], 8e6);
+  EXPECT_DOUBLE_EQ(t.level_bytes[0], 4e6);
+  EXPECT_NEAR(t.memory_s, 4e6 / 900e9, 1e-15);
+}
+
+TEST(Hierarchical, AModelsInPlaceLayerIsInPlaceInInferenceOnly) {
+  // mlp's relu is `inplace = true` (models/mlp.toml): one buffer in inference; in training
+  // its backward streams (the output gradient, the input gradient) are not that buffer.
+  const Model model = load_model("mlp");
+  RunSettings s;
+  std::vector<LayerWork> work = layer_work(model, analyze_costs(model, s));
+  size_t in_place = 0;
+  for (size_t i = 0; i < work.size(); ++i) {
+    EXPECT_EQ(work[i].in_place, model.layers[i].counts.inplace) << model.layers[i].name;
+    in_place += work[i].in_place;
+  }
+  EXPECT_GT(in_place, 0u);
+  s.phase = Phase::training;
+  for (const LayerWork& w : layer_work(model, analyze_costs(model, s))) EXPECT_FALSE(w.in_place);
 }
 
 TEST(Hierarchical, WeightsStayOnChipOnlyWhenTheWholeStepsWeightsFit) {
   // Issue #25: conv1's 139,776 B of weights fit a 1 MB level alone, but a step whose
   // layers hold 100 MB of weights cannot keep them there from one step to the next:
-  // each layer's weights evict the last's, so they come from the HBM2. Memory time:
-  // (139,776 + 1,779,948) B / 900 GB/s = 2.13303 us, all DRAM.
+  // each layer's weights evict the last's, so they come from the HBM2, with the
+  // 779,948 B of input+output the level has no room for: 919,724 B / 900 GB/s = 1.02192 us.
   LayerWork w = conv1_design();
   w.step_weight_bytes = 100e6;
   LayerTiming t = find_hardware_model("hierarchical").time_layer(w, chip_with_sram(1e6, 10e12), DType::fp32);
   EXPECT_EQ(t.weight_level, 0);
-  EXPECT_NEAR(t.level_s[0], 1'919'724 / 900e9, 1e-15);
-  EXPECT_DOUBLE_EQ(t.level_s[1], 0.0);
+  EXPECT_NEAR(t.level_s[0], 919'724 / 900e9, 1e-15);
+  EXPECT_NEAR(t.level_s[1], 1e6 / 10e12, 1e-18);  // activations only
   // A step of 500 kB of weights fits: resident, and the 500 kB they take is not free
-  // for the activations (1,779,948 B do not fit in the 500 kB left).
+  // for the activations, of which the level holds the 500 kB left.
   w.step_weight_bytes = 500e3;
   t = find_hardware_model("hierarchical").time_layer(w, chip_with_sram(1e6, 10e12), DType::fp32);
   EXPECT_EQ(t.weight_level, 1);
-  EXPECT_NEAR(t.level_s[1], 139'776 / 10e12, 1e-18);
+  EXPECT_NEAR(t.level_s[1], (139'776 + 500e3) / 10e12, 1e-18);
+  EXPECT_NEAR(t.level_s[0], (1'779'948 - 500e3) / 900e9, 1e-15);
 }
 
 TEST(Hierarchical, TheStepsKvCacheStaysOnChipOnlyWhenItAllFits) {

@@ -32,7 +32,7 @@ bool same_work(const LayerWork& a, const LayerWork& b) {
   return a.flops == b.flops && a.epilogue_flops == b.epilogue_flops && a.input_bytes == b.input_bytes &&
          a.output_bytes == b.output_bytes && a.weight_bytes == b.weight_bytes && a.kv_bytes == b.kv_bytes &&
          a.link_bytes == b.link_bytes && a.kernels == b.kernels && a.step_weight_bytes == b.step_weight_bytes &&
-         a.step_kv_bytes == b.step_kv_bytes && a.dequant_weights == b.dequant_weights;
+         a.step_kv_bytes == b.step_kv_bytes && a.dequant_weights == b.dequant_weights && a.in_place == b.in_place;
 }
 
 // Work at step k = first + k x step, as one array per field over `steps` steps (every
@@ -60,6 +60,7 @@ LayerWorkArrays over_steps(const LayerWork& first, const LayerWork& next, int64_
   a.batch = Eigen::ArrayXd::Constant(steps, first.batch);
   a.input_elements = line(first.input_elements, next.input_elements);
   a.conv.assign(static_cast<size_t>(steps), first.conv);
+  a.in_place = Eigen::ArrayXd::Constant(steps, first.in_place ? 1.0 : 0.0);
   return a;
 }
 

@@ -171,6 +171,21 @@ std::vector<MeasuredLayer> parse_measured_layers(const std::string& text, const 
                                                     ") is below kernel_side (" + field("kernel_side").text + ")",
                          "kernel_side is the smallest kernel side, kernel_side_max the largest");
     }
+    // An in-place layer (the output overwrites the input): one buffer against a cache's capacity.
+    if (index.count("in_place")) {
+      const std::string& v = field("in_place").text;
+      if (v != "0" && v != "1")
+        throw InputError(at("in_place"), "column 'in_place' must be 0 or 1 (got '" + v + "')",
+                         "1: the layer's output overwrites its input (torch's inplace=True)");
+      m.work.in_place = v == "1";
+      if (m.work.in_place && !index.count("input_bytes"))
+        throw InputError(at("in_place"), "column 'in_place' is 1, but the CSV gives one 'bytes' column, not the streams",
+                         "give input_bytes, output_bytes and weight_bytes");
+      if (m.work.in_place && m.work.input_bytes != m.work.output_bytes)
+        throw InputError(at("in_place"), "column 'in_place' is 1, but input_bytes (" + field("input_bytes").text +
+                                             ") and output_bytes (" + field("output_bytes").text + ") differ",
+                         "a layer that overwrites its input writes as many bytes as it reads");
+    }
     for (size_t i = 0; i < header.size(); ++i) m.extra[header[i]] = fields[i].text;
     rows.push_back(std::move(m));
   }

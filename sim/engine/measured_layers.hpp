@@ -36,7 +36,9 @@ struct MeasuredLayer {
 // dilation) and kernel_side (the smallest kernel side), the three together; without
 // them the rule places a convolution in its default library. With them, optionally, what
 // a descriptor's [conv_algorithms] rule also reads: kernel_side_max (the largest side),
-// in_channels and out_channels (0: unknown); such a convolution is taken as 2-D.
+// in_channels and out_channels (0: unknown); such a convolution is taken as 2-D; and
+// in_place (0 or 1; 1 needs equal input_bytes and output_bytes): the layer's output
+// overwrites its input (LayerWork::in_place).
 std::vector<MeasuredLayer> read_measured_layers(const std::string& path, const std::string& time_column = "seconds");
 
 // The same from text, as if read from `file` (tests).

@@ -2,6 +2,7 @@
 #include "sim/engine/result.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "hw/attainable_rates.hpp"
 #include "sim/base/error.hpp"
@@ -71,14 +72,13 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
   // A calibrated layer attains its class's bandwidth and compute rate (hw/attainable_rates.hpp), as its timing does.
   const ClassEfficiency* cal = calibrated(r.work, hw, dtype);
   r.calibrated = cal != nullptr;
-  std::vector<double> level_bytes(hw.memory.size(), 0.0);
   for (StreamResult& s : r.streams) {
     s.available_Bps = attainable_level_Bps(hw, s.level, cal);
-    if (static_cast<size_t>(s.level) < hw.memory.size()) {
-      s.level_name = hw.memory[static_cast<size_t>(s.level)].name;
-      level_bytes[static_cast<size_t>(s.level)] += s.bytes;
-    }
+    if (static_cast<size_t>(s.level) < hw.memory.size()) s.level_name = hw.memory[static_cast<size_t>(s.level)].name;
   }
+  // What each level serves, as the model placed it (a stream may be split over levels).
+  std::vector<double> level_bytes = t.level_bytes;
+  level_bytes.resize(hw.memory.size(), 0.0);
   r.required_Bps = t.required_Bps();
   // The level in question: the binding one, else the one with the longest traffic time.
   int level = t.bound_level;
@@ -97,6 +97,13 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
       r.level_bytes += s.bytes;
       r.required_level_Bps += s.required_Bps;
     }
+  // A stream the model split over levels (hierarchical) is not whole at any: the level's own bytes.
+  if (!hw.memory.empty() && r.level_bytes != level_bytes[static_cast<size_t>(level)]) {
+    r.level_bytes = level_bytes[static_cast<size_t>(level)];
+    r.required_level_Bps = r.level_bytes <= 0      ? 0
+                           : t.compute_s > 0 ? r.level_bytes / t.compute_s
+                                             : std::numeric_limits<double>::infinity();
+  }
   r.available_level_Bps = attainable_level_Bps(hw, level, cal);
   r.ridge_point = layer_ridge_point(r.work, hw, dtype, level);
 }
@@ -174,8 +181,7 @@ RunResult derive(const Model& model, const CostAnalysis& costs, const HardwareSp
   if (has_energy_model(hw)) {
     std::vector<double> level_bytes(hw.memory.size(), 0.0);
     for (const LayerResult& l : r.layers)
-      for (const StreamResult& s : l.streams)
-        if (static_cast<size_t>(s.level) < level_bytes.size()) level_bytes[static_cast<size_t>(s.level)] += s.bytes;
+      for (size_t k = 0; k < level_bytes.size() && k < l.timing.level_bytes.size(); ++k) level_bytes[k] += l.timing.level_bytes[k];
     r.energy = step_energy(hw, dtype, tot.work.flops, level_bytes, sum.time_s, sum.overhead_s);
     r.joules_per_sample = ratio(r.energy->total_J, static_cast<double>(costs.settings.batch));
   }

@@ -35,6 +35,8 @@ std::vector<LayerWork> layer_work(const Model& model, const CostAnalysis& costs)
     // and one for the update; views and skipped layers launch nothing.
     w.kernels = (c.flops == 0 && c.bytes() == 0) ? 0 : c.forward_kernels;
     if (c.backward_flops > 0 || c.backward_bytes() > 0) ++w.kernels;
+    // Backward's streams (gradients, saved tensors) are not the one buffer forward overwrites.
+    w.in_place = layer.counts.inplace && c.backward_bytes() == 0 && c.backward_flops == 0;
     if (c.update_bytes > 0) ++w.kernels;
     if (on_host) {
       bool reads_input = false;

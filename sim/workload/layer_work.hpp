@@ -38,8 +38,16 @@ struct LayerWork {
   double batch = 0;
   double input_elements = 0;
   ConvShape conv;
+  // The output overwrites the input (an in-place ReLU, LayerCounts::inplace, forward
+  // only): one buffer, so the activations occupy max(input, output) bytes of a cache,
+  // not their sum. The traffic is the same.
+  bool in_place = false;
 
   double bytes() const { return input_bytes + output_bytes + weight_bytes + kv_bytes; }
+  // The bytes the layer's activations occupy at once (what must fit a cache level).
+  double activation_footprint() const {
+    return in_place ? (input_bytes > output_bytes ? input_bytes : output_bytes) : input_bytes + output_bytes;
+  }
 };
 
 }  // namespace ridge
