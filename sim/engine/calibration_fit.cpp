@@ -302,6 +302,15 @@ Roofs fitted_roofs(const std::vector<Terms>& terms, const std::vector<size_t>& i
   return r;
 }
 
+// A row's pure roofline against `roofs` (its terms already against their peaks): its own
+// algorithm's compute, the slowest level's traffic, its link time and launches.
+double roofline_seconds(const Terms& t, const Roofs& roofs, double kernel_s) {
+  double memory = 0;
+  for (size_t l = 0; l < t.bytes_by_level.size() && l < roofs.bandwidth.size(); ++l)
+    if (t.bytes_by_level[l] > 0) memory = std::max(memory, t.bytes_by_level[l] / roofs.bandwidth[l]);
+  return std::max(t.flops * t.seconds_per_flop, memory) + t.link_s + t.kernels * kernel_s;
+}
+
 // The terms against raised peaks.
 std::vector<Terms> against(const std::vector<Terms>& terms, const Roofs& roofs) {
   std::vector<Terms> out = terms;
@@ -401,6 +410,7 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
       t.level = static_cast<int>(std::max_element(u.level_s.begin(), u.level_s.end()) - u.level_s.begin());
       t.level_bytes = u.memory_s * bandwidth[static_cast<size_t>(t.level)];
     }
+    t.bytes_by_level = u.level_bytes;
     t.link_s = u.link_s;
     t.kernels = static_cast<double>(r.work.kernels);
     t.log_measured = std::log(r.seconds);
@@ -466,6 +476,8 @@ CalibrationResult fit_calibration(const std::vector<MeasuredLayer>& rows, const 
       const std::optional<double> s = predict_fastest(fold_terms[i], row_class(rows[i], hw), fit);
       result.rows[i].held_out_calibrated = s.has_value();
       result.rows[i].held_out_s = s.value_or(result.rows[i].pure_s);
+      result.rows[i].held_out_roofline_s =
+          options.fit_peaks ? roofline_seconds(fold_terms[i], fold_roofs, launch) : result.rows[i].pure_s;
     }
   }
   for (const auto& [key, idx] : members) {

@@ -51,6 +51,9 @@ struct RowPrediction {
   double fitted_s = 0;    // the fit on all rows
   double held_out_s = 0;  // the fit without this row's cross-validation group (pure where that fit lacks its class)
   bool held_out_calibrated = false;
+  // The pure roofline against the roofs that fit's rows attained (fit_peaks; else pure_s):
+  // a bound taken from other models' layers, which this row's time checks.
+  double held_out_roofline_s = 0;
 };
 
 struct CalibrationResult {

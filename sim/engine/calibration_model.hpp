@@ -32,6 +32,7 @@ struct Terms {
   double reduction = 0;    // and dot-product length
   int level = -1;          // the serving level (cache rule); -1 without traffic
   double level_bytes = 0;  // bytes it streams there
+  std::vector<double> bytes_by_level;  // every level's bytes (a stream may be split over levels)
   double link_s = 0;       // host-link time
   double kernels = 0;      // kernel launches, each paying ClassParameters::kernel_s
   double log_measured = 0;

@@ -162,7 +162,8 @@ std::string calibration_report(const HardwareSpec& hw, const std::vector<Measure
 std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vector<MeasuredLayer>& rows,
                                         const CalibrationResult& result) {
   std::ostringstream out;
-  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept"
+  out << "model,layer,op_class,dtype,batch,flops,measured_s,pure_s,fitted_s,held_out_s,held_out_calibrated,class_kept,"
+         "held_out_roofline_s"
       << (hw.library || hw.conv_algorithms ? ",library" : "") << "\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const RowPrediction& p = result.rows[i];
@@ -170,7 +171,8 @@ std::string calibration_predictions_csv(const HardwareSpec& hw, const std::vecto
         << dtype_name(rows[i].dtype) << ',' << rows[i].batch << ',' << csv_number(rows[i].work.flops) << ','
         << csv_number(rows[i].seconds) << ',' << csv_number(p.pure_s) << ',' << csv_number(p.fitted_s) << ','
         << csv_number(p.held_out_s) << ',' << (p.held_out_calibrated ? "true" : "false") << ','
-        << (result.calibration.classes.count(row_class(rows[i], hw)) ? "true" : "false");
+        << (result.calibration.classes.count(row_class(rows[i], hw)) ? "true" : "false") << ','
+        << csv_number(p.held_out_roofline_s);
     if (hw.library || hw.conv_algorithms) out << ',' << row_class(rows[i], hw).library;
     out << '\n';
   }
