@@ -2,8 +2,11 @@
 // the test is fast and does not depend on the machine's load), and its bad input.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "hw/descriptor_reader.hpp"
 #include "sim/engine/host_probe.hpp"
+#include "sim/engine/probe_kernels.hpp"
 #include "tests/run_ridge.hpp"
 
 namespace ridge {
@@ -61,6 +64,26 @@ TEST(Probe, ShippedProbedDescriptorsLibraryTableIsTheProbes) {
   ASSERT_NE(probed.find(start), std::string::npos);
   ASSERT_NE(shipped.find(start), std::string::npos);
   EXPECT_EQ(shipped.substr(shipped.find(start)), probed.substr(probed.find(start)));
+}
+
+// The kernels the probe times compute what they say, in every instruction set this CPU
+// runs (values worked by hand: 2 x 3 identity-like products, a triad, a negation), tails
+// past the last whole vector included.
+TEST(Probe, EveryKernelVariantComputesItsFormula) {
+  for (const ProbeKernels& k : supported_probe_kernels()) {
+    const int n = kProbeGemmStep;
+    std::vector<float> a(n * n, 0.0f), b(n * n, 3.0f), c(n * n, -1.0f);
+    for (int i = 0; i < n; ++i) a[i * n + i] = 2.0f;  // 2 I x 3 = 6 everywhere
+    k.sgemm(n, a.data(), b.data(), c.data());
+    for (float v : c) ASSERT_EQ(v, 6.0f) << k.isa;
+    const long m = 37;  // not a multiple of any vector width
+    std::vector<double> x(m), y(m, 1.0), z(m);
+    for (long i = 0; i < m; ++i) z[i] = static_cast<double>(i);
+    k.triad(m, x.data(), y.data(), z.data(), 0.5);
+    for (long i = 0; i < m; ++i) ASSERT_EQ(x[i], 1.0 + 0.5 * static_cast<double>(i)) << k.isa << " triad " << i;
+    k.scale_in_place(m, x.data(), -1.0);
+    for (long i = 0; i < m; ++i) ASSERT_EQ(x[i], -(1.0 + 0.5 * static_cast<double>(i))) << k.isa << " in place " << i;
+  }
 }
 
 TEST(Probe, NegativeThreadsIsAnError) {
