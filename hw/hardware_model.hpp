@@ -35,7 +35,8 @@ struct LayerTiming {
   bool overlapped = true;
   int bound_level = -1;         // -1: compute-bound; else the index of the binding memory level
   // The memory level each stream was placed in (index into HardwareSpec::memory): a stream
-  // split over levels (hierarchical, activations that fit a cache only in part) names DRAM.
+  // split over levels (hierarchical, activations that fit a cache only in part) is named
+  // by the level serving most of it; level_bytes has the split.
   int input_level = 0;
   int output_level = 0;
   int weight_level = 0;

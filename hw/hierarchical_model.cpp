@@ -56,16 +56,18 @@ class HierarchicalModel final : public HardwareModel {
       level_bytes[t.weight_level] += work.weight_bytes;
       level_bytes[t.kv_level] += work.kv_bytes;
       const double footprint = work.activation_footprint(), traffic = work.input_bytes + work.output_bytes;
-      t.input_level = t.output_level = nearest_fit(footprint, free_bytes);  // DRAM where split
-      double left = footprint, traffic_left = traffic;
+      double left = footprint, traffic_left = traffic, largest = -1;
       for (size_t i = free_bytes.size(); i-- > 1;) {
         const double held = std::min(left, std::max(0.0, free_bytes[i]));
         const double share = held >= left ? traffic_left : traffic * held / footprint;
         level_bytes[i] += share;
         traffic_left -= share;
         left -= held;
+        if (share > largest) largest = share, t.input_level = static_cast<int>(i);
       }
       level_bytes[0] += traffic_left;
+      if (traffic_left > largest) t.input_level = 0;  // the level serving most of them names them
+      t.output_level = t.input_level;
     }
     finish_timing(t, level_bytes, hw, calibrated(work, hw, dtype));
     return t;

@@ -86,6 +86,22 @@ TEST(Query, HierarchicalNamesTheLevelOfEachStream) {
   EXPECT_DOUBLE_EQ(q.layer.streams[0].available_Bps, 3e12);
 }
 
+TEST(Query, ActivationsSplitOverLevelsAreSaidToBe) {
+  // conv1 at batch 1: 1,779,948 B of input + output; a 1 MB level holds 1,000,000 B of
+  // them (alexnet's weights do not fit it). DRAM serves the other 779,948 B and the
+  // 139,776 B of weights: 919,724 B / 900 GB/s = 1.0219 us, longer than the level's
+  // 1e6 / 3e12 = 0.333 us, so DRAM is the level in question, serving part of the streams.
+  HardwareSpec hw = chip();
+  hw.memory.push_back({"SRAM", 1e6, 3e12});
+  LayerQuery q = query("conv1", 1, hw, "hierarchical");
+  EXPECT_TRUE(q.layer.streams_split);
+  EXPECT_EQ(q.layer.intensity_level, 0);
+  EXPECT_DOUBLE_EQ(q.layer.level_bytes, 919'724.0);
+  EXPECT_EQ(q.layer.streams[0].level, 1);  // named by the level serving most of them
+  const std::string text = query_text(q, hw);
+  EXPECT_NE(text.find("split over the levels: " + hw.memory[0].name + " serves"), std::string::npos) << text;
+}
+
 TEST(Query, TextAndJson) {
   LayerQuery q = query("conv1");
   std::string text = query_text(q, chip());

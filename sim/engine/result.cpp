@@ -99,6 +99,7 @@ void add_timing(LayerResult& r, const LayerTiming& t, const HardwareSpec& hw, DT
     }
   // A stream the model split over levels (hierarchical) is not whole at any: the level's own bytes.
   if (!hw.memory.empty() && r.level_bytes != level_bytes[static_cast<size_t>(level)]) {
+    r.streams_split = true;
     r.level_bytes = level_bytes[static_cast<size_t>(level)];
     r.required_level_Bps = r.level_bytes <= 0      ? 0
                            : t.compute_s > 0 ? r.level_bytes / t.compute_s

@@ -82,6 +82,9 @@ struct LayerResult {
   double required_Bps = 0;                  // all streams' bytes / compute time
   double level_bytes = 0;                   // bytes the level in question serves
   double required_level_Bps = 0;            // the streams at the level in question
+  // The model split the activations over levels (hierarchical: they fit a cache only in
+  // part), so the level in question serves a share of them, not whole streams.
+  bool streams_split = false;
   double available_level_Bps = 0;           // that level's attainable bandwidth for this layer (its class's, if calibrated)
   double ridge_point = 0;                   // this layer's, at the level in question, FLOP/B (its class's, if calibrated)
   // The descriptor's [calibration] has a fit for this layer's op class at the run's dtype;

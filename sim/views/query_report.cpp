@@ -22,15 +22,19 @@ const std::string& level_name(const HardwareSpec& hw, int k) {
 
 // "input 351.5 GB/s, output 660.2 GB/s, weights 79.45 GB/s from L2 (3.000 TB/s available)":
 // the level is named for the streams served elsewhere than the level in question.
-std::string stream_needs(const LayerResult& l) {
+std::string stream_needs(const LayerResult& l, const std::string& lvl) {
   std::string s;
   for (const StreamResult& n : l.streams) {
     if (n.bytes <= 0) continue;
     if (!s.empty()) s += ", ";
     s += std::string(n.tensor == std::string("kv") ? "KV cache" : n.tensor) + " " + bandwidth(n.required_Bps);
-    if (n.level != l.intensity_level)
+    if (n.level != l.intensity_level && !(l.streams_split && n.tensor != std::string("weights") &&
+                                          n.tensor != std::string("kv")))
       s += " from " + n.level_name + " (" + bandwidth(n.available_Bps) + " available)";
   }
+  if (l.streams_split)
+    s += "; input and output fit the caches only in part, so they are split over the levels: " + lvl + " serves " +
+         format_bytes(l.level_bytes) + " of the layer's " + format_bytes(l.work.bytes());
   return s;
 }
 
@@ -87,7 +91,7 @@ std::string query_text(const LayerQuery& q, const HardwareSpec& hw) {
   else
     sentence("It is compute-bound: its " + format_seconds(t.compute_s) + " of compute outlasts the " +
              format_seconds(t.memory_s) + " of traffic at " + lvl + ", the busiest level; " + timing + ".");
-  sentence("To stay compute-bound it needs " + bandwidth(l.required_level_Bps) + " from " + lvl + " (" + stream_needs(l) +
+  sentence("To stay compute-bound it needs " + bandwidth(l.required_level_Bps) + " from " + lvl + " (" + stream_needs(l, lvl) +
            "); " + lvl + " gives " + bandwidth(l.available_level_Bps) + ".");
   sentence("Its arithmetic intensity at " + lvl + " (timed FLOPs per byte) is " + intensity(l.arithmetic_intensity) +
            ", " + (l.arithmetic_intensity < l.ridge_point ? "below" : "at or above") + " the ridge point of " +
