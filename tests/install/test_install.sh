@@ -41,10 +41,12 @@ complete_words() {  # WORD... : the completions of the last word
     "$prefix/share/bash-completion/completions/ridge" "$@"
 }
 export PATH="$prefix/bin:$PATH"
-complete_words "$ridge" an | grep -qx analyze || fail "bash: command"
-complete_words "$ridge" analyze --bat | grep -qx -- --batch || fail "bash: option"
-complete_words "$ridge" analyze installed | grep -qx installed-only || fail "bash: model name"
-complete_words "$ridge" analyze alexnet --hw v10 | grep -qx v100-calibrated || fail "bash: hardware name"
+# (grep without -q reads all its input: with pipefail, -q's early exit can kill the writer
+# with SIGPIPE and fail the pipeline at random)
+complete_words "$ridge" an | grep -x analyze >/dev/null || fail "bash: command"
+complete_words "$ridge" analyze --bat | grep -x -- --batch >/dev/null || fail "bash: option"
+complete_words "$ridge" analyze installed | grep -x installed-only >/dev/null || fail "bash: model name"
+complete_words "$ridge" analyze alexnet --hw v10 | grep -x v100-calibrated >/dev/null || fail "bash: hardware name"
 if command -v zsh >/dev/null; then
   zsh -n "$prefix/share/zsh/site-functions/_ridge" || fail "zsh completion does not parse"
 else
@@ -57,6 +59,6 @@ if [ -d "$build/python/ridge" ]; then
 import ridge
 r = ridge.analyze('installed-only', hw='v100')
 assert r.totals['time_s'] > 0
-print(ridge.analyze('alexnet', hw='v100').layers[0]['macs'])" | grep -qx 105415200 || fail "installed Python module"
+print(ridge.analyze('alexnet', hw='v100').layers[0]['macs'])" | grep -x 105415200 >/dev/null || fail "installed Python module"
 fi
 echo "install test passed: $prefix"
