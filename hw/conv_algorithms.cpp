@@ -61,7 +61,7 @@ std::vector<ConvAlgorithm> eligible_conv_algorithms(const LayerWork& work, DType
 ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::string& file) {
   TomlFields f(table, file, "conv_algorithms");
   for (const char* k : {"library", "source", "winograd", "winograd_dtypes", "winograd_tile", "winograd_kernels",
-                        "tensor_core_channels", "tensor_core_output_tile", "gemm_1x1_dtypes"})
+                        "tensor_core_channels", "tensor_core_output_tile", "gemm_1x1_dtypes", "bound_only"})
     f.accept(k);
   f.reject_unknown_keys();
   ConvAlgorithmRule r;
@@ -88,6 +88,12 @@ ConvAlgorithmRule read_conv_algorithms(const toml::table& table, const std::stri
   if (f.has("gemm_1x1_dtypes")) r.gemm_1x1_dtypes = dtypes("gemm_1x1_dtypes");
   r.tensor_core_channels = f.positive("tensor_core_channels", 0, true);
   r.tensor_core_output_tile = f.positive("tensor_core_output_tile", 0, true);
+  r.bound_only_rule = f.boolean("bound_only", false);
+  if (r.bound_only_rule)
+    for (const char* key : {"tensor_core_channels", "tensor_core_output_tile", "gemm_1x1_dtypes"})
+      if (f.has(key))
+        f.fail(key, "is a library's efficiency, which a bound_only rule does not time",
+               "a bound_only rule keeps what does fewer multiplies than the direct count: winograd");
   return r;
 }
 

@@ -31,7 +31,8 @@
 // algorithm's name; `gemm` shares the linear class); `ridge analyze` and `ridge calibrate`
 // both take the fastest. `--efficiency none` keeps only what does fewer multiplies than
 // the direct count (Winograd): padding, tiles and the GEMM rate are a library's
-// efficiency, not the bound (ConvAlgorithmRule::bound_only).
+// efficiency, not the bound (ConvAlgorithmRule::bound_only); a rule written
+// `bound_only = true` applies there only (ConvAlgorithmRule::bound_only_rule).
 #pragma once
 
 #include <string>
@@ -54,6 +55,11 @@ struct ConvAlgorithmRule {
   int64_t tensor_core_channels = 0;    // fp16 tensor-core kernels pad C and K to multiples of this (0: no rule)
   int64_t tensor_core_output_tile = 0; // fp16 tensor-core kernels compute K in tiles this wide (0: no rule)
   std::vector<DType> gemm_1x1_dtypes;  // 1 x 1 unstrided ungrouped convolutions run as GEMMs in these
+  // `bound_only = true`: the rule counts only in the bound (`--efficiency none`,
+  // HardwareSpec::drop_to_bound); the descriptor's own times count the direct
+  // convolution. For a datasheet descriptor whose predictions a library's Winograd
+  // kernels do not reach, but beat the direct count's bound.
+  bool bound_only_rule = false;
 
   // The rule as a bound (`--efficiency none`): only the algorithms that do fewer
   // multiplies than the direct count.

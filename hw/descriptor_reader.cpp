@@ -242,8 +242,10 @@ HardwareSpec build_hardware_spec(const toml::table& root, const std::string& fil
   if (const toml::table* power = r.optional_table("power")) s.power = read_power(*power, file, s.kind);
   if (const toml::table* price = r.optional_table("price")) s.price = read_price(*price, file);
   if (const toml::table* library = r.optional_table("library")) s.library = read_kernel_library(*library, file);
-  if (const toml::table* algorithms = r.optional_table("conv_algorithms"))
-    s.conv_algorithms = read_conv_algorithms(*algorithms, file);
+  if (const toml::table* algorithms = r.optional_table("conv_algorithms")) {
+    ConvAlgorithmRule rule = read_conv_algorithms(*algorithms, file);
+    (rule.bound_only_rule ? s.bound_conv_algorithms : s.conv_algorithms) = std::move(rule);
+  }
   if (const toml::table* cal = r.optional_table("calibration")) {
     std::vector<std::string> levels;
     for (const MemoryLevel& m : s.memory) levels.push_back(m.name);

@@ -64,6 +64,9 @@ struct HardwareSpec {
   // (hw/conv_algorithms.hpp); a convolution is timed as the fastest, and a calibration
   // fitted with it has a class per (op class, algorithm). None: the direct count.
   std::optional<ConvAlgorithmRule> conv_algorithms;
+  // A `bound_only` [conv_algorithms] rule, kept aside: conv_algorithms in the bound only
+  // (drop_to_bound).
+  std::optional<ConvAlgorithmRule> bound_conv_algorithms;
   DevicePower power;  // [power]: board, idle, host CPU / DRAM power (each optional)
   DevicePrice price;  // [price]: launch price, cloud price per hour (each optional)
   // How derived figures were computed, one line each, e.g.
@@ -121,6 +124,12 @@ struct HardwareSpec {
     efficiency_source.clear();
     if (conv_algorithms) conv_algorithms->bound_only();
     drop_calibration();
+  }
+  // `--efficiency none`: drop_efficiency, and a bound_only [conv_algorithms] rule applies,
+  // so the datasheet roofline counts the fewest multiplies a convolution may run: a bound.
+  void drop_to_bound() {
+    if (!conv_algorithms && bound_conv_algorithms) conv_algorithms = bound_conv_algorithms;
+    drop_efficiency();
   }
 };
 

@@ -14,6 +14,7 @@
 #include "hw/attainable_rates.hpp"
 #include "hw/conv_algorithms.hpp"
 #include "hw/descriptor_reader.hpp"
+#include "hw/hardware_catalog.hpp"
 #include "hw/model_registry.hpp"
 #include "sim/engine/measured_layers.hpp"
 #include "sim/engine/result.hpp"
@@ -138,6 +139,32 @@ TEST(ConvAlgorithms, WithoutEfficiencyOnlyFewerMultipliesRemain) {
   EXPECT_NEAR(compute_s(first, hw, DType::fp16), 21676032.0 / 100e12, 1e-18);
   EXPECT_EQ(kernel_choice(conv(64, 64, 3, 1, 56 * 56), hw, DType::fp32).algorithm, "winograd");
   EXPECT_NEAR(compute_s(conv(64, 64, 3, 1, 56 * 56), hw, DType::fp32), 102760448.0 / 10e12, 1e-18);
+}
+
+TEST(ConvAlgorithms, ABoundOnlyRuleCountsOnlyInTheBound) {
+  // The same GPU with a `bound_only` Winograd rule: its own time is the direct count of a
+  // 3 x 3, 64 -> 64 fp32 convolution on 56 x 56 (231,211,008 FLOPs at 10 TFLOP/s);
+  // `--efficiency none` (drop_to_bound) counts F(2x2, 3x3)'s 4/9 of it, 102,760,448.
+  std::string text = kGpu;
+  text = text.substr(0, text.find("[conv_algorithms]")) +
+         "[conv_algorithms]\nlibrary = \"cuDNN\"\nsource = \"test\"\nbound_only = true\nwinograd = true\n";
+  HardwareSpec hw = HardwareDescriptor::from_text(text, "gpu.toml", "gpu").spec();
+  const LayerWork layer = conv(64, 64, 3, 1, 56 * 56);
+  EXPECT_EQ(kernel_choice(layer, hw, DType::fp32).multiplies, 1.0);  // no rule: the direct count
+  EXPECT_NEAR(compute_s(layer, hw, DType::fp32), 231211008.0 / 10e12, 1e-18);
+  hw.drop_to_bound();
+  EXPECT_EQ(kernel_choice(layer, hw, DType::fp32).algorithm, "winograd");
+  EXPECT_NEAR(compute_s(layer, hw, DType::fp32), 102760448.0 / 10e12, 1e-18);
+  // The shipped datasheet GPUs carry cuDNN's fp32 Winograd rule this way (docs/accuracy.md:
+  // without it 22 forward and 42 backward DeepBench V100 rows beat v100's datasheet roofline).
+  for (const char* id : {"v100", "a100", "l4", "rtx4090"}) {
+    HardwareSpec shipped = load_hardware(id);
+    EXPECT_FALSE(shipped.conv_algorithms.has_value()) << id;
+    ASSERT_TRUE(shipped.bound_conv_algorithms.has_value()) << id;
+    shipped.drop_to_bound();
+    EXPECT_EQ(kernel_choice(layer, shipped, DType::fp32).algorithm, "winograd") << id;
+    EXPECT_EQ(kernel_choice(layer, shipped, DType::fp16).multiplies, 1.0) << id;
+  }
 }
 
 TEST(ConvAlgorithms, WinogradOnlyInTheDtypesTheRuleNames) {

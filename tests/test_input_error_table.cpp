@@ -850,6 +850,8 @@ const Case kCases[] = {
      "conv_algorithms: 'winograd_dtypes' is read only with winograd = true", true},
     {"hw/conv_algorithms.cpp", CONV_ALG "winograd_tile = 4\n", ANALYZE_HW,
      "conv_algorithms: 'winograd_tile' is read only with winograd = true", true},
+    {"hw/conv_algorithms.cpp", CONV_ALG "bound_only = true\ntensor_core_channels = 8\n", ANALYZE_HW,
+     "conv_algorithms: 'tensor_core_channels' is a library's efficiency, which a bound_only rule does not time", true},
     // plots/: the figure's options
 #define ROOF "RIDGE plot roofline mlp --hw v100"
 #define PS "plots/plot_style.cpp"

@@ -250,7 +250,7 @@ std::vector<SelectedHardware> to_hardware_list(const HardwareOptionValues& v, co
   for (const std::string& name : v.hw) {
     SelectedHardware s;
     s.spec = loaders.hardware(name, hw_sets);  // model.NAME sets go to the model, not here
-    if (v.efficiency == "none") s.spec.drop_efficiency();
+    if (v.efficiency == "none") s.spec.drop_to_bound();
     s.model = &select_hardware_model(s.spec, v.hw_model);
     out.push_back(std::move(s));
   }

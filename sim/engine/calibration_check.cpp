@@ -8,7 +8,7 @@ namespace ridge {
 std::vector<CheckedRow> check_descriptor(const std::vector<MeasuredLayer>& rows, const HardwareSpec& hw,
                                          const HardwareModel& model) {
   HardwareSpec pure = hw;
-  pure.drop_efficiency();
+  pure.drop_to_bound();
   std::vector<CheckedRow> out;
   out.reserve(rows.size());
   for (const MeasuredLayer& r : rows) {

@@ -149,8 +149,8 @@ SystemSpec load_system(const std::string& arg, bool pure) {
   if (!text) throw InputError({path}, "cannot read system descriptor '" + path + "'", "check that the file is readable");
   SystemSpec s = system_from_text(*text, path, arg);
   if (pure) {
-    s.device.drop_efficiency();
-    s.serving_device.drop_efficiency();
+    s.device.drop_to_bound();
+    s.serving_device.drop_to_bound();
     s.efficiency_source.clear();
   }
   return s;
